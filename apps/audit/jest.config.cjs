@@ -1,0 +1,1 @@
+module.exports = { displayName: 'audit', preset: '../../jest.preset.cjs' };

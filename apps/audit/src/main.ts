@@ -1,0 +1,63 @@
+import { busTopology, connectBus, declareTopology, startConsumer } from '@libs/bus';
+import { auditV1 } from '@libs/contracts';
+import { createSequelize, ensureDatabase, runMigrations } from '@libs/db';
+import { startGrpcServer, unaryHandler } from '@libs/grpc';
+import { onShutdownSignal } from '@libs/lifecycle';
+import { createLogger } from '@libs/logging';
+import { readConfig } from './config';
+import { auditMessageHandler } from './consumer/handle-audit-message';
+import { entryHandlers } from './entries/entry-handlers';
+import { migrations } from './migrations';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger('audit', config.LOG_LEVEL);
+
+  await ensureDatabase(config.DATABASE_URL);
+  const sequelize = createSequelize(config.DATABASE_URL, config.DB_POOL_MAX);
+  await runMigrations(sequelize, config.DATABASE_URL, migrations, (message) => logger.info(message));
+
+  const topology = busTopology(config.AMQP_NAMESPACE);
+  const { consumer, attach } = startConsumer({
+    queue: topology.queue,
+    prefetch: config.CONSUMER_PREFETCH,
+    logger,
+    handle: auditMessageHandler(sequelize, logger),
+  });
+  const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
+    const channel = await model.createChannel();
+    await declareTopology(channel, topology);
+    await channel.close();
+    await attach(model);
+  });
+
+  const entries = entryHandlers(sequelize);
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    logger,
+    services: [
+      {
+        name: 'audit.v1.AuditService',
+        definition: auditV1.AuditServiceService,
+        implementation: {
+          listEntries: unaryHandler(logger, 'ListEntries', entries.listEntries),
+        } satisfies auditV1.AuditServiceServer,
+      },
+    ],
+  });
+
+  onShutdownSignal(logger, async () => {
+    // Finish the messages in hand and ack them before the connection goes;
+    // anything unacked is redelivered to another consumer.
+    await consumer.stop(config.SHUTDOWN_GRACE_MS / 2);
+    await server.shutdown(config.SHUTDOWN_GRACE_MS / 2);
+    await bus.close();
+    await sequelize.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`audit: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

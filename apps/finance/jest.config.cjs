@@ -1,0 +1,1 @@
+module.exports = { displayName: 'finance', preset: '../../jest.preset.cjs' };

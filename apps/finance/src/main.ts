@@ -1,0 +1,65 @@
+import { busTopology, ConfirmPublisher, connectBus, declareTopology } from '@libs/bus';
+import { financeV1 } from '@libs/contracts';
+import { createSequelize, ensureDatabase, runMigrations } from '@libs/db';
+import { startGrpcServer, unaryHandler } from '@libs/grpc';
+import { onShutdownSignal } from '@libs/lifecycle';
+import { createLogger } from '@libs/logging';
+import { readConfig } from './config';
+import { seedDemoData } from './demo-data';
+import { migrations } from './migrations';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { transactionHandlers } from './transactions/transaction-handlers';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger('finance', config.LOG_LEVEL);
+
+  await ensureDatabase(config.DATABASE_URL);
+  const sequelize = createSequelize(config.DATABASE_URL, config.DB_POOL_MAX);
+  await runMigrations(sequelize, config.DATABASE_URL, migrations, (message) => logger.info(message));
+  if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
+
+  const topology = busTopology(config.AMQP_NAMESPACE);
+  const publisher = new ConfirmPublisher();
+  const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
+    const channel = await model.createConfirmChannel();
+    await declareTopology(channel, topology);
+    publisher.attach(channel);
+  });
+  const relay = new OutboxRelay(sequelize, publisher, topology, logger, {
+    batchSize: config.OUTBOX_BATCH_SIZE,
+    pollMs: config.OUTBOX_POLL_MS,
+    leaseMs: config.OUTBOX_LEASE_MS,
+  });
+  relay.start();
+
+  const transactions = transactionHandlers(sequelize, () => relay.nudge());
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    logger,
+    services: [
+      {
+        name: 'finance.v1.FinanceService',
+        definition: financeV1.FinanceServiceService,
+        implementation: {
+          createTransaction: unaryHandler(logger, 'CreateTransaction', transactions.createTransaction),
+          getTransaction: unaryHandler(logger, 'GetTransaction', transactions.getTransaction),
+        } satisfies financeV1.FinanceServiceServer,
+      },
+    ],
+  });
+
+  onShutdownSignal(logger, async () => {
+    await server.shutdown(config.SHUTDOWN_GRACE_MS);
+    // Rows still in the outbox are published by the next relay to run.
+    await relay.stop();
+    await bus.close();
+    await sequelize.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`finance: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

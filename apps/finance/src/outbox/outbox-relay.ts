@@ -1,0 +1,120 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { AUDIT_EVENT_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
+import type { Logger } from '@libs/logging';
+
+interface ClaimedRow {
+  id: string;
+  event_id: string;
+  routing_key: string;
+  payload: unknown;
+  request_id: string;
+}
+
+export interface RelayOptions {
+  batchSize: number;
+  pollMs: number;
+  leaseMs: number;
+}
+
+/**
+ * Moves outbox rows to RabbitMQ. Rows are claimed with a lease (FOR UPDATE SKIP
+ * LOCKED, then locked_until), so several relays never publish the same row at
+ * the same time; a relay that dies mid-batch leaves rows whose lease expires and
+ * another relay takes them. A row is marked published only after the broker's
+ * confirm, so delivery is at least once; the audit service drops duplicates.
+ */
+export class OutboxRelay {
+  private running = false;
+  private wake?: () => void;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly publisher: ConfirmPublisher,
+    private readonly topology: BusTopology,
+    private readonly logger: Logger,
+    private readonly options: RelayOptions,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Called after a commit that wrote outbox rows, so they go out without waiting for the next poll. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let published = 0;
+      try {
+        published = this.publisher.ready ? await this.relayBatch() : 0;
+      } catch (error) {
+        this.logger.warn({ err: error }, 'outbox relay pass failed; retrying');
+      }
+      if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** One pass: claim, publish, mark. Returns how many rows were published. */
+  async relayBatch(): Promise<number> {
+    const rows = await this.sequelize.query<ClaimedRow>(
+      `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
+                         attempts = attempts + 1
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
+                      ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id::text, event_id::text, routing_key, payload, request_id`,
+      { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
+    );
+    if (rows.length === 0) return 0;
+    rows.sort((a, b) => Number(a.id) - Number(b.id));
+
+    const outcomes = await Promise.allSettled(
+      rows.map((row) =>
+        this.publisher.publish(this.topology.exchange, row.routing_key, Buffer.from(JSON.stringify(row.payload)), {
+          messageId: row.event_id,
+          contentType: 'application/json',
+          headers: { [AUDIT_EVENT_HEADERS.requestId]: row.request_id },
+        }),
+      ),
+    );
+    const sent = rows.filter((_, i) => outcomes[i].status === 'fulfilled').map((row) => row.id);
+    const failed = rows.filter((_, i) => outcomes[i].status === 'rejected').map((row) => row.id);
+    if (sent.length > 0) {
+      await this.sequelize.query(
+        'UPDATE outbox SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])',
+        { bind: [sent] },
+      );
+    }
+    if (failed.length > 0) {
+      const reason = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
+      this.logger.warn({ failed: failed.length, err: reason }, 'some outbox rows were not confirmed; they will be retried');
+      // Release the lease early so the retry does not wait for it to expire.
+      await this.sequelize.query(
+        "UPDATE outbox SET locked_until = now() + interval '1 second', last_error = $2 WHERE id = ANY($1::bigint[])",
+        { bind: [failed, String(reason instanceof Error ? reason.message : reason).slice(0, 500)] },
+      );
+    }
+    return sent.length;
+  }
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'gateway', preset: '../../jest.preset.cjs' };

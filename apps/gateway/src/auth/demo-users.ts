@@ -1,0 +1,28 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { issueKey } from './key-store';
+import { ROLES, type Role } from './permissions';
+
+const DEMO_KEY_NAME = 'demo';
+
+export const demoEmail = (role: Role): string => `demo-${role}@example.invalid`;
+
+/**
+ * One demo user per role, each with one fresh key. Earlier demo keys are
+ * revoked, so only the keys printed by the latest `npm start` work.
+ */
+export async function issueDemoKeys(sequelize: Sequelize): Promise<Record<Role, string>> {
+  const keys = {} as Record<Role, string>;
+  for (const role of ROLES) {
+    const [user] = await sequelize.query<{ id: string }>(
+      `INSERT INTO users (email, role) VALUES ($1, $2)
+       ON CONFLICT (email) DO UPDATE SET role = excluded.role, updated_at = now() RETURNING id`,
+      { bind: [demoEmail(role), role], type: QueryTypes.SELECT },
+    );
+    await sequelize.query(
+      'UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND name = $2 AND revoked_at IS NULL',
+      { bind: [user.id, DEMO_KEY_NAME] },
+    );
+    keys[role] = (await issueKey(sequelize, user.id, DEMO_KEY_NAME)).key;
+  }
+  return keys;
+}

@@ -1,0 +1,16 @@
+export const ROLES = ['reader', 'student', 'bursar', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who may do what (DESIGN.md §4). Routes name a permission; this table is the only place roles appear. */
+const GRANTS = {
+  'reference:read': ['reader', 'student', 'bursar', 'admin'],
+  'finance:read': ['student', 'bursar', 'admin'],
+  'finance:write': ['bursar', 'admin'],
+  'finance:delete': ['admin'],
+  'audit:read': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof GRANTS;
+
+export const isGranted = (role: Role, permission: Permission): boolean =>
+  (GRANTS[permission] as readonly Role[]).includes(role);

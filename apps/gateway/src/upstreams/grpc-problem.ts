@@ -1,0 +1,44 @@
+import { fieldErrorsOf, GrpcStatus, type ServiceError } from '@libs/grpc';
+import { HttpProblem } from '@libs/http-problems';
+
+const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
+  [GrpcStatus.INVALID_ARGUMENT]: 400,
+  [GrpcStatus.UNAUTHENTICATED]: 401,
+  [GrpcStatus.PERMISSION_DENIED]: 403,
+  [GrpcStatus.NOT_FOUND]: 404,
+  [GrpcStatus.ALREADY_EXISTS]: 409,
+  [GrpcStatus.FAILED_PRECONDITION]: 409,
+  [GrpcStatus.ABORTED]: 409,
+  [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
+  [GrpcStatus.UNAVAILABLE]: 503,
+  [GrpcStatus.DEADLINE_EXCEEDED]: 504,
+};
+
+/** Business outcomes: they say nothing about the upstream's health, so they never trip a breaker. */
+export const BUSINESS_CODES: ReadonlySet<GrpcStatus> = new Set([
+  GrpcStatus.INVALID_ARGUMENT,
+  GrpcStatus.NOT_FOUND,
+  GrpcStatus.ALREADY_EXISTS,
+  GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.UNAUTHENTICATED,
+  GrpcStatus.FAILED_PRECONDITION,
+  GrpcStatus.ABORTED,
+  GrpcStatus.OUT_OF_RANGE,
+]);
+
+export const isServiceError = (error: unknown): error is ServiceError =>
+  error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
+
+/** Maps a gRPC failure to the problem the client sees (DESIGN.md §2); internals never leak into a 5xx. */
+export function problemFromGrpc(upstream: string, error: ServiceError, retryAfterSeconds: number): HttpProblem {
+  const status = HTTP_STATUS[error.code as GrpcStatus] ?? 500;
+  if (status === 503) {
+    return new HttpProblem(503, `the ${upstream} service is unavailable; retry shortly`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+  if (status === 504) return new HttpProblem(504, `the ${upstream} service did not answer in time`);
+  if (status >= 500) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
+  const errors = fieldErrorsOf(error);
+  return new HttpProblem(status, error.details, errors.length ? { errors } : {});
+}

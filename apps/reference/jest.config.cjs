@@ -1,0 +1,1 @@
+module.exports = { displayName: 'reference', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,138 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { CtdDisease } from '@libs/source-formats';
+
+export interface DiseaseRow {
+  id: string;
+  disease_id: string;
+  name: string;
+  alternative_ids: string[];
+  definition: string;
+  parent_ids: string[];
+  tree_numbers: string[];
+  parent_tree_numbers: string[];
+  synonyms: string[];
+  slim_mappings: string[];
+  /** Keyset values of the row in the page's order, as text. */
+  sort_key: string | null;
+}
+
+export type DiseaseOrder = 'relevance' | 'name-asc' | 'name-desc' | 'id';
+
+export interface DiseaseSearch {
+  /** Lower-cased search text; empty for every disease. */
+  term: string;
+  exact: boolean;
+  order: DiseaseOrder;
+  limit: number;
+  /** Keyset position after which the page starts: [sortKey, id]. */
+  after?: [string | null, string];
+}
+
+const COLUMNS = `d.id::text, d.disease_id, d.name, d.alternative_ids, d.definition, d.parent_ids,
+  d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings`;
+
+/**
+ * One page of diseases in keyset order. Fuzzy candidates come from the trigram
+ * index on disease_terms (`%` uses the GIN index); relevance is the best
+ * similarity over a disease's name and synonyms, rounded so it compares exactly.
+ */
+export async function searchDiseases(sequelize: Sequelize, search: DiseaseSearch): Promise<DiseaseRow[]> {
+  const bind: unknown[] = [];
+  const param = (value: unknown) => {
+    bind.push(value);
+    return `$${bind.length}`;
+  };
+  const fuzzy = search.term !== '' && !search.exact;
+  const after = search.after;
+  let source: string;
+  let sortKey: string;
+  const where: string[] = [];
+
+  if (fuzzy && search.order === 'relevance') {
+    source = `(SELECT t.disease_pk, round(max(similarity(t.term, ${param(search.term)}))::numeric, 6) AS score
+                 FROM disease_terms t WHERE t.term % $1 GROUP BY t.disease_pk) m
+              JOIN diseases d ON d.id = m.disease_pk`;
+    sortKey = 'm.score';
+  } else {
+    source = 'diseases d';
+    sortKey = search.order === 'id' || search.order === 'relevance' ? 'NULL' : 'lower(d.name)';
+    if (search.term !== '') {
+      const operator = search.exact ? '=' : '%';
+      where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term ${operator} ${param(search.term)})`);
+    }
+  }
+
+  let orderBy: string;
+  switch (search.order) {
+    case 'relevance':
+      orderBy = fuzzy ? 'm.score DESC, d.id ASC' : 'd.id ASC';
+      if (after) {
+        where.push(
+          fuzzy
+            ? `(m.score < ${param(after[0])}::numeric OR (m.score = $${bind.length}::numeric AND d.id > ${param(after[1])}::bigint))`
+            : `d.id > ${param(after[1])}::bigint`,
+        );
+      }
+      break;
+    case 'name-asc':
+    case 'name-desc': {
+      const direction = search.order === 'name-asc' ? 'ASC' : 'DESC';
+      orderBy = `lower(d.name) ${direction}, d.id ${direction}`;
+      if (after) {
+        where.push(
+          `(lower(d.name), d.id) ${direction === 'ASC' ? '>' : '<'} (${param(after[0])}, ${param(after[1])}::bigint)`,
+        );
+      }
+      break;
+    }
+    case 'id':
+      orderBy = 'd.id ASC';
+      if (after) where.push(`d.id > ${param(after[1])}::bigint`);
+      break;
+  }
+
+  const sql = `SELECT ${COLUMNS}, ${sortKey}::text AS sort_key FROM ${source}
+               ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY ${orderBy} LIMIT ${param(search.limit)}`;
+  return sequelize.query<DiseaseRow>(sql, { bind, type: QueryTypes.SELECT });
+}
+
+/** Inserts or updates diseases by their source id, and rebuilds their search terms. */
+export async function upsertDiseases(sequelize: Sequelize, diseases: CtdDisease[], transaction: Transaction): Promise<void> {
+  if (diseases.length === 0) return;
+  const rows = diseases.map((d) => ({
+    disease_id: d.diseaseId,
+    name: d.diseaseName,
+    alternative_ids: d.altDiseaseIds,
+    definition: d.definition,
+    parent_ids: d.parentIds,
+    tree_numbers: d.treeNumbers,
+    parent_tree_numbers: d.parentTreeNumbers,
+    synonyms: d.synonyms,
+    slim_mappings: d.slimMappings,
+  }));
+  const upserted = await sequelize.query<{ id: string }>(
+    `INSERT INTO diseases (disease_id, name, alternative_ids, definition, parent_ids, tree_numbers,
+                           parent_tree_numbers, synonyms, slim_mappings)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(disease_id text, name text, alternative_ids text[],
+       definition text, parent_ids text[], tree_numbers text[], parent_tree_numbers text[], synonyms text[],
+       slim_mappings text[])
+     ON CONFLICT (disease_id) DO UPDATE SET name = excluded.name, alternative_ids = excluded.alternative_ids,
+       definition = excluded.definition, parent_ids = excluded.parent_ids, tree_numbers = excluded.tree_numbers,
+       parent_tree_numbers = excluded.parent_tree_numbers, synonyms = excluded.synonyms,
+       slim_mappings = excluded.slim_mappings, updated_at = now()
+     RETURNING id::text`,
+    { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction },
+  );
+  const ids = upserted.map((row) => row.id);
+  await sequelize.query('DELETE FROM disease_terms WHERE disease_pk = ANY($1::bigint[])', { bind: [ids], transaction });
+  await sequelize.query(
+    `INSERT INTO disease_terms (disease_pk, term, is_name)
+     SELECT id, lower(name), true FROM diseases WHERE id = ANY($1::bigint[])
+     UNION ALL
+     SELECT d.id, lower(s), false FROM diseases d, unnest(d.synonyms) AS s
+      WHERE d.id = ANY($1::bigint[]) AND lower(s) <> lower(d.name)
+     ON CONFLICT DO NOTHING`,
+    { bind: [ids], transaction },
+  );
+}

@@ -1,0 +1,44 @@
+import type { Channel } from 'amqplib';
+
+export interface BusTopology {
+  exchange: string;
+  queue: string;
+  deadLetterExchange: string;
+  deadLetterQueue: string;
+  /** Deliveries a message gets before the queue dead-letters it. */
+  deliveryLimit: number;
+}
+
+/** The topology's names; a namespace prefix keeps test runs apart from each other and from `npm start`. */
+export function busTopology(namespace: string): BusTopology {
+  return {
+    exchange: `${namespace}finance.events`,
+    queue: `${namespace}audit.finance-events`,
+    deadLetterExchange: `${namespace}finance.events.dlx`,
+    deadLetterQueue: `${namespace}audit.finance-events.dead`,
+    deliveryLimit: 5,
+  };
+}
+
+/**
+ * Declares everything both sides rely on. Publisher and consumer each call it
+ * after every (re)connect: the publisher so that no event published before the
+ * audit service first starts is dropped as unroutable.
+ */
+export async function declareTopology(channel: Channel, topology: BusTopology): Promise<void> {
+  await channel.assertExchange(topology.exchange, 'topic', { durable: true });
+  await channel.assertExchange(topology.deadLetterExchange, 'fanout', { durable: true });
+  await channel.assertQueue(topology.deadLetterQueue, { durable: true });
+  await channel.bindQueue(topology.deadLetterQueue, topology.deadLetterExchange, '');
+  // A quorum queue counts deliveries itself, so a poison message is dead-lettered
+  // after deliveryLimit attempts even when the consumer crashes on it each time.
+  await channel.assertQueue(topology.queue, {
+    durable: true,
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-delivery-limit': topology.deliveryLimit,
+      'x-dead-letter-exchange': topology.deadLetterExchange,
+    },
+  });
+  await channel.bindQueue(topology.queue, topology.exchange, '#');
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'config', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Reusable validators for environment variables, which always arrive as strings. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  int: (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => value === 'true'),
+  url: (fallback: string, protocols: string[]) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`),
+  hostPort: (fallback: string) =>
+    z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default(fallback),
+  text: (fallback: string) => z.string().default(fallback),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  secret: (devFallback: string) =>
+    z
+      .string()
+      .default(devFallback)
+      .refine((value) => value.length >= 16, 'must be at least 16 characters'),
+};

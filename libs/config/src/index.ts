@@ -1,0 +1,2 @@
+export { parseConfig, loadConfig, ConfigError } from './load-config';
+export { env } from './env-fields';

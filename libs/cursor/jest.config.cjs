@@ -1,0 +1,1 @@
+module.exports = { displayName: 'cursor', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,49 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '@libs/contracts';
+
+export class InvalidCursorError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'InvalidCursorError';
+  }
+}
+
+/**
+ * Opaque keyset cursors: base64url(JSON{q, k}) + "." + base64url(HMAC).
+ * `k` is the keyset position after the last row served; `q` is a digest of the
+ * query that made the cursor, so a cursor replayed with other filters is refused.
+ */
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  private sign(payload: string): Buffer {
+    return createHmac('sha256', this.secret).update(payload).digest();
+  }
+
+  private digest(query: unknown): string {
+    return createHash('sha256').update(canonicalJson(query)).digest('base64url').slice(0, 22);
+  }
+
+  encode(query: unknown, position: unknown): string {
+    const payload = Buffer.from(JSON.stringify({ q: this.digest(query), k: position })).toString('base64url');
+    return `${payload}.${this.sign(payload).toString('base64url')}`;
+  }
+
+  /** Returns the keyset position, or throws InvalidCursorError for anything forged, damaged or foreign. */
+  decode<T>(cursor: string, query: unknown): T {
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined || cursor.length > 2048) {
+      throw new InvalidCursorError('cursor is malformed');
+    }
+    const expected = this.sign(payload);
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new InvalidCursorError('cursor signature does not match; pass nextCursor back unchanged');
+    }
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { q: string; k: T };
+    if (decoded.q !== this.digest(query)) {
+      throw new InvalidCursorError('cursor belongs to a different query; repeat the original filters with it');
+    }
+    return decoded.k;
+  }
+}

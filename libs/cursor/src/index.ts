@@ -1,0 +1,1 @@
+export { CursorCodec, InvalidCursorError } from './cursor';

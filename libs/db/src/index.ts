@@ -1,0 +1,3 @@
+export { ensureDatabase, databaseName } from './ensure-database';
+export { createSequelize } from './sequelize';
+export { runMigrations, type Migration } from './migrate';

@@ -1,0 +1,53 @@
+import {
+  credentials,
+  Metadata,
+  type CallOptions,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type ClientUnaryCall,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import type { Actor } from './handler';
+import { METADATA } from './metadata';
+
+export type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+type ClientConstructor<C> = new (address: string, credentials: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
+
+/** One long-lived channel per upstream; grpc-js reconnects it on its own. */
+export function createClient<C>(Client: ClientConstructor<C>, address: string): C {
+  return new Client(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 5_000,
+  });
+}
+
+export function outgoingMetadata(context: { requestId?: string; actor?: Actor }): Metadata {
+  const metadata = new Metadata();
+  if (context.requestId) metadata.set(METADATA.requestId, context.requestId);
+  if (context.actor) {
+    metadata.set(METADATA.actorId, context.actor.userId);
+    metadata.set(METADATA.actorRole, context.actor.role);
+  }
+  return metadata;
+}
+
+/** Promise form of a unary call; every call has a deadline so that none can hang. */
+export function callUnary<Req, Res>(
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  options: { metadata: Metadata; timeoutMs: number; signal?: AbortSignal },
+): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    const call = method(request, options.metadata, { deadline: Date.now() + options.timeoutMs }, (error, response) =>
+      error ? reject(error) : resolve(response),
+    );
+    options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
+  });
+}

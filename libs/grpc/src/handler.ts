@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { requestContext, type Logger } from '@libs/logging';
+import { RpcError } from './errors';
+import { METADATA } from './metadata';
+
+export interface Actor {
+  userId: string;
+  role: string;
+}
+
+export interface CallContext {
+  requestId: string;
+  actor?: Actor;
+}
+
+function firstString(metadata: Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function contextOf(metadata: Metadata): CallContext {
+  const userId = firstString(metadata, METADATA.actorId);
+  const role = firstString(metadata, METADATA.actorRole);
+  return {
+    requestId: firstString(metadata, METADATA.requestId) ?? randomUUID(),
+    actor: userId && role ? { userId, role } : undefined,
+  };
+}
+
+/**
+ * Adapts an async handler to grpc-js: it runs inside the request's context (so
+ * logs carry the request id), RpcErrors pass through, and anything else becomes
+ * INTERNAL with a generic message while the detail stays in the log.
+ */
+export function unaryHandler<Req, Res>(
+  logger: Logger,
+  method: string,
+  handler: (request: Req, context: CallContext) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const context = contextOf(call.metadata);
+    requestContext.run({ requestId: context.requestId }, () => {
+      handler(call.request, context).then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          if (error instanceof RpcError) {
+            callback(error.toServiceError() as ServiceError);
+            return;
+          }
+          logger.error({ err: error, method }, 'handler failed');
+          callback({ code: status.INTERNAL, details: 'internal error' } as ServiceError);
+        },
+      );
+    });
+  };
+}

@@ -1,0 +1,53 @@
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from '@libs/logging';
+
+export interface ServiceRegistration {
+  /** Fully qualified name, as health checks ask for it (e.g. reference.v1.ReferenceService). */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** Marks the services NOT_SERVING, stops accepting calls and waits for those in flight, up to graceMs. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: {
+  host: string;
+  port: number;
+  logger: Logger;
+  services: ServiceRegistration[];
+}): Promise<RunningGrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const names = ['', ...options.services.map((service) => service.name)];
+  const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, 'SERVING'])));
+  health.addToServer(server);
+  for (const service of options.services) server.addService(service.definition, service.implementation);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
+  });
+  options.logger.info({ port }, 'gRPC server listening');
+
+  return {
+    port,
+    shutdown: (graceMs) =>
+      new Promise<void>((resolve) => {
+        for (const name of names) health.setStatus(name, 'NOT_SERVING');
+        const timer = setTimeout(() => {
+          options.logger.warn('calls still in flight after the grace period; forcing shutdown');
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

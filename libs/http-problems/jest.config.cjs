@@ -1,0 +1,1 @@
+module.exports = { displayName: 'http-problems', preset: '../../jest.preset.cjs' };

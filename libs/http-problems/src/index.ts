@@ -1,0 +1,2 @@
+export { HttpProblem, type ProblemFieldError } from './problem';
+export { sendProblem, problemHandler, notFoundHandler } from './express';

@@ -1,0 +1,45 @@
+import { STATUS_CODES } from 'node:http';
+
+export interface ProblemFieldError {
+  /** The parameter or body field at fault, e.g. `b`, `amount` or `items[3].date`. */
+  field: string;
+  message: string;
+}
+
+/** An RFC 9457 problem; throw it from a route and the error handler renders it. */
+export class HttpProblem extends Error {
+  readonly title: string;
+
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly options: { errors?: ProblemFieldError[]; headers?: Record<string, string>; type?: string } = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+    this.title = STATUS_CODES[status] ?? 'Error';
+  }
+
+  static badRequest(detail: string, errors?: ProblemFieldError[]): HttpProblem {
+    return new HttpProblem(400, detail, { errors });
+  }
+
+  static invalidParameter(field: string, message: string): HttpProblem {
+    return new HttpProblem(400, `${field}: ${message}`, { errors: [{ field, message }] });
+  }
+
+  static notFound(detail: string): HttpProblem {
+    return new HttpProblem(404, detail);
+  }
+
+  body(requestId: string | undefined): Record<string, unknown> {
+    return {
+      type: this.options.type ?? 'about:blank',
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      ...(requestId ? { requestId } : {}),
+      ...(this.options.errors?.length ? { errors: this.options.errors } : {}),
+    };
+  }
+}

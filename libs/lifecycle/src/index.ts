@@ -1,0 +1,1 @@
+export { onShutdownSignal } from './on-shutdown-signal';

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'source-formats', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,2 @@
+export { readCtdDiseases, type CtdDisease } from './ctd-diseases';
+export { openTextLines, type ParsedRow } from './text-lines';
