@@ -3,17 +3,23 @@ import type { ConfirmChannel, Options } from 'amqplib';
 /**
  * Publishes on a confirm channel and resolves only once the broker has taken
  * the message. Honours back-pressure: after publish() returns false, nothing
- * more is written until the channel emits 'drain'.
+ * more is written until the channel emits 'drain'. If the channel closes first,
+ * every unconfirmed publish fails, so its caller can retry it.
  */
 export class ConfirmPublisher {
   private channel?: ConfirmChannel;
+  private unconfirmed = new Set<(error: Error) => void>();
   private drained: Promise<void> = Promise.resolve();
 
   attach(channel: ConfirmChannel): void {
+    const unconfirmed = new Set<(error: Error) => void>();
     this.channel = channel;
+    this.unconfirmed = unconfirmed;
     this.drained = Promise.resolve();
     channel.on('close', () => {
       if (this.channel === channel) this.channel = undefined;
+      for (const fail of unconfirmed) fail(new Error('RabbitMQ channel closed before the broker confirmed'));
+      unconfirmed.clear();
     });
   }
 
@@ -25,11 +31,11 @@ export class ConfirmPublisher {
     await this.drained;
     const channel = this.channel;
     if (!channel) throw new Error('no RabbitMQ channel');
+    const unconfirmed = this.unconfirmed;
     await new Promise<void>((resolve, reject) => {
-      const onClose = () => reject(new Error('RabbitMQ channel closed before the broker confirmed'));
-      channel.once('close', onClose);
+      unconfirmed.add(reject);
       const accepted = channel.publish(exchange, routingKey, body, { persistent: true, ...options }, (error) => {
-        channel.off('close', onClose);
+        unconfirmed.delete(reject);
         if (error) reject(error instanceof Error ? error : new Error('message was nacked by the broker'));
         else resolve();
       });

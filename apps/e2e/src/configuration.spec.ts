@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../../..');
+
+describe('configuration is validated at start', () => {
+  it.each([
+    ['gateway', 'PORT', 'not-a-port'],
+    ['gateway', 'REFERENCE_ADDR', 'no port here'],
+    ['reference', 'GRPC_PORT', '99999'],
+    ['finance', 'AMQP_URL', 'http://localhost'],
+    ['audit', 'DATABASE_URL', 'mysql://localhost/audit'],
+    ['finance', 'SEED_DEMO_DATA', 'maybe'],
+  ])('%s stops with one line naming %s', (service, variable, value) => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist/apps', service, 'main.cjs')], {
+      env: { ...process.env, [variable]: value },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${service}: invalid configuration: ${variable}=`));
+  });
+});

@@ -1,0 +1,11 @@
+// Prints the closing line CI reads: "N passed, M failed" (and skipped, when any).
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+    const skipped = results.numPendingTests + results.numTodoTests;
+    process.stdout.write(
+      `\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+    );
+  }
+}
+module.exports = SummaryReporter;
