@@ -15,7 +15,7 @@ import { waitFor } from '@libs/testing';
 const ROOT = join(__dirname, '..', '..');
 const LOG_DIR = join(ROOT, 'tmp', 'logs');
 const GRPC_SERVICES = { reference: 50051, finance: 50052, audit: 50053 } as const;
-const GATEWAY_PORT = Number(process.env.PORT ?? 3000);
+const GATEWAY_PORT = 3000;
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   await Promise.all(
     Object.entries(GRPC_SERVICES).map(([service, port]) =>
       waitFor(`${service} to become healthy`, async () => {
-        const probe = new HealthProbe(`127.0.0.1:${process.env[`${service.toUpperCase()}_PORT`] ?? port}`);
+        const probe = new HealthProbe(`127.0.0.1:${port}`);
         try {
           return (await probe.check(500)) === 'SERVING' ? true : undefined;
         } finally {

@@ -11,7 +11,7 @@ const schema = z.object({
   OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000),
   OUTBOX_POLL_MS: env.int(250, 10, 60_000),
   OUTBOX_LEASE_MS: env.int(30_000, 1_000, 600_000),
-  SEED_DEMO_DATA: env.bool(true),
+  SEED_DEMO_DATA: env.devOnly(),
   LOG_LEVEL: env.logLevel(),
   SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000),
 });

@@ -24,9 +24,11 @@ export const env = {
     z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default(fallback),
   text: (fallback: string) => z.string().default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  secret: (devFallback: string) =>
-    z
-      .string()
-      .default(devFallback)
-      .refine((value) => value.length >= 16, 'must be at least 16 characters'),
+  /** Outside production a development value is filled in; in production the variable must be set. */
+  secret: (devFallback: string) => {
+    const secret = z.string({ message: 'must be set in production' }).min(16, 'must be at least 16 characters');
+    return process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback);
+  },
+  /** Demo conveniences are on in development and off in production unless asked for. */
+  devOnly: () => env.bool(process.env.NODE_ENV !== 'production'),
 };

@@ -19,9 +19,14 @@ export type UnaryMethod<Req, Res> = (
 
 type ClientConstructor<C> = new (address: string, credentials: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
 
-/** One long-lived channel per upstream; grpc-js reconnects it on its own. */
+/**
+ * One long-lived channel per upstream; grpc-js reconnects it on its own. With
+ * round_robin, a DNS name that resolves to several instances (docker compose
+ * --scale, a headless Kubernetes service) spreads calls over all of them.
+ */
 export function createClient<C>(Client: ClientConstructor<C>, address: string): C {
   return new Client(address, credentials.createInsecure(), {
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 5_000,

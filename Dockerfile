@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# One image per service, from one file: docker build --target <gateway|reference|finance|audit> .
+FROM node:20-bookworm-slim AS build
+WORKDIR /repo
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY tools/docker/grpc-health.cjs ./grpc-health.cjs
+USER node
+STOPSIGNAL SIGTERM
+
+FROM runtime AS gateway
+COPY --from=build /repo/dist/apps/gateway ./dist/apps/gateway
+ENV PORT=3000
+EXPOSE 3000
+HEALTHCHECK --interval=5s --timeout=3s --retries=10 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "--enable-source-maps", "dist/apps/gateway/main.cjs"]
+
+FROM runtime AS reference
+COPY --from=build /repo/dist/apps/reference ./dist/apps/reference
+ENV GRPC_PORT=50051
+EXPOSE 50051
+HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
+CMD ["node", "--enable-source-maps", "dist/apps/reference/main.cjs"]
+
+FROM runtime AS finance
+COPY --from=build /repo/dist/apps/finance ./dist/apps/finance
+ENV GRPC_PORT=50052
+EXPOSE 50052
+HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
+CMD ["node", "--enable-source-maps", "dist/apps/finance/main.cjs"]
+
+FROM runtime AS audit
+COPY --from=build /repo/dist/apps/audit ./dist/apps/audit
+ENV GRPC_PORT=50053
+EXPOSE 50053
+HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
+CMD ["node", "--enable-source-maps", "dist/apps/audit/main.cjs"]
