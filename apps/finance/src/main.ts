@@ -1,8 +1,8 @@
 import { busTopology, ConfirmPublisher, connectBus, declareTopology } from '@libs/bus';
 import { financeV1 } from '@libs/contracts';
-import { createSequelize, ensureDatabase, runMigrations } from '@libs/db';
+import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
-import { onShutdownSignal } from '@libs/lifecycle';
+import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
@@ -14,9 +14,12 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('finance', config.LOG_LEVEL);
 
-  await ensureDatabase(config.DATABASE_URL);
-  const sequelize = createSequelize(config.DATABASE_URL, config.DB_POOL_MAX);
-  await runMigrations(sequelize, config.DATABASE_URL, migrations, (message) => logger.info(message));
+  const sequelize = await openServiceDatabase({
+    url: config.DATABASE_URL,
+    poolMax: config.DB_POOL_MAX,
+    migrations,
+    log: (message) => logger.info(message),
+  });
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
   const topology = busTopology(config.AMQP_NAMESPACE);
@@ -59,7 +62,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`finance: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain('finance', main);

@@ -1,19 +1,16 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@libs/config';
+import { commonFields, env, loadConfig } from '@libs/config';
 
 const schema = z.object({
   HOST: env.text('0.0.0.0'),
   PORT: env.port(3000),
-  DATABASE_URL: env.url('postgres://postgres@127.0.0.1:5432/gateway', ['postgres:', 'postgresql:']),
-  DB_POOL_MAX: env.int(10, 1, 200),
+  ...commonFields('gateway'),
   REFERENCE_ADDR: env.hostPort('127.0.0.1:50051'),
   FINANCE_ADDR: env.hostPort('127.0.0.1:50052'),
   AUDIT_ADDR: env.hostPort('127.0.0.1:50053'),
   UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
   BREAKER_RESET_MS: env.int(5_000, 100, 600_000),
   BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216),
-  LOG_LEVEL: env.logLevel(),
-  SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

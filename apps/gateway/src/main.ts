@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import { createSequelize, ensureDatabase, runMigrations } from '@libs/db';
-import { onShutdownSignal } from '@libs/lifecycle';
+import { openServiceDatabase } from '@libs/db';
+import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
@@ -11,9 +11,12 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
 
-  await ensureDatabase(config.DATABASE_URL);
-  const sequelize = createSequelize(config.DATABASE_URL, config.DB_POOL_MAX);
-  await runMigrations(sequelize, config.DATABASE_URL, migrations, (message) => logger.info(message));
+  const sequelize = await openServiceDatabase({
+    url: config.DATABASE_URL,
+    poolMax: config.DB_POOL_MAX,
+    migrations,
+    log: (message) => logger.info(message),
+  });
 
   const upstreams = connectUpstreams(config, logger);
   const server = createServer(buildApp(config, logger, sequelize, upstreams));
@@ -34,7 +37,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`gateway: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain('gateway', main);

@@ -1,5 +1,5 @@
 import { CursorCodec } from '@libs/cursor';
-import { createSequelize, ensureDatabase, runMigrations } from '@libs/db';
+import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { createLogger } from '@libs/logging';
 import { referenceV1 } from '@libs/contracts';
@@ -7,15 +7,18 @@ import { readConfig } from './config';
 import { migrations } from './migrations';
 import { diseaseHandlers } from './diseases/disease-handlers';
 import { loadDefaultData } from './default-data/load-default-data';
-import { onShutdownSignal } from '@libs/lifecycle';
+import { onShutdownSignal, runMain } from '@libs/lifecycle';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('reference', config.LOG_LEVEL);
 
-  await ensureDatabase(config.DATABASE_URL);
-  const sequelize = createSequelize(config.DATABASE_URL, config.DB_POOL_MAX);
-  await runMigrations(sequelize, config.DATABASE_URL, migrations, (message) => logger.info(message));
+  const sequelize = await openServiceDatabase({
+    url: config.DATABASE_URL,
+    poolMax: config.DB_POOL_MAX,
+    migrations,
+    log: (message) => logger.info(message),
+  });
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
   const diseases = diseaseHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
@@ -40,7 +43,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`reference: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain('reference', main);

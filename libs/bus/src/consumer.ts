@@ -1,5 +1,6 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import type { Logger } from '@libs/logging';
+import { requestContext, type Logger } from '@libs/logging';
+import { MESSAGE_HEADERS } from './message-headers';
 
 /**
  * What the handler decided about a message; each is chosen on purpose:
@@ -47,8 +48,11 @@ export function startConsumer(options: {
     const { consumerTag } = await channel.consume(options.queue, (message) => {
       if (!message) return; // the broker cancelled us; recovery resubscribes
       inFlight += 1;
-      options
-        .handle(message)
+      const requestId = message.properties.headers?.[MESSAGE_HEADERS.requestId];
+      requestContext
+        .run({ requestId: typeof requestId === 'string' ? requestId : String(message.properties.messageId) }, () =>
+          options.handle(message),
+        )
         .catch((error: unknown) => {
           options.logger.error({ err: error }, 'consumer handler failed; the message goes back to the queue');
           return 'retry' as const;

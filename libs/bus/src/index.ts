@@ -2,4 +2,4 @@ export { busTopology, declareTopology, type BusTopology } from './topology';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
-export { AUDIT_EVENT_HEADERS } from './headers';
+export { MESSAGE_HEADERS } from './message-headers';

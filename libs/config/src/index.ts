@@ -1,2 +1,3 @@
 export { parseConfig, loadConfig, ConfigError } from './load-config';
 export { env } from './env-fields';
+export { commonFields, grpcServiceFields, busFields } from './service-fields';

@@ -1,1 +1,2 @@
 export { onShutdownSignal } from './on-shutdown-signal';
+export { runMain } from './run-main';

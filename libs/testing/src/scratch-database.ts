@@ -1,4 +1,4 @@
-import { createSequelize, ensureDatabase, runMigrations, type Migration } from '@libs/db';
+import { openServiceDatabase, type Migration } from '@libs/db';
 import type { Sequelize } from 'sequelize';
 import { dropDatabases, POSTGRES_URL, uniqueNamespace } from './resources';
 
@@ -12,9 +12,7 @@ export interface ScratchDatabase {
 export async function createScratchDatabase(service: string, migrations: Migration[]): Promise<ScratchDatabase> {
   const name = `${uniqueNamespace()}_${service}`;
   const url = `${POSTGRES_URL}/${name}`;
-  await ensureDatabase(url);
-  const sequelize = createSequelize(url, 5);
-  await runMigrations(sequelize, url, migrations, () => undefined);
+  const sequelize = await openServiceDatabase({ url, poolMax: 5, migrations, log: () => undefined });
   return {
     url,
     sequelize,

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { AUDIT_EVENT_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
+import { MESSAGE_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 
 interface ClaimedRow {
@@ -94,7 +94,7 @@ export class OutboxRelay {
         this.publisher.publish(this.topology.exchange, row.routing_key, Buffer.from(JSON.stringify(row.payload)), {
           messageId: row.event_id,
           contentType: 'application/json',
-          headers: { [AUDIT_EVENT_HEADERS.requestId]: row.request_id },
+          headers: { [MESSAGE_HEADERS.requestId]: row.request_id },
         }),
       ),
     );

@@ -3,7 +3,7 @@
  * gateway database and prints one ready key per role, a line each, as
  * `demo <role> key: <key>`, so that people and scripts can pick them up.
  */
-import { createSequelize, ensureDatabase, runMigrations } from '@libs/db';
+import { openServiceDatabase } from '@libs/db';
 import { issueDemoKeys } from '../auth/demo-users';
 import { readConfig } from '../config';
 import { migrations } from '../migrations';
@@ -14,10 +14,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const config = readConfig();
-  await ensureDatabase(config.DATABASE_URL);
-  const sequelize = createSequelize(config.DATABASE_URL, 2);
+  const sequelize = await openServiceDatabase({ url: config.DATABASE_URL, poolMax: 2, migrations, log: () => undefined });
   try {
-    await runMigrations(sequelize, config.DATABASE_URL, migrations, () => undefined);
     const keys = await issueDemoKeys(sequelize);
     for (const [role, key] of Object.entries(keys)) process.stdout.write(`demo ${role} key: ${key}\n`);
   } finally {

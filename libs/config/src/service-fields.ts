@@ -1,0 +1,22 @@
+import { env } from './env-fields';
+
+/** Variables every service reads: its database, logging and shutdown grace. */
+export const commonFields = (service: string) => ({
+  DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${service}`, ['postgres:', 'postgresql:']),
+  DB_POOL_MAX: env.int(10, 1, 200),
+  LOG_LEVEL: env.logLevel(),
+  SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000),
+});
+
+/** Variables of a gRPC service: where it listens, plus the common ones. */
+export const grpcServiceFields = (service: string, defaultPort: number) => ({
+  GRPC_HOST: env.text('0.0.0.0'),
+  GRPC_PORT: env.port(defaultPort),
+  ...commonFields(service),
+});
+
+/** Variables of a service that talks to RabbitMQ. */
+export const busFields = () => ({
+  AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']),
+  AMQP_NAMESPACE: env.text(''),
+});
