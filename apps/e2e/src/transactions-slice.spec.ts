@@ -50,6 +50,12 @@ describe('POST /api/v1/transactions through finance, the outbox, RabbitMQ and th
         hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       }),
     ]);
+
+    // Every hop logged the request under the client's id.
+    for (const service of ['gateway', 'finance', 'audit'] as const) {
+      const lines = system.logs(service).split('\n').filter((line) => line.includes('"requestId":"e2e-create-1"'));
+      expect({ service, logged: lines.length > 0 }).toEqual({ service, logged: true });
+    }
   });
 
   it('rejects bad input with problem details and writes nothing', async () => {

@@ -40,11 +40,17 @@ export function unaryHandler<Req, Res>(
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const context = contextOf(call.metadata);
+    const started = process.hrtime.bigint();
+    const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
     requestContext.run({ requestId: context.requestId }, () => {
       handler(call.request, context).then(
-        (response) => callback(null, response),
+        (response) => {
+          logger.debug({ method, ms: elapsedMs() }, 'call handled');
+          callback(null, response);
+        },
         (error: unknown) => {
           if (error instanceof RpcError) {
+            logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
             callback(error.toServiceError() as ServiceError);
             return;
           }

@@ -48,7 +48,7 @@ export async function startSystem(options: { env?: Partial<Record<ServiceName, R
     gateway: await freePort(),
   };
   const databaseUrl = (service: ServiceName) => `${POSTGRES_URL}/${namespace}_${service}`;
-  const common = { LOG_LEVEL: 'info', AMQP_URL, AMQP_NAMESPACE: `${namespace}.`, NODE_ENV: 'test' };
+  const common = { LOG_LEVEL: 'debug', AMQP_URL, AMQP_NAMESPACE: `${namespace}.`, NODE_ENV: 'test' };
   const envOf = (service: ServiceName): Record<string, string> => ({
     ...common,
     DATABASE_URL: databaseUrl(service),
