@@ -21,6 +21,29 @@ export function freePort(): Promise<number> {
   });
 }
 
+const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Drops databases left behind by test runs that were killed before cleaning up.
+ * A namespace starts with its creation time in base 36, so age is in the name.
+ */
+export async function dropStaleTestDatabases(): Promise<void> {
+  const client = new Client({ connectionString: `${POSTGRES_URL}/postgres` });
+  await client.connect();
+  let stale: string[];
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname ~ '^t[0-9a-z]{8}[0-9a-f]{6}_[a-z]+$'",
+    );
+    stale = rows
+      .map((row) => row.datname)
+      .filter((name) => Date.now() - parseInt(name.slice(1, 9), 36) > STALE_AFTER_MS);
+  } finally {
+    await client.end();
+  }
+  await dropDatabases(stale);
+}
+
 export async function dropDatabases(names: string[]): Promise<void> {
   const client = new Client({ connectionString: `${POSTGRES_URL}/postgres` });
   await client.connect();

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
-import { deleteBusTopology, dropDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
+import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
 
 export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
@@ -38,6 +38,7 @@ function entryPoint(service: ServiceName): string {
  * a test run never touches `npm start`'s data or another run's.
  */
 export async function startSystem(options: { env?: Partial<Record<ServiceName, Record<string, string>>> } = {}): Promise<RunningSystem> {
+  await dropStaleTestDatabases();
   const namespace = uniqueNamespace();
   const logDir = join(ROOT, 'test-artifacts', namespace);
   mkdirSync(logDir, { recursive: true });
