@@ -76,16 +76,14 @@ async function main(): Promise<void> {
 
   for (const service of Object.keys(GRPC_SERVICES)) run(service);
   await Promise.all(
-    Object.entries(GRPC_SERVICES).map(([service, port]) =>
-      waitFor(`${service} to become healthy`, async () => {
-        const probe = new HealthProbe(`127.0.0.1:${port}`);
-        try {
-          return (await probe.check(500)) === 'SERVING' ? true : undefined;
-        } finally {
-          probe.close();
-        }
-      }, 120_000),
-    ),
+    Object.values(GRPC_SERVICES).map(async (port) => {
+      const probe = new HealthProbe(`127.0.0.1:${port}`);
+      try {
+        await probe.waitUntilServing(120_000);
+      } finally {
+        probe.close();
+      }
+    }),
   );
   run('gateway');
   const gatewayUrl = `http://localhost:${GATEWAY_PORT}`;

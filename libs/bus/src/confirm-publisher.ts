@@ -10,6 +10,7 @@ export class ConfirmPublisher {
   private channel?: ConfirmChannel;
   private unconfirmed = new Set<(error: Error) => void>();
   private drained: Promise<void> = Promise.resolve();
+  private releaseDrainWait: () => void = () => undefined;
 
   attach(channel: ConfirmChannel): void {
     const unconfirmed = new Set<(error: Error) => void>();
@@ -20,6 +21,8 @@ export class ConfirmPublisher {
       if (this.channel === channel) this.channel = undefined;
       for (const fail of unconfirmed) fail(new Error('RabbitMQ channel closed before the broker confirmed'));
       unconfirmed.clear();
+      // A closed channel never drains: let any publish waiting for it go on (and fail fast).
+      this.releaseDrainWait();
     });
   }
 
@@ -39,7 +42,12 @@ export class ConfirmPublisher {
         if (error) reject(error instanceof Error ? error : new Error('message was nacked by the broker'));
         else resolve();
       });
-      if (!accepted) this.drained = new Promise((drain) => channel.once('drain', () => drain()));
+      if (!accepted) {
+        this.drained = new Promise((release) => {
+          this.releaseDrainWait = release;
+          channel.once('drain', () => release());
+        });
+      }
     });
   }
 }

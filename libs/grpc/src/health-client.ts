@@ -26,6 +26,18 @@ export class HealthProbe {
     });
   }
 
+  /** Polls until the server reports SERVING; rejects after timeoutMs with the last status seen. */
+  async waitUntilServing(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let status = 'UNKNOWN';
+    while (Date.now() < deadline) {
+      status = await this.check(500);
+      if (status === 'SERVING') return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`not SERVING after ${timeoutMs} ms (last status: ${status})`);
+  }
+
   close(): void {
     this.client.close();
   }

@@ -80,19 +80,22 @@ export async function startSystem(options: { env?: Partial<Record<ServiceName, R
     child.once('exit', () => {
       if (processes.get(service) === child) processes.delete(service);
     });
-    await waitFor(`${service} to become healthy (log: ${join(logDir, `${service}.log`)})`, async () => {
-      if (!processes.has(service)) throw new Error(`${service} exited during start-up`);
-      if (service === 'gateway') {
-        const response = await fetch(`http://127.0.0.1:${ports.gateway}/healthz`);
-        return response.ok ? true : undefined;
-      }
-      const probe = new HealthProbe(`127.0.0.1:${ports[service]}`);
-      try {
-        return (await probe.check(500)) === 'SERVING' ? true : undefined;
-      } finally {
-        probe.close();
-      }
-    }, 30_000);
+    const logFile = join(logDir, `${service}.log`);
+    if (service === 'gateway') {
+      await waitFor(`the gateway to become healthy (log: ${logFile})`, async () => {
+        if (!processes.has(service)) throw new Error('the gateway exited during start-up');
+        return (await fetch(`http://127.0.0.1:${ports.gateway}/healthz`)).ok ? true : undefined;
+      }, 30_000);
+      return;
+    }
+    const probe = new HealthProbe(`127.0.0.1:${ports[service]}`);
+    try {
+      await probe.waitUntilServing(30_000);
+    } catch (error) {
+      throw new Error(`${service} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
+    } finally {
+      probe.close();
+    }
   }
 
   function stop(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {

@@ -49,8 +49,9 @@ export async function searchDiseases(sequelize: Sequelize, search: DiseaseSearch
   const where: string[] = [];
 
   if (fuzzy && search.order === 'relevance') {
-    source = `(SELECT t.disease_pk, round(max(similarity(t.term, ${param(search.term)}))::numeric, 6) AS score
-                 FROM disease_terms t WHERE t.term % $1 GROUP BY t.disease_pk) m
+    const term = param(search.term);
+    source = `(SELECT t.disease_pk, round(max(similarity(t.term, ${term}))::numeric, 6) AS score
+                 FROM disease_terms t WHERE t.term % ${term} GROUP BY t.disease_pk) m
               JOIN diseases d ON d.id = m.disease_pk`;
     sortKey = 'm.score';
   } else {
@@ -66,12 +67,12 @@ export async function searchDiseases(sequelize: Sequelize, search: DiseaseSearch
   switch (search.order) {
     case 'relevance':
       orderBy = fuzzy ? 'm.score DESC, d.id ASC' : 'd.id ASC';
-      if (after) {
-        where.push(
-          fuzzy
-            ? `(m.score < ${param(after[0])}::numeric OR (m.score = $${bind.length}::numeric AND d.id > ${param(after[1])}::bigint))`
-            : `d.id > ${param(after[1])}::bigint`,
-        );
+      if (after && fuzzy) {
+        const score = param(after[0]);
+        const id = param(after[1]);
+        where.push(`(m.score < ${score}::numeric OR (m.score = ${score}::numeric AND d.id > ${id}::bigint))`);
+      } else if (after) {
+        where.push(`d.id > ${param(after[1])}::bigint`);
       }
       break;
     case 'name-asc':
