@@ -4,7 +4,7 @@ import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { createLogger } from '@libs/logging';
 import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
-import { migrations } from './migrations';
+import { migrations } from '@libs/reference-db';
 import { diseaseHandlers } from './diseases/disease-handlers';
 import { loadDefaultData } from './default-data/load-default-data';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';

@@ -4,3 +4,4 @@ export * as financeV1 from './generated/finance/v1/finance';
 export * as auditV1 from './generated/audit/v1/audit';
 export { auditEventSchema, type AuditEvent } from './audit-event';
 export { canonicalJson } from './canonical-json';
+export { DEMO_USER_IDS } from './demo-users';

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { DEMO_USER_IDS } from '@libs/contracts';
 import { issueKey } from './key-store';
 import { ROLES, type Role } from './permissions';
 
@@ -14,9 +15,9 @@ export async function issueDemoKeys(sequelize: Sequelize): Promise<Record<Role, 
   const keys = {} as Record<Role, string>;
   for (const role of ROLES) {
     const [user] = await sequelize.query<{ id: string }>(
-      `INSERT INTO users (email, role) VALUES ($1, $2)
+      `INSERT INTO users (id, email, role) VALUES ($1, $2, $3)
        ON CONFLICT (email) DO UPDATE SET role = excluded.role, updated_at = now() RETURNING id`,
-      { bind: [demoEmail(role), role], type: QueryTypes.SELECT },
+      { bind: [DEMO_USER_IDS[role], demoEmail(role), role], type: QueryTypes.SELECT },
     );
     await sequelize.query(
       'UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND name = $2 AND revoked_at IS NULL',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from '@libs/logging';
 import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
-import { upsertDiseases } from '../diseases/disease-store';
+import { upsertDiseases } from '@libs/reference-db';
 
 const DATASET = 'default';
 const BATCH = 500;
