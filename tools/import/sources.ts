@@ -1,0 +1,16 @@
+import { upsertDiseases } from '@libs/reference-db';
+import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
+import type { ImportSource } from './import-source';
+
+const ctd: ImportSource<CtdDisease> = {
+  name: 'ctd',
+  describe: 'CTD MEDIC diseases: CTD_diseases.tsv, .tsv.gz, .csv or .csv.gz',
+  read: readCtdDiseases,
+  key: (disease) => disease.diseaseId,
+  write: upsertDiseases,
+};
+
+/** Every source the import tool reads, by the name given on the command line. */
+export const SOURCES: Record<string, ImportSource<never>> = {
+  ctd: ctd as ImportSource<never>,
+};
