@@ -41,7 +41,7 @@ export async function runImport<T>(
     await sequelize.transaction((transaction) => source.write(sequelize, records, transaction));
     imported += records.length;
   };
-  for await (const row of source.read(file, { onBytesRead: (bytes) => progress.addBytes(bytes) })) {
+  for await (const row of source.read(file, { onBytesRead: (bytes: number) => progress.addBytes(bytes) })) {
     if ('error' in row) {
       rejected += 1;
       reportRejected({ line: row.line, reason: row.error });

@@ -1,2 +1,3 @@
 export { readCtdDiseases, type CtdDisease } from './ctd-diseases';
-export { openTextLines, type ParsedRow } from './text-lines';
+export { readDelimited, readWithHeader, type DelimitedOptions } from './delimited';
+export { openTextLines, openTextStream, type ParsedRow, type ReadOptions } from './text-lines';

@@ -2,10 +2,13 @@ import type { Sequelize } from 'sequelize';
 import { CursorCodec, InvalidCursorError } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { referenceV1 } from '@libs/contracts';
-import { searchDiseases, type DiseaseOrder, type DiseaseRow } from './disease-store';
+import { diseasesByPk, listDiseases, type DiseaseRow, type ListOrder } from './disease-store';
+import { fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
 
 export const MAX_DISEASE_BATCH = 250;
 export const DEFAULT_DISEASE_BATCH = 25;
+/** Longer text is no disease name, and would only make the trigram scan slower. */
+export const MAX_SEARCH_LENGTH = 200;
 
 function toDisease(row: DiseaseRow): referenceV1.Disease {
   return {
@@ -22,40 +25,57 @@ function toDisease(row: DiseaseRow): referenceV1.Disease {
   };
 }
 
-function orderOf(request: referenceV1.SearchDiseasesRequest): DiseaseOrder {
-  if (request.sortByName) return request.order === referenceV1.SortOrder.SORT_ORDER_DESC ? 'name-desc' : 'name-asc';
-  return request.name.trim() === '' ? 'id' : 'relevance';
+const invalid = (field: string, message: string) => new RpcError(GrpcStatus.INVALID_ARGUMENT, message, [{ field, message }]);
+
+function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'name-desc' | undefined {
+  if (!request.sortByName) return undefined;
+  return request.order === referenceV1.SortOrder.SORT_ORDER_DESC ? 'name-desc' : 'name-asc';
 }
 
 export function diseaseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+  function decodeCursor<T>(cursor: string, query: unknown): T | undefined {
+    if (!cursor) return undefined;
+    try {
+      return cursors.decode<T>(cursor, query);
+    } catch (error) {
+      if (!(error instanceof InvalidCursorError)) throw error;
+      throw invalid('cursor', error.message);
+    }
+  }
+
+  async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string) {
+    // The page size is not part of the query a cursor is bound to: a client may change b mid-walk.
+    const query = { term, exact: false, order };
+    const page = await fuzzyPage(sequelize, term, order, limit, decodeCursor<FuzzyPosition>(cursor, query));
+    return {
+      rows: await diseasesByPk(sequelize, page.diseasePks),
+      nextCursor: page.next ? cursors.encode(query, page.next) : '',
+    };
+  }
+
+  async function listing(exactTerm: string | undefined, order: ListOrder, limit: number, cursor: string) {
+    const query = { term: exactTerm ?? '', exact: exactTerm !== undefined, order };
+    const after = decodeCursor<[string, string]>(cursor, query);
+    const rows = await listDiseases(sequelize, { exactTerm, order, limit: limit + 1, after });
+    const last = rows[limit - 1];
+    return {
+      rows: rows.slice(0, limit),
+      nextCursor: rows.length > limit && last ? cursors.encode(query, [last.name_key, last.id]) : '',
+    };
+  }
+
   return {
     async searchDiseases(request: referenceV1.SearchDiseasesRequest): Promise<referenceV1.SearchDiseasesResponse> {
       const limit = request.batchSize === 0 ? DEFAULT_DISEASE_BATCH : request.batchSize;
-      if (limit < 1 || limit > MAX_DISEASE_BATCH) {
-        throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `batch size must be 1 to ${MAX_DISEASE_BATCH}`, [
-          { field: 'b', message: `must be an integer from 1 to ${MAX_DISEASE_BATCH}` },
-        ]);
-      }
+      if (limit < 1 || limit > MAX_DISEASE_BATCH) throw invalid('b', `must be an integer from 1 to ${MAX_DISEASE_BATCH}`);
+      if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
       const term = request.name.trim().toLowerCase();
-      const order = orderOf(request);
-      // The page size is not part of the query a cursor is bound to: a client may change b mid-walk.
-      const query = { term, exact: request.exact, order };
-      let after: [string | null, string] | undefined;
-      if (request.cursor) {
-        try {
-          after = cursors.decode<[string | null, string]>(request.cursor, query);
-        } catch (error) {
-          if (!(error instanceof InvalidCursorError)) throw error;
-          throw new RpcError(GrpcStatus.INVALID_ARGUMENT, error.message, [{ field: 'cursor', message: error.message }]);
-        }
-      }
-      const rows = await searchDiseases(sequelize, { term, exact: request.exact, order, limit: limit + 1, after });
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return {
-        diseases: page.map(toDisease),
-        nextCursor: rows.length > limit && last ? cursors.encode(query, [last.sort_key, last.id]) : '',
-      };
+      const byName = nameOrder(request);
+      const page =
+        term !== '' && !request.exact
+          ? await fuzzy(term, byName ?? 'relevance', limit, request.cursor)
+          : await listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor);
+      return { diseases: page.rows.map(toDisease), nextCursor: page.nextCursor };
     },
   };
 }

@@ -11,88 +11,58 @@ export interface DiseaseRow {
   parent_tree_numbers: string[];
   synonyms: string[];
   slim_mappings: string[];
-  /** Keyset values of the row in the page's order, as text. */
-  sort_key: string | null;
+  /** lower(name), the keyset value of the name orders. */
+  name_key: string;
 }
 
-export type DiseaseOrder = 'relevance' | 'name-asc' | 'name-desc' | 'id';
+export type ListOrder = 'id' | 'name-asc' | 'name-desc';
 
-export interface DiseaseSearch {
-  /** Lower-cased search text; empty for every disease. */
-  term: string;
-  exact: boolean;
-  order: DiseaseOrder;
+export interface DiseaseListing {
+  /** Lower-cased text that a name or synonym must equal; absent for every disease. */
+  exactTerm?: string;
+  order: ListOrder;
   limit: number;
-  /** Keyset position after which the page starts: [sortKey, id]. */
-  after?: [string | null, string];
+  /** Keyset position after which the page starts: [lower(name), id]. */
+  after?: [string, string];
 }
 
 const COLUMNS = `d.id::text, d.disease_id, d.name, d.alternative_ids, d.definition, d.parent_ids,
-  d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings`;
+  d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings, lower(d.name) AS name_key`;
 
-/**
- * One page of diseases in keyset order. Fuzzy candidates come from the trigram
- * index on disease_terms (`%` uses the GIN index); relevance is the best
- * similarity over a disease's name and synonyms, rounded so it compares exactly.
- */
-export async function searchDiseases(sequelize: Sequelize, search: DiseaseSearch): Promise<DiseaseRow[]> {
+/** One page of all diseases, or of exact matches, in keyset order (index on (lower(name), id) or the primary key). */
+export async function listDiseases(sequelize: Sequelize, listing: DiseaseListing): Promise<DiseaseRow[]> {
   const bind: unknown[] = [];
   const param = (value: unknown) => {
     bind.push(value);
     return `$${bind.length}`;
   };
-  const fuzzy = search.term !== '' && !search.exact;
-  const after = search.after;
-  let source: string;
-  let sortKey: string;
   const where: string[] = [];
-
-  if (fuzzy && search.order === 'relevance') {
-    const term = param(search.term);
-    source = `(SELECT t.disease_pk, round(max(similarity(t.term, ${term}))::numeric, 6) AS score
-                 FROM disease_terms t WHERE t.term % ${term} GROUP BY t.disease_pk) m
-              JOIN diseases d ON d.id = m.disease_pk`;
-    sortKey = 'm.score';
+  if (listing.exactTerm !== undefined) {
+    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${param(listing.exactTerm)})`);
+  }
+  let orderBy = 'd.id ASC';
+  if (listing.order === 'id') {
+    if (listing.after) where.push(`d.id > ${param(listing.after[1])}::bigint`);
   } else {
-    source = 'diseases d';
-    sortKey = search.order === 'id' || search.order === 'relevance' ? 'NULL' : 'lower(d.name)';
-    if (search.term !== '') {
-      const operator = search.exact ? '=' : '%';
-      where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term ${operator} ${param(search.term)})`);
+    const direction = listing.order === 'name-asc' ? 'ASC' : 'DESC';
+    orderBy = `lower(d.name) ${direction}, d.id ${direction}`;
+    if (listing.after) {
+      const comparison = direction === 'ASC' ? '>' : '<';
+      where.push(`(lower(d.name), d.id) ${comparison} (${param(listing.after[0])}, ${param(listing.after[1])}::bigint)`);
     }
   }
-
-  let orderBy: string;
-  switch (search.order) {
-    case 'relevance':
-      orderBy = fuzzy ? 'm.score DESC, d.id ASC' : 'd.id ASC';
-      if (after && fuzzy) {
-        const score = param(after[0]);
-        const id = param(after[1]);
-        where.push(`(m.score < ${score}::numeric OR (m.score = ${score}::numeric AND d.id > ${id}::bigint))`);
-      } else if (after) {
-        where.push(`d.id > ${param(after[1])}::bigint`);
-      }
-      break;
-    case 'name-asc':
-    case 'name-desc': {
-      const direction = search.order === 'name-asc' ? 'ASC' : 'DESC';
-      orderBy = `lower(d.name) ${direction}, d.id ${direction}`;
-      if (after) {
-        where.push(
-          `(lower(d.name), d.id) ${direction === 'ASC' ? '>' : '<'} (${param(after[0])}, ${param(after[1])}::bigint)`,
-        );
-      }
-      break;
-    }
-    case 'id':
-      orderBy = 'd.id ASC';
-      if (after) where.push(`d.id > ${param(after[1])}::bigint`);
-      break;
-  }
-
-  const sql = `SELECT ${COLUMNS}, ${sortKey}::text AS sort_key FROM ${source}
-               ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-               ORDER BY ${orderBy} LIMIT ${param(search.limit)}`;
+  const sql = `SELECT ${COLUMNS} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY ${orderBy} LIMIT ${param(listing.limit)}`;
   return sequelize.query<DiseaseRow>(sql, { bind, type: QueryTypes.SELECT });
+}
+
+/** The diseases with these primary keys, in the order given. */
+export async function diseasesByPk(sequelize: Sequelize, pks: string[]): Promise<DiseaseRow[]> {
+  if (pks.length === 0) return [];
+  const rows = await sequelize.query<DiseaseRow>(`SELECT ${COLUMNS} FROM diseases d WHERE d.id = ANY($1::bigint[])`, {
+    bind: [pks],
+    type: QueryTypes.SELECT,
+  });
+  const byPk = new Map(rows.map((row) => [row.id, row]));
+  return pks.flatMap((pk) => byPk.get(pk) ?? []);
 }

@@ -1,0 +1,76 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { FuzzyCandidate } from './fuzzy-rank';
+
+/**
+ * How many typos a query of this length is expected to carry: one under 9
+ * characters, two from 9 on (Meilisearch's rule).
+ */
+export function allowedTypos(query: string): number {
+  return query.length < 9 ? 1 : 2;
+}
+
+/** pg_trgm's trigram count of a text: each word, padded with two spaces before and one after. */
+function trigramCount(query: string): number {
+  return query
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .reduce((sum, word) => sum + word.length + 1, 0);
+}
+
+/** In the first pass, queries of up to this many words also match parts of longer terms ("alzhiemer"). */
+const MAX_WORDS_FOR_PART_MATCH = 2;
+
+export interface CandidateFilter {
+  similarity: number;
+  /** Absent: the query is long enough to be a whole name, and part matching would only cost time. */
+  wordSimilarity?: number;
+}
+
+/**
+ * Trigram thresholds of the two candidate passes. A typo changes at most four
+ * trigrams (a swap of neighbours), so a term k typos from the query shares at
+ * least T-4k of the query's T trigrams: similarity >= (T-4k)/(T+4k). The
+ * first pass uses a tight threshold (never below 0.4) that is fast and finds
+ * nearly every misspelling; the second, only when the first found nothing
+ * within the allowed typos, goes down to that worst-case bound.
+ */
+export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
+  const t = trigramCount(query);
+  const k = 4 * allowedTypos(query);
+  const bound = Math.max(0.1, (t - k) / (t + k));
+  const similarity = pass === 0 ? Math.max(0.4, Math.min(0.8, bound)) : Math.min(0.4, bound);
+  const words = query.split(/\s+/).filter(Boolean).length;
+  // Part matches at low thresholds would take every term sharing one common word.
+  if (pass === 1 || words > MAX_WORDS_FOR_PART_MATCH) return { similarity };
+  return { similarity, wordSimilarity: 0.6 };
+}
+
+/**
+ * Names and synonyms similar to the query, from the trigram GIN index on
+ * disease_terms: `%` (whole-term similarity) and `<%` (the query against the
+ * most similar part of a longer term). The thresholds are set for this
+ * transaction only, so pooled connections keep their defaults.
+ */
+export async function fuzzyCandidates(sequelize: Sequelize, query: string, pass: 0 | 1): Promise<FuzzyCandidate[]> {
+  const { similarity, wordSimilarity } = candidateFilter(query, pass);
+  return sequelize.transaction(async (transaction) => {
+    await sequelize.query(
+      `SELECT set_config('pg_trgm.similarity_threshold', $1, true),
+              set_config('pg_trgm.word_similarity_threshold', $2, true)`,
+      { bind: [String(similarity), String(wordSimilarity ?? 1)], transaction },
+    );
+    const rows = await sequelize.query<{ disease_pk: string; name_key: string; term: string; is_name: boolean; similarity: number }>(
+      `SELECT t.disease_pk::text, lower(d.name) AS name_key, t.term, t.is_name, similarity(t.term, $1) AS similarity
+         FROM disease_terms t JOIN diseases d ON d.id = t.disease_pk
+        WHERE t.term % $1 ${wordSimilarity === undefined ? '' : 'OR $1 <% t.term'}`,
+      { bind: [query], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.map((row) => ({
+      diseasePk: row.disease_pk,
+      nameKey: row.name_key,
+      term: row.term,
+      isName: row.is_name,
+      similarity: row.similarity,
+    }));
+  });
+}
