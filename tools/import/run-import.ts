@@ -52,6 +52,8 @@ export async function runImport<T>(
     progress.update(imported + batch.size, rejected);
   }
   await flush();
+  // Fresh statistics, or the planner may scan the new rows instead of using the trigram index.
+  await sequelize.query('ANALYZE');
   progress.finish(imported, rejected);
   return { imported, rejected };
 }

@@ -2,7 +2,7 @@ import { upsertDiseases } from '@libs/reference-db';
 import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
 import type { ImportSource } from './import-source';
 
-const ctd: ImportSource<CtdDisease> = {
+export const ctdSource: ImportSource<CtdDisease> = {
   name: 'ctd',
   describe: 'CTD MEDIC diseases: CTD_diseases.tsv, .tsv.gz, .csv or .csv.gz',
   read: readCtdDiseases,
@@ -12,5 +12,5 @@ const ctd: ImportSource<CtdDisease> = {
 
 /** Every source the import tool reads, by the name given on the command line. */
 export const SOURCES: Record<string, ImportSource<never>> = {
-  ctd: ctd as ImportSource<never>,
+  ctd: ctdSource as ImportSource<never>,
 };

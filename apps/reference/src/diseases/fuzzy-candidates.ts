@@ -5,8 +5,8 @@ import type { FuzzyCandidate } from './fuzzy-rank';
  * How many typos a query of this length is expected to carry: one under 9
  * characters, two from 9 on (Meilisearch's rule).
  */
-export function allowedTypos(query: string): number {
-  return query.length < 9 ? 1 : 2;
+export function allowedTypos(query: string, droppedLetters = 0): number {
+  return query.length + droppedLetters < 9 ? 1 : 2;
 }
 
 /** pg_trgm's trigram count of a text: each word, padded with two spaces before and one after. */
@@ -36,7 +36,8 @@ export interface CandidateFilter {
  */
 export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
   const t = trigramCount(query);
-  const k = 4 * allowedTypos(query);
+  // Typos that drop letters shorten the query: count them as for the text it came from.
+  const k = 4 * allowedTypos(query, 2);
   const bound = Math.max(0.1, (t - k) / (t + k));
   const similarity = pass === 0 ? Math.max(0.4, Math.min(0.8, bound)) : Math.min(0.4, bound);
   const words = query.split(/\s+/).filter(Boolean).length;

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { allowedTypos, fuzzyCandidates } from './fuzzy-candidates';
+import { allowedTypos, candidateFilter, fuzzyCandidates } from './fuzzy-candidates';
 import { rankDiseases, type RankedDisease } from './fuzzy-rank';
 
 export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';
@@ -32,7 +32,7 @@ async function rankedMatches(sequelize: Sequelize, query: string, pass: 0 | 1): 
 }
 
 /** Within the allowed typos of the whole term or of its start: what a user who misspelt a name would mean. */
-const plausible = (query: string) => (disease: RankedDisease) => disease.key[0] <= 2 * allowedTypos(query) + 1;
+const plausible = (query: string) => (disease: RankedDisease) => disease.key[0] <= 2 * allowedTypos(query, 2) + 1;
 
 /**
  * One page of typo-tolerant matches: candidates from the trigram index,
@@ -49,7 +49,8 @@ export async function fuzzyPage(
 ): Promise<{ diseasePks: string[]; next?: FuzzyPosition }> {
   let pass: 0 | 1 = position?.pass ?? 0;
   let matches = await rankedMatches(sequelize, query, pass);
-  if (!position && !matches.some(plausible(query))) {
+  const widens = candidateFilter(query, 1).similarity < candidateFilter(query, 0).similarity;
+  if (!position && widens && !matches.some(plausible(query))) {
     pass = 1;
     matches = await rankedMatches(sequelize, query, pass);
   }

@@ -1,0 +1,44 @@
+import type { QualityQuery } from './query-sets';
+
+export interface QualityReport {
+  queries: number;
+  recallAt1: number;
+  recallAt5: number;
+  medianMs: number;
+  p95Ms: number;
+  misses: { query: QualityQuery; rank: number }[];
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** Sends each query to GET /api/v1/diseases (5 a page), one at a time, and scores where the intended disease came. */
+export async function measure(gatewayUrl: string, apiKey: string, queries: QualityQuery[]): Promise<QualityReport> {
+  const latencies: number[] = [];
+  const misses: QualityReport['misses'] = [];
+  let first = 0;
+  let topFive = 0;
+  for (const query of queries) {
+    const started = performance.now();
+    const response = await fetch(`${gatewayUrl}/api/v1/diseases?b=5&n=${encodeURIComponent(query.text)}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    const body = (await response.json()) as { diseases?: { Disease_ID: string }[] };
+    latencies.push(performance.now() - started);
+    if (response.status !== 200 && response.status !== 404) {
+      throw new Error(`GET /api/v1/diseases?n=${query.text} answered ${response.status}: ${JSON.stringify(body)}`);
+    }
+    const rank = (body.diseases ?? []).findIndex((disease) => disease.Disease_ID === query.diseaseId);
+    if (rank === 0) first += 1;
+    if (rank >= 0) topFive += 1;
+    if (rank !== 0) misses.push({ query, rank });
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    queries: queries.length,
+    recallAt1: first / queries.length,
+    recallAt5: topFive / queries.length,
+    medianMs: percentile(latencies, 0.5),
+    p95Ms: percentile(latencies, 0.95),
+    misses,
+  };
+}
