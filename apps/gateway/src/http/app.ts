@@ -5,8 +5,14 @@ import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { auditRoutes } from '../routes/audit';
+import { categoryRoutes } from '../routes/categories';
+import { conditionRoutes } from '../routes/conditions';
 import { diseaseRoutes } from '../routes/diseases';
+import { dosageRoutes } from '../routes/dosages';
+import { drugRoutes } from '../routes/drugs';
 import { healthRoutes } from '../routes/health';
+import { labRoutes } from '../routes/labs';
+import { premiseRoutes } from '../routes/premises';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { requireJsonBody } from './json-body';
@@ -30,6 +36,9 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
 
   app.use(healthRoutes(config, sequelize, upstreams));
   app.use(diseaseRoutes(upstreams, sequelize));
+  for (const routes of [labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes]) {
+    app.use(routes(upstreams, sequelize));
+  }
   app.use(transactionRoutes(upstreams, sequelize));
   app.use(auditRoutes(upstreams, sequelize));
 
