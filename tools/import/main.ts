@@ -9,7 +9,7 @@ import { openServiceDatabase } from '@libs/db';
 import { migrations } from '@libs/reference-db';
 import { readImportConfig } from './config';
 import { runImport } from './run-import';
-import { SOURCES } from './sources';
+import { SOURCES } from './sources/index';
 
 function usage(): string {
   const lines = Object.values(SOURCES).map((source) => `  ${source.name.padEnd(12)} ${source.describe}`);

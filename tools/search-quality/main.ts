@@ -13,7 +13,7 @@ import { createSequelize } from '@libs/db';
 import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
 import { sharedDataFile, startSystem } from '@libs/testing';
 import { runImport } from '../import/run-import';
-import { ctdSource } from '../import/sources';
+import { ctdSource } from '../import/sources/index';
 import { measure, type QualityReport } from './measure';
 import { makeQuerySets } from './query-sets';
 

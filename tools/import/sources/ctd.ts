@@ -1,6 +1,6 @@
 import { upsertDiseases } from '@libs/reference-db';
 import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
-import type { ImportSource } from './import-source';
+import type { ImportSource } from '../import-source';
 
 export const ctdSource: ImportSource<CtdDisease> = {
   name: 'ctd',
@@ -8,9 +8,4 @@ export const ctdSource: ImportSource<CtdDisease> = {
   read: readCtdDiseases,
   key: (disease) => disease.diseaseId,
   write: upsertDiseases,
-};
-
-/** Every source the import tool reads, by the name given on the command line. */
-export const SOURCES: Record<string, ImportSource<never>> = {
-  ctd: ctdSource as ImportSource<never>,
 };
