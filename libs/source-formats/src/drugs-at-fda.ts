@@ -30,7 +30,6 @@ const wellFormed = (f: string[]) =>
   f.length === COLUMNS.length &&
   /^\d{6}$/.test(f[0]) &&
   /^\d{3}$/.test(f[1]) &&
-  f[2].includes(';') &&
   /^\d$/.test(f[4]) && // 0, 1, or 2 on biologics
   /^[01]?$/.test(f[7]);
 
@@ -48,7 +47,10 @@ export function repairProductFields(fields: string[]): string[] | undefined {
     .slice(0, -1)
     .map((_, i) => [...fields.slice(0, i), fields[i] + fields[i + 1], ...fields.slice(i + 2)])
     .filter(wellFormed);
-  return repairs.length === 1 ? repairs[0] : undefined;
+  // Form is FORM;ROUTE in all but a few old rows, so a join that restores the ";" is the likely one.
+  const withRoute = repairs.filter((f) => f[2].includes(';'));
+  const chosen = withRoute.length > 0 ? withRoute : repairs;
+  return chosen.length === 1 ? chosen[0] : undefined;
 }
 
 function sideFile(productsPath: string, name: string): string {
@@ -88,7 +90,7 @@ export async function* readDrugsAtFdaProducts(path: string, options: ReadOptions
     }
     const fields = repairProductFields(raw.map((field) => field.trim()));
     if (!fields) {
-      yield { line, error: `expected ${COLUMNS.length} tab-separated fields with ApplNo, ProductNo and FORM;ROUTE, found ${raw.length} fields` };
+      yield { line, error: `expected ${COLUMNS.length} tab-separated fields with a 6-digit ApplNo and 3-digit ProductNo, found ${raw.length} fields` };
       continue;
     }
     const [applNo, productNo, formRoute, strength, referenceDrug, drugName, activeIngredient, referenceStandard] = fields;
