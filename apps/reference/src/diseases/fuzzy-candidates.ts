@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { FuzzyCandidate } from './fuzzy-rank';
 
 /**
@@ -46,24 +46,31 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
   return { similarity, wordSimilarity: 0.6 };
 }
 
+/** Sets the candidate thresholds for the rest of this transaction only, so pooled connections keep their defaults. */
+export async function setThresholds(sequelize: Sequelize, filter: CandidateFilter, transaction: Transaction): Promise<void> {
+  await sequelize.query(
+    `SELECT set_config('pg_trgm.similarity_threshold', $1, true),
+            set_config('pg_trgm.word_similarity_threshold', $2, true)`,
+    { bind: [String(filter.similarity), String(filter.wordSimilarity ?? 1)], transaction },
+  );
+}
+
 /**
- * Names and synonyms similar to the query, from the trigram GIN index on
+ * Names and synonyms similar to the query ($1), from the trigram GIN index on
  * disease_terms: `%` (whole-term similarity) and `<%` (the query against the
- * most similar part of a longer term). The thresholds are set for this
- * transaction only, so pooled connections keep their defaults.
+ * most similar part of a longer term).
  */
+export const candidateSql = (filter: CandidateFilter) => `
+  SELECT t.disease_pk::text, lower(d.name) AS name_key, t.term, t.is_name, similarity(t.term, $1) AS similarity
+    FROM disease_terms t JOIN diseases d ON d.id = t.disease_pk
+   WHERE t.term % $1 ${filter.wordSimilarity === undefined ? '' : 'OR $1 <% t.term'}`;
+
 export async function fuzzyCandidates(sequelize: Sequelize, query: string, pass: 0 | 1): Promise<FuzzyCandidate[]> {
-  const { similarity, wordSimilarity } = candidateFilter(query, pass);
+  const filter = candidateFilter(query, pass);
   return sequelize.transaction(async (transaction) => {
-    await sequelize.query(
-      `SELECT set_config('pg_trgm.similarity_threshold', $1, true),
-              set_config('pg_trgm.word_similarity_threshold', $2, true)`,
-      { bind: [String(similarity), String(wordSimilarity ?? 1)], transaction },
-    );
+    await setThresholds(sequelize, filter, transaction);
     const rows = await sequelize.query<{ disease_pk: string; name_key: string; term: string; is_name: boolean; similarity: number }>(
-      `SELECT t.disease_pk::text, lower(d.name) AS name_key, t.term, t.is_name, similarity(t.term, $1) AS similarity
-         FROM disease_terms t JOIN diseases d ON d.id = t.disease_pk
-        WHERE t.term % $1 ${wordSimilarity === undefined ? '' : 'OR $1 <% t.term'}`,
+      candidateSql(filter),
       { bind: [query], type: QueryTypes.SELECT, transaction },
     );
     return rows.map((row) => ({
