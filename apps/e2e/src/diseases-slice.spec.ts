@@ -74,6 +74,11 @@ describe('GET /api/v1/diseases through gateway, gRPC and the reference database'
     ['sOrder=up', 'sOrder'],
     ['cursor=garbage', 'cursor'],
     ['n=%00', 'n'],
+    [`n=${'a'.repeat(10_000)}`, 'n'],
+    ['s=1', 's'],
+    ['r=TRUE', 'r'],
+    ['b=2.5', 'b'],
+    ['b=1&b=2', 'b'],
   ])('answers 400 naming the parameter for %s', async (query, field) => {
     const response = await get(`/api/v1/diseases?${query}`);
     expect(response.status).toBe(400);
