@@ -12,7 +12,7 @@ import { candidateFilter, candidateSql, setThresholds } from './fuzzy-candidates
 const DEFAULT_DISEASES = join(__dirname, '../../default-data/diseases.tsv');
 
 async function loadDiseases(db: ScratchDatabase, file: string): Promise<void> {
-  let batch: CtdDisease[] = [];
+  const batch: CtdDisease[] = [];
   const flush = () => db.sequelize.transaction((t) => upsertDiseases(db.sequelize, batch.splice(0), t));
   for await (const row of readCtdDiseases(file)) {
     if ('record' in row) batch.push(row.record);
