@@ -57,3 +57,23 @@ export async function* readWithHeader<C extends string>(
     yield { line, record: Object.fromEntries(columns.map((column, i) => [column, fields[i].trim()])) as Record<C, string> };
   }
 }
+
+/**
+ * readWithHeader, with each record turned into T by `convert`, which returns
+ * a string instead to reject the row with that reason.
+ */
+export async function* readConverted<C extends string, T>(
+  path: string,
+  columns: readonly C[],
+  options: DelimitedOptions,
+  convert: (record: Record<C, string>) => T | string,
+): AsyncGenerator<ParsedRow<T>> {
+  for await (const row of readWithHeader(path, columns, options)) {
+    if ('error' in row) {
+      yield row;
+      continue;
+    }
+    const converted = convert(row.record);
+    yield typeof converted === 'string' ? { line: row.line, error: converted } : { line: row.line, record: converted };
+  }
+}

@@ -1,5 +1,5 @@
 export { readCtdDiseases, type CtdDisease } from './ctd-diseases';
-export { readDelimited, readWithHeader, type DelimitedOptions } from './delimited';
+export { readConverted, readDelimited, readWithHeader, type DelimitedOptions } from './delimited';
 export { readDrugsAtFdaProducts, repairProductFields, type FdaProduct } from './drugs-at-fda';
 export { readWhoAtc, type AtcRow } from './who-atc';
 export { readIndications, type Indication } from './pharmacotherapy-indications';

@@ -1,4 +1,4 @@
-import { readWithHeader } from './delimited';
+import { readConverted } from './delimited';
 import type { ParsedRow, ReadOptions } from './text-lines';
 
 /** One laboratory test of the project's documented CSV layout (docs/IMPORT.md). */
@@ -31,26 +31,18 @@ function parseResults(field: string): LabTestRow['results'] | string {
   return results;
 }
 
+function toLabTest(r: Record<(typeof LAB_TEST_COLUMNS)[number], string>): LabTestRow | string {
+  const results = parseResults(r.results);
+  if (!r.name || !r.category) return 'name and category are required';
+  if (r.loinc && !/^\d{1,7}-\d$/.test(r.loinc)) return `malformed LOINC code ${JSON.stringify(r.loinc)}`;
+  if (typeof results === 'string') return results;
+  return {
+    loinc: r.loinc, name: r.name, category: r.category, subcategory: r.subcategory, normalRange: r.normal_range,
+    units: r.units, description: r.description, methodology: r.methodology, duration: r.duration, results,
+  };
+}
+
 /** Lab tests from CSV with the header of LAB_TEST_COLUMNS. */
-export async function* readLabTestsCsv(path: string, options: ReadOptions = {}): AsyncGenerator<ParsedRow<LabTestRow>> {
-  for await (const row of readWithHeader(path, LAB_TEST_COLUMNS, { ...options, delimiter: ',', quoted: true })) {
-    if ('error' in row) {
-      yield row;
-      continue;
-    }
-    const r = row.record;
-    const results = parseResults(r.results);
-    if (!r.name || !r.category) yield { line: row.line, error: 'name and category are required' };
-    else if (r.loinc && !/^\d{1,7}-\d$/.test(r.loinc)) yield { line: row.line, error: `malformed LOINC code ${JSON.stringify(r.loinc)}` };
-    else if (typeof results === 'string') yield { line: row.line, error: results };
-    else {
-      yield {
-        line: row.line,
-        record: {
-          loinc: r.loinc, name: r.name, category: r.category, subcategory: r.subcategory, normalRange: r.normal_range,
-          units: r.units, description: r.description, methodology: r.methodology, duration: r.duration, results,
-        },
-      };
-    }
-  }
+export function readLabTestsCsv(path: string, options: ReadOptions = {}): AsyncGenerator<ParsedRow<LabTestRow>> {
+  return readConverted(path, LAB_TEST_COLUMNS, { ...options, delimiter: ',', quoted: true }, toLabTest);
 }
