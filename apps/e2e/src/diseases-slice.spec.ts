@@ -85,6 +85,14 @@ describe('GET /api/v1/diseases through gateway, gRPC and the reference database'
     expect(response.body).toMatchObject({ status: 400, errors: [{ field }] });
   });
 
+  it.each(['%%%', "'; DROP TABLE diseases; --", 'ünïcödé', '   ', 'a', '🙂🙂', '_\\', '(((', 'x'.repeat(200)])(
+    'answers a strange name %j with a clean 200 or 404, never an error',
+    async (name) => {
+      const response = await get(`/api/v1/diseases?n=${encodeURIComponent(name)}`);
+      expect([200, 404]).toContain(response.status);
+    },
+  );
+
   it('needs an API key', async () => {
     const response = await api(system.gatewayUrl, '/api/v1/diseases?n=asthma');
     expect(response.status).toBe(401);
