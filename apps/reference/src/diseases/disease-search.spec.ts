@@ -128,11 +128,17 @@ describeFull('disease search on the full CTD set', () => {
   }, 120_000);
   afterAll(() => db?.drop());
 
-  it.each(['diabtes melitus', 'alzhiemer', 'hyperlipopoteinemia type ii'])(
-    'serves the fuzzy candidates of "%s" from the trigram index, never a sequential scan',
-    async (term) => {
+  it.each([
+    ['diabtes melitus', 0],
+    ['alzhiemer', 0],
+    ['hyperlipopoteinemia type ii', 0],
+    ['psoirosis', 1],
+    ['blpo syndrome', 1],
+  ] as const)(
+    'serves the fuzzy candidates of "%s" (pass %i) from an index, never a sequential scan',
+    async (term, pass) => {
       const plan = await db.sequelize.transaction(async (transaction) => {
-        const filter = candidateFilter(term, 0);
+        const filter = candidateFilter(term, pass);
         await setThresholds(db.sequelize, filter, transaction);
         const rows = await db.sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${candidateSql(filter)}`, {
           bind: [term],
@@ -141,7 +147,8 @@ describeFull('disease search on the full CTD set', () => {
         });
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       });
-      expect(plan).toMatch(/Index Scan on disease_terms_trgm/);
+      // The wide pass may start from the length index instead, when the planner expects the trigram index to be loose.
+      expect(plan).toMatch(pass === 0 ? /Index Scan on disease_terms_trgm/ : /Index Scan on disease_terms_(trgm|length)/);
       expect(plan).not.toMatch(/Seq Scan on disease_terms/);
     },
   );

@@ -17,11 +17,13 @@ function trigramCount(query: string): number {
     .reduce((sum, word) => sum + word.length + 1, 0);
 }
 
-/** In the first pass, queries of up to this many words also match parts of longer terms ("alzhiemer"). */
-const MAX_WORDS_FOR_PART_MATCH = 2;
+/** In the first pass, queries of this many words at most also match parts of longer terms ("alzhiemer"). */
+const MAX_WORDS_FOR_PART_MATCH = 1;
 
 export interface CandidateFilter {
   similarity: number;
+  /** Only whole terms this long (the wide pass: within the allowed typos of the query's length). */
+  length?: { min: number; max: number };
   /** Absent: the query is long enough to be a whole name, and part matching would only cost time. */
   wordSimilarity?: number;
 }
@@ -42,8 +44,12 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
   const similarity = pass === 0 ? Math.max(0.4, Math.min(0.8, bound)) : Math.min(0.4, bound);
   const words = query.split(/\s+/).filter(Boolean).length;
   // Part matches at low thresholds would take every term sharing one common word.
-  if (pass === 1 || words > MAX_WORDS_FOR_PART_MATCH) return { similarity };
-  return { similarity, wordSimilarity: 0.6 };
+  if (pass === 1) {
+    const typos = allowedTypos(query, 2);
+    return { similarity, length: { min: query.length - typos, max: query.length + typos } };
+  }
+  if (words > MAX_WORDS_FOR_PART_MATCH) return { similarity };
+  return { similarity, wordSimilarity: 0.4 };
 }
 
 /** Sets the candidate thresholds for the rest of this transaction only, so pooled connections keep their defaults. */
@@ -63,7 +69,8 @@ export async function setThresholds(sequelize: Sequelize, filter: CandidateFilte
 export const candidateSql = (filter: CandidateFilter) => `
   SELECT t.disease_pk::text, lower(d.name) AS name_key, t.term, t.is_name, similarity(t.term, $1) AS similarity
     FROM disease_terms t JOIN diseases d ON d.id = t.disease_pk
-   WHERE t.term % $1 ${filter.wordSimilarity === undefined ? '' : 'OR $1 <% t.term'}`;
+   WHERE (t.term % $1 ${filter.wordSimilarity === undefined ? '' : 'OR $1 <% t.term'})
+     ${filter.length ? `AND length(t.term) BETWEEN ${filter.length.min} AND ${filter.length.max}` : ''}`;
 
 export async function fuzzyCandidates(sequelize: Sequelize, query: string, pass: 0 | 1): Promise<FuzzyCandidate[]> {
   const filter = candidateFilter(query, pass);
