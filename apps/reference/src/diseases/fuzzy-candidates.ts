@@ -24,7 +24,7 @@ export interface CandidateFilter {
   similarity: number;
   /** Only whole terms this long (the wide pass: within the allowed typos of the query's length). */
   length?: { min: number; max: number };
-  /** Absent: the query is long enough to be a whole name, and part matching would only cost time. */
+  /** Absent: no part matching (a query of several words, or the wide pass). */
   wordSimilarity?: number;
 }
 
@@ -37,19 +37,17 @@ export interface CandidateFilter {
  * within the allowed typos, goes down to that worst-case bound.
  */
 export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
-  const t = trigramCount(query);
   // Typos that drop letters shorten the query: count them as for the text it came from.
-  const k = 4 * allowedTypos(query, 2);
-  const bound = Math.max(0.1, (t - k) / (t + k));
-  const similarity = pass === 0 ? Math.max(0.4, Math.min(0.8, bound)) : Math.min(0.4, bound);
-  const words = query.split(/\s+/).filter(Boolean).length;
-  // Part matches at low thresholds would take every term sharing one common word.
+  const typos = allowedTypos(query, 2);
+  const t = trigramCount(query);
+  const bound = Math.max(0.1, (t - 4 * typos) / (t + 4 * typos));
   if (pass === 1) {
-    const typos = allowedTypos(query, 2);
-    return { similarity, length: { min: query.length - typos, max: query.length + typos } };
+    return { similarity: Math.min(0.4, bound), length: { min: query.length - typos, max: query.length + typos } };
   }
-  if (words > MAX_WORDS_FOR_PART_MATCH) return { similarity };
-  return { similarity, wordSimilarity: 0.4 };
+  const similarity = Math.max(0.4, Math.min(0.8, bound));
+  // Part matches of several words would take every term that shares one common word ("syndrome").
+  const words = query.split(/\s+/).filter(Boolean).length;
+  return words > MAX_WORDS_FOR_PART_MATCH ? { similarity } : { similarity, wordSimilarity: 0.4 };
 }
 
 /** Sets the candidate thresholds for the rest of this transaction only, so pooled connections keep their defaults. */
