@@ -5,6 +5,8 @@ import { createLogger } from '@libs/logging';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
 import { migrations } from './migrations';
+import { API_VERSION } from './openapi/version';
+import { buildOpenApiDocument } from './openapi/document';
 import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 
 async function main(): Promise<void> {
@@ -19,7 +21,7 @@ async function main(): Promise<void> {
   });
 
   const upstreams = connectUpstreams(config, logger);
-  const server = createServer(buildApp(config, logger, sequelize, upstreams));
+  const server = createServer(buildApp(config, logger, sequelize, upstreams, buildOpenApiDocument(API_VERSION)));
   // Bound slow or stalled clients: no request may hold a socket forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

@@ -14,3 +14,5 @@ export type Permission = keyof typeof GRANTS;
 
 export const isGranted = (role: Role, permission: Permission): boolean =>
   (GRANTS[permission] as readonly Role[]).includes(role);
+
+export const grantedRoles = (permission: Permission): readonly Role[] => GRANTS[permission];

@@ -6,13 +6,17 @@ import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { auditRoutes } from '../routes/audit';
 import { diseaseRoutes } from '../routes/diseases';
+import { docsRoutes } from '../routes/docs';
+import type { OpenApiDocument } from '../openapi/document';
 import { healthRoutes } from '../routes/health';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { requireJsonBody } from './json-body';
 import { requestId } from './request-id';
 
-export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Sequelize, upstreams: Upstreams): Express {
+export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Sequelize, upstreams: Upstreams,
+  openApi: OpenApiDocument,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -29,6 +33,7 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
 
   app.use(healthRoutes(config, sequelize, upstreams));
+  app.use(docsRoutes(openApi));
   app.use(diseaseRoutes(upstreams, sequelize));
   app.use(transactionRoutes(upstreams, sequelize));
   app.use(auditRoutes(upstreams, sequelize));

@@ -1,0 +1,86 @@
+import { grantedRoles, type Permission } from '../auth/permissions';
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
+export type Schema = Record<string, unknown>;
+export type Responses = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+export const json = (description: string, schema: Schema, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema } },
+});
+
+export const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+
+export const queryParam = (name: string, schema: Schema, description: string, required = false) => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema,
+});
+
+export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
+
+export const booleanParam = (name: string, description: string, fallback: boolean) =>
+  queryParam(name, { type: 'string', enum: ['true', 'false'], default: String(fallback) }, description);
+
+export const cursorParam = queryParam(
+  'cursor',
+  { type: 'string', maxLength: 2048 },
+  'The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400.',
+);
+
+export interface OperationSpec {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** The permission the route checks; `null` for a public operation. */
+  permission: Permission | null;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Responses;
+}
+
+/**
+ * An operation with what every operation shares: the bearer-key requirement
+ * and its 401/403 answers, the 400 for bad input, and a default problem for
+ * 429/5xx. Roles come from the permission table, so the document cannot
+ * disagree with what the gateway enforces.
+ */
+export function operation(spec: OperationSpec) {
+  const { permission, ...rest } = spec;
+  const secured = permission !== null;
+  const access = secured
+    ? `Requires an API key with the \`${permission}\` permission (roles: ${grantedRoles(permission).join(', ')}).`
+    : 'Public: no API key needed.';
+  return {
+    ...rest,
+    description: [spec.description, access].filter(Boolean).join('\n\n'),
+    security: secured ? [{ bearerKey: [] }] : [],
+    ...(secured ? { 'x-permission': permission } : {}),
+    responses: {
+      ...spec.responses,
+      ...(spec.parameters?.length || spec.requestBody ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),
+      ...(secured
+        ? {
+            '401': problem('No API key, or an unknown or revoked one. Carries `WWW-Authenticate: Bearer`.'),
+            '403': problem('The key is valid but its role lacks the permission.'),
+          }
+        : {}),
+      default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.'),
+    },
+  };
+}
