@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import { openServiceDatabase } from '@libs/db';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
 import { migrations } from './migrations';
@@ -10,6 +12,7 @@ import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const tracing = initTracing('gateway', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -18,11 +21,17 @@ async function main(): Promise<void> {
     log: (message) => logger.info(message),
   });
 
+  registerDbPoolMetrics(sequelize);
+
   const upstreams = connectUpstreams(config, logger);
-  const server = createServer(buildApp(config, logger, sequelize, upstreams));
-  // Bound slow or stalled clients: no request may hold a socket forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  // Bound slow or stalled clients (slowloris): no request may hold a socket for
+  // longer than these, and Node checks them often enough to notice in time.
+  const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
+  const server = createServer(
+    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    buildApp(config, logger, sequelize, upstreams),
+  );
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.PORT }, 'gateway listening');
@@ -34,6 +43,7 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
     await sequelize.close();
+    await tracing.shutdown();
   });
 }
 

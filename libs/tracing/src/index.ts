@@ -1,0 +1,12 @@
+export { initTracing, type Tracing } from './tracer-provider';
+export {
+  traceHeaders,
+  currentTraceId,
+  startSpanFrom,
+  inSpan,
+  withTraceContext,
+  markSpanFailed,
+  SpanKind,
+  type Carrier,
+  type Span,
+} from './trace-context';
