@@ -107,7 +107,7 @@ describe('metrics, tracing, compression and the changelog', () => {
     });
     expect(large.status).toBe(200);
     expect(large.headers.get('content-encoding')).toBe('gzip');
-    expect((await large.json()).diseases.length).toBe(50);
+    expect(((await large.json()) as { diseases: unknown[] }).diseases).toHaveLength(50);
 
     const small = await fetch(`${system.gatewayUrl}/healthz`, { headers: { 'accept-encoding': 'gzip' } });
     expect(small.headers.get('content-encoding')).toBeNull();
