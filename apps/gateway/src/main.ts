@@ -6,6 +6,7 @@ import { registerDbPoolMetrics } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
+import { answerClientErrors } from './http/client-errors';
 import { migrations } from './migrations';
 import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
     buildApp(config, logger, sequelize, upstreams),
   );
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.PORT }, 'gateway listening');
