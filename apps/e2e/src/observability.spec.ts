@@ -113,6 +113,16 @@ describe('metrics, tracing, compression and the changelog', () => {
     expect(small.headers.get('content-encoding')).toBeNull();
   });
 
+  it('logs every request as JSON with its request id, and never an API key', async () => {
+    await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader, headers: { 'x-request-id': 'obs-log-1' } });
+    const lines = await waitFor('the request log line', async () => {
+      const found = system.logs('gateway').split('\n').filter((line) => line.includes('"requestId":"obs-log-1"'));
+      return found.some((line) => line.includes('"req":')) ? found : undefined;
+    });
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ service: 'gateway', level: expect.any(String) });
+    for (const key of Object.values(system.keys)) expect(system.logs('gateway')).not.toContain(key.slice(4));
+  });
+
   it('serves CHANGELOG.md as JSON at /api/v1/changelog, without a key', async () => {
     const response = await api(system.gatewayUrl, '/api/v1/changelog');
     expect(response.status).toBe(200);
