@@ -11,11 +11,15 @@ describe('an upstream that is down, and graceful shutdown', () => {
   }, 90_000);
   afterAll(() => system?.shutdown());
 
+  const diseases = () => api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader });
+  const createTransaction = () =>
+    api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: system.keys.bursar, body: validTransaction() });
+
   it('answers 503 problem+json with Retry-After, within the deadline, while another upstream keeps working', async () => {
     expect(await system.stop('reference')).toBe(0);
 
     const started = Date.now();
-    const down = await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader });
+    const down = await diseases();
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(down.status).toBe(503);
     expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -25,24 +29,18 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect(ready.status).toBe(503);
     expect(ready.body.checks.reference).toMatch(/UNREACHABLE/);
 
-    const finance = await api(system.gatewayUrl, '/api/v1/transactions', {
-      method: 'POST',
-      key: system.keys.bursar,
-      body: validTransaction(),
-    });
+    const finance = await createTransaction();
     expect(finance.status).toBe(201);
 
     // The gateway's channel reconnects with backoff (at most 5 s), so recovery is awaited, not assumed.
     await system.start('reference');
     await waitFor('the reference service to answer through the gateway again', async () => {
-      const back = await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader });
-      return back.status === 200 ? true : undefined;
+      return (await diseases()).status === 200 ? true : undefined;
     });
   });
 
   it('opens the breaker after repeated failures: answers 503 at once without calling, shows it, and recovers', async () => {
     expect(await system.stop('reference')).toBe(0);
-    const diseases = () => api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader });
 
     // Enough failures to pass the breaker's volume threshold (10 calls in its window).
     const failures = [];
@@ -61,11 +59,7 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect((await api(system.gatewayUrl, '/readyz')).body.breakers).toMatchObject({ reference: 'open', finance: 'closed' });
 
     // Another upstream's breaker is its own: finance keeps working.
-    const finance = await api(system.gatewayUrl, '/api/v1/transactions', {
-      method: 'POST',
-      key: system.keys.bursar,
-      body: validTransaction(),
-    });
+    const finance = await createTransaction();
     expect(finance.status).toBe(201);
 
     // Back up: after the reset timeout the half-open breaker lets a trial call through, and it closes again.
