@@ -1,18 +1,58 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
-import { AMQP_URL, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { AMQP_URL, freePort, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { api, validTransaction } from './http';
 import { samples, scrape, total } from './metrics';
 
+interface ExportedSpan {
+  service: string;
+  name: string;
+  traceId: string;
+}
+
+/**
+ * Stands in for an OpenTelemetry collector: takes OTLP/HTTP JSON exports as
+ * the real one does and keeps the spans, so the test sees what each service sent.
+ */
+async function startCollector(): Promise<{ url: string; spans: ExportedSpan[]; server: Server }> {
+  const spans: ExportedSpan[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        for (const resource of JSON.parse(body).resourceSpans ?? []) {
+          const service = resource.resource.attributes.find((a: { key: string }) => a.key === 'service.name')?.value.stringValue;
+          for (const scope of resource.scopeSpans) {
+            for (const span of scope.spans) spans.push({ service, name: span.name, traceId: span.traceId });
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}`, spans, server };
+}
+
 describe('metrics, tracing, compression and the changelog', () => {
   let system: RunningSystem;
+  let collector: Awaited<ReturnType<typeof startCollector>>;
   beforeAll(async () => {
-    system = await startSystem();
+    collector = await startCollector();
+    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
+    system = await startSystem({ env: { gateway: otlp, reference: otlp, finance: otlp, audit: otlp } });
   }, 90_000);
-  afterAll(() => system?.shutdown());
+  afterAll(async () => {
+    await system?.shutdown();
+    collector?.server.close();
+  });
 
   it('carries the trace id of an HTTP request (W3C traceparent) through gRPC and RabbitMQ into its audit entry', async () => {
     const traceId = randomBytes(16).toString('hex');
@@ -30,6 +70,19 @@ describe('metrics, tracing, compression and the changelog', () => {
       return body.entries[0];
     });
     expect(entry).toMatchObject({ action: 'transaction.created', traceId });
+
+    // With an OTLP endpoint configured, every hop exports its span of that one trace.
+    const spans = await waitFor('the spans of every hop to be exported', async () => {
+      const ofTrace = collector.spans.filter((span) => span.traceId === traceId);
+      return new Set(ofTrace.map((span) => span.service)).size === 3 ? ofTrace : undefined;
+    });
+    expect(spans.map(({ service, name }) => ({ service, name }))).toEqual(
+      expect.arrayContaining([
+        { service: 'gateway', name: 'POST /api/v1/transactions' },
+        { service: 'finance', name: 'CreateTransaction' },
+        { service: 'audit', name: `${system.namespace}.audit.finance-events process` },
+      ]),
+    );
   });
 
   it('starts a new trace for a request without traceparent, and never adopts a malformed one', async () => {
