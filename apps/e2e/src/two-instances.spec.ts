@@ -23,6 +23,18 @@ describe('two finance instances and two audit consumers at once', () => {
   afterAll(() => system?.shutdown());
 
   it('publishes and stores every audit event exactly once', async () => {
+    // The gateway's channel connects to each instance on first use; once both are ready it takes turns.
+    await waitFor('the gateway to reach both finance instances', async () => {
+      await api(system.gatewayUrl, '/api/v1/transactions/00000000-0000-4000-8000-000000000000', { key: system.keys.bursar });
+      const served = await Promise.all(
+        [1, 2].map(async (instance) => {
+          const metrics = await scrape(system.metricsUrl('finance', instance));
+          return total(metrics, 'grpc_server_handling_seconds_count', { method: 'GetTransaction' });
+        }),
+      );
+      return served.every((count) => count > 0) ? true : undefined;
+    });
+
     const created = await Promise.all(
       Array.from({ length: TRANSACTIONS }, (_, i) =>
         api(system.gatewayUrl, '/api/v1/transactions', {
