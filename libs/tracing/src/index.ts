@@ -7,6 +7,4 @@ export {
   withTraceContext,
   markSpanFailed,
   SpanKind,
-  type Carrier,
-  type Span,
 } from './trace-context';

@@ -10,7 +10,6 @@ import {
 } from '@opentelemetry/api';
 
 export { SpanKind };
-export type { Span };
 
 /** Headers, gRPC metadata or AMQP headers, as a plain record; W3C traceparent/tracestate are read from it. */
 export type Carrier = Record<string, unknown>;
