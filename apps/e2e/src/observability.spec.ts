@@ -46,7 +46,8 @@ describe('metrics, tracing, compression and the changelog', () => {
   let collector: Awaited<ReturnType<typeof startCollector>>;
   beforeAll(async () => {
     collector = await startCollector();
-    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
+    // Export every 200 ms instead of every 5 s (a standard OpenTelemetry variable), so the test waits less.
+    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200' };
     system = await startSystem({ env: { gateway: otlp, reference: otlp, finance: otlp, audit: otlp } });
   }, 90_000);
   afterAll(async () => {
