@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, loadConfig } from '@libs/config';
+import { busFields, env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
 
 const schema = z.object({
+  ...metricsFields(9466),
   ...grpcServiceFields('audit', 50053),
   ...busFields(),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, loadConfig } from '@libs/config';
+import { busFields, env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
 
 const schema = z.object({
+  ...metricsFields(9465),
   ...grpcServiceFields('finance', 50052),
   ...busFields(),
   OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000),

@@ -4,15 +4,19 @@ import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
 import { migrations } from './migrations';
+import { registerOutboxBacklog } from './outbox/outbox-metrics';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('finance', config.LOG_LEVEL);
+  const tracing = initTracing('finance', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -20,6 +24,7 @@ async function main(): Promise<void> {
     migrations,
     log: (message) => logger.info(message),
   });
+  registerDbPoolMetrics(sequelize);
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
   const topology = busTopology(config.AMQP_NAMESPACE);
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
     leaseMs: config.OUTBOX_LEASE_MS,
   });
   relay.start();
+  registerOutboxBacklog(sequelize);
 
   const transactions = transactionHandlers(sequelize, () => relay.nudge());
   const server = await startGrpcServer({
@@ -53,12 +59,16 @@ async function main(): Promise<void> {
     ],
   });
 
+  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);
     // Rows still in the outbox are published by the next relay to run.
     await relay.stop();
     await bus.close();
     await sequelize.close();
+    await metrics.close();
+    await tracing.shutdown();
   });
 }
 

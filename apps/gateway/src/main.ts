@@ -1,17 +1,22 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { openServiceDatabase } from '@libs/db';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
+import { answerClientErrors } from './http/client-errors';
 import { migrations } from './migrations';
-import { API_VERSION } from './openapi/version';
+import { parseChangelog } from './changelog/parse-changelog';
 import { buildOpenApiDocument } from './openapi/document';
 import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const tracing = initTracing('gateway', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -20,11 +25,20 @@ async function main(): Promise<void> {
     log: (message) => logger.info(message),
   });
 
+  registerDbPoolMetrics(sequelize);
+  // Read once at start: a malformed changelog stops the gateway at once. Its newest release is the API's version.
+  const releases = parseChangelog(readFileSync(config.CHANGELOG_PATH, 'utf8'));
+
   const upstreams = connectUpstreams(config, logger);
-  const server = createServer(buildApp(config, logger, sequelize, upstreams, buildOpenApiDocument(API_VERSION)));
-  // Bound slow or stalled clients: no request may hold a socket forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  // Bound slow or stalled clients (slowloris): no request may hold a socket for
+  // longer than these, and Node checks them often enough to notice in time.
+  const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
+  const server = createServer(
+    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    buildApp(config, logger, sequelize, upstreams, buildOpenApiDocument(releases[0]?.version ?? '0.0.0'), releases),
+  );
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.PORT }, 'gateway listening');
@@ -36,6 +50,7 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
     await sequelize.close();
+    await tracing.shutdown();
   });
 }
 

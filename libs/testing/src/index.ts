@@ -1,4 +1,4 @@
-export { startSystem, type RunningSystem, type ServiceName } from './system';
-export { freePort, uniqueNamespace } from './resources';
+export { startSystem, type RunningSystem, type ServiceName, type SystemOptions } from './system';
+export { freePort, uniqueNamespace, AMQP_URL } from './resources';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 export { waitFor } from './wait-for';

@@ -17,14 +17,20 @@ interface EntryRow {
   prev_hash: string;
   hash: string;
   recorded_at: Date;
+  trace_id: string | null;
 }
 
 /**
  * Stores an event once. The chain needs one writer at a time, so the append
  * holds a transaction-scoped advisory lock; a redelivered event (same eventId)
  * is recognised under that lock and reported as a duplicate, not stored again.
+ * `traceId` is the trace the event travelled in, if any.
  */
-export async function appendEvent(sequelize: Sequelize, received: AuditEvent): Promise<'stored' | 'duplicate'> {
+export async function appendEvent(
+  sequelize: Sequelize,
+  received: AuditEvent,
+  traceId?: string,
+): Promise<'stored' | 'duplicate'> {
   const event: AuditEvent = { ...received, occurredAt: new Date(received.occurredAt).toISOString() };
   return sequelize.transaction(async (transaction) => {
     await sequelize.query("SELECT pg_advisory_xact_lock(hashtext('audit:chain'))", { transaction });
@@ -41,8 +47,8 @@ export async function appendEvent(sequelize: Sequelize, received: AuditEvent): P
     const prevHash = last?.hash ?? GENESIS_HASH;
     await sequelize.query(
       `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-                                  request_id, before, after, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12)`,
+                                  request_id, before, after, prev_hash, hash, trace_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)`,
       {
         bind: [
           event.eventId,
@@ -57,6 +63,7 @@ export async function appendEvent(sequelize: Sequelize, received: AuditEvent): P
           JSON.stringify(event.after),
           prevHash,
           entryHash(prevHash, event),
+          traceId ?? null,
         ],
         transaction,
       },
@@ -80,6 +87,7 @@ function toEntry(row: EntryRow): auditV1.AuditEntry {
     prevHash: row.prev_hash,
     hash: row.hash,
     recordedAt: row.recorded_at.toISOString(),
+    traceId: row.trace_id ?? '',
   };
 }
 
@@ -103,7 +111,7 @@ export async function listEntries(sequelize: Sequelize, filters: EntryFilters): 
   bind.push(filters.limit);
   const rows = await sequelize.query<EntryRow>(
     `SELECT sequence::text, event_id::text, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-            request_id, before, after, prev_hash, hash, recorded_at
+            request_id, before, after, prev_hash, hash, recorded_at, trace_id
        FROM audit_entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY sequence DESC LIMIT $${bind.length}`,
     { bind, type: QueryTypes.SELECT },

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { MESSAGE_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
 import type { Logger } from '@libs/logging';
+import { outboxPublished, outboxPublishFailures } from './outbox-metrics';
 
 interface ClaimedRow {
   id: string;
@@ -8,6 +9,7 @@ interface ClaimedRow {
   routing_key: string;
   payload: unknown;
   request_id: string;
+  trace_parent: string | null;
 }
 
 export interface RelayOptions {
@@ -83,7 +85,7 @@ export class OutboxRelay {
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id::text, event_id::text, routing_key, payload, request_id`,
+       RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
       { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
     );
     if (rows.length === 0) return 0;
@@ -94,7 +96,10 @@ export class OutboxRelay {
         this.publisher.publish(this.topology.exchange, row.routing_key, Buffer.from(JSON.stringify(row.payload)), {
           messageId: row.event_id,
           contentType: 'application/json',
-          headers: { [MESSAGE_HEADERS.requestId]: row.request_id },
+          headers: {
+            [MESSAGE_HEADERS.requestId]: row.request_id,
+            ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
+          },
         }),
       ),
     );
@@ -105,8 +110,11 @@ export class OutboxRelay {
         'UPDATE outbox SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])',
         { bind: [sent] },
       );
+      outboxPublished.inc(sent.length);
+      this.logger.debug({ published: sent.length }, 'outbox events published');
     }
     if (failed.length > 0) {
+      outboxPublishFailures.inc(failed.length);
       const reason = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
       this.logger.warn({ failed: failed.length, err: reason }, 'some outbox rows were not confirmed; they will be retried');
       // Release the lease early so the retry does not wait for it to expire.

@@ -18,6 +18,7 @@ export const auditSchemas = {
         properties: { userId: { type: 'string' }, role: { type: 'string' } },
       },
       requestId: { type: 'string' },
+      traceId: { type: 'string', description: 'W3C trace id of the request that caused the change.' },
       before: { description: 'The record before the change; null on create.' },
       after: { description: 'The record after the change; null on delete.' },
       prevHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },

@@ -18,7 +18,46 @@ const readiness = {
   },
 };
 
+const release = {
+  type: 'object',
+  required: ['version', 'date', 'changes'],
+  properties: {
+    version: { type: 'string', examples: ['0.2.0'] },
+    date: { type: ['string', 'null'], format: 'date', description: 'Null only for the Unreleased section.' },
+    changes: {
+      type: 'object',
+      description: 'Keep a Changelog change types (Added, Changed, Deprecated, Removed, Fixed, Security) → items.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+  },
+};
+
 export const healthPaths = {
+  '/metrics': {
+    get: operation({
+      operationId: 'metrics',
+      summary: 'Prometheus metrics of the gateway',
+      description: 'Text exposition format. Holds no user data; keep it on an internal network. See docs/OPERATIONS.md.',
+      tags: ['Operations'],
+      permission: null,
+      responses: { '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+    }),
+  },
+  '/api/v1/changelog': {
+    get: operation({
+      operationId: 'changelog',
+      summary: 'The dated changelog (CHANGELOG.md) as JSON',
+      tags: ['Operations'],
+      permission: null,
+      responses: {
+        '200': json('Releases, newest first.', {
+          type: 'object',
+          required: ['releases'],
+          properties: { releases: { type: 'array', items: release } },
+        }),
+      },
+    }),
+  },
   '/healthz': {
     get: operation({
       operationId: 'liveness',

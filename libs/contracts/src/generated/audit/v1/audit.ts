@@ -40,6 +40,8 @@ export interface AuditEntry {
   prevHash: string;
   hash: string;
   recordedAt: string;
+  /** W3C trace id (32 hex digits) of the request that caused the event; empty when it had none. */
+  traceId: string;
 }
 
 export interface ListEntriesRequest {
@@ -157,6 +159,7 @@ function createBaseAuditEntry(): AuditEntry {
     prevHash: "",
     hash: "",
     recordedAt: "",
+    traceId: "",
   };
 }
 
@@ -200,6 +203,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     }
     if (message.recordedAt !== "") {
       writer.uint32(106).string(message.recordedAt);
+    }
+    if (message.traceId !== "") {
+      writer.uint32(114).string(message.traceId);
     }
     return writer;
   },
@@ -321,6 +327,14 @@ export const AuditEntry: MessageFns<AuditEntry> = {
             message.recordedAt = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.traceId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -384,6 +398,11 @@ export const AuditEntry: MessageFns<AuditEntry> = {
         : isSet(object.recorded_at)
         ? globalThis.String(object.recorded_at)
         : "",
+      traceId: isSet(object.traceId)
+        ? globalThis.String(object.traceId)
+        : isSet(object.trace_id)
+        ? globalThis.String(object.trace_id)
+        : "",
     };
   },
 
@@ -428,6 +447,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     if (message.recordedAt !== "") {
       obj.recordedAt = message.recordedAt;
     }
+    if (message.traceId !== "") {
+      obj.traceId = message.traceId;
+    }
     return obj;
   },
 
@@ -449,6 +471,7 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     message.prevHash = object.prevHash ?? "";
     message.hash = object.hash ?? "";
     message.recordedAt = object.recordedAt ?? "";
+    message.traceId = object.traceId ?? "";
     return message;
   },
 };
