@@ -1,11 +1,14 @@
 import { busTopology, connectBus, declareTopology, startConsumer } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
+import { CursorCodec } from '@libs/cursor';
 import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { readConfig } from './config';
 import { auditMessageHandler } from './consumer/handle-audit-message';
+import { deadLetterHandlers } from './dead-letters/dead-letter-handlers';
+import { DeadLetterQueue } from './dead-letters/dead-letter-queue';
 import { entryHandlers } from './entries/entry-handlers';
 import { migrations } from './migrations';
 
@@ -27,14 +30,17 @@ async function main(): Promise<void> {
     logger,
     handle: auditMessageHandler(sequelize, logger),
   });
+  const deadLetters = new DeadLetterQueue(topology);
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
     const channel = await model.createChannel();
     await declareTopology(channel, topology);
     await channel.close();
     await attach(model);
+    deadLetters.attach(model);
   });
 
-  const entries = entryHandlers(sequelize);
+  const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
+  const deadLetterAdmin = deadLetterHandlers(deadLetters);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -45,6 +51,9 @@ async function main(): Promise<void> {
         definition: auditV1.AuditServiceService,
         implementation: {
           listEntries: unaryHandler(logger, 'ListEntries', entries.listEntries),
+          verifyChain: unaryHandler(logger, 'VerifyChain', entries.verifyChain),
+          getDeadLetters: unaryHandler(logger, 'GetDeadLetters', deadLetterAdmin.getDeadLetters),
+          replayDeadLetters: unaryHandler(logger, 'ReplayDeadLetters', deadLetterAdmin.replayDeadLetters),
         } satisfies auditV1.AuditServiceServer,
       },
     ],

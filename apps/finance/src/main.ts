@@ -7,6 +7,7 @@ import { createLogger } from '@libs/logging';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
 import { migrations } from './migrations';
+import { schedulePruning } from './outbox/outbox-pruner';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
@@ -34,7 +35,11 @@ async function main(): Promise<void> {
     pollMs: config.OUTBOX_POLL_MS,
     leaseMs: config.OUTBOX_LEASE_MS,
   });
-  relay.start();
+  // Operators may run the relay (and pruning) in separate instances: rows then wait for them.
+  const stopPruning = config.OUTBOX_RELAY_ENABLED
+    ? schedulePruning(sequelize, config.OUTBOX_RETENTION_HOURS, logger)
+    : () => undefined;
+  if (config.OUTBOX_RELAY_ENABLED) relay.start();
 
   const transactions = transactionHandlers(sequelize, () => relay.nudge());
   const server = await startGrpcServer({
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);
     // Rows still in the outbox are published by the next relay to run.
+    stopPruning();
     await relay.stop();
     await bus.close();
     await sequelize.close();

@@ -1,23 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { AuditEvent, auditV1 } from '@libs/contracts';
+import type { AuditEvent } from '@libs/contracts';
 import { entryHash, GENESIS_HASH } from './entry-hash';
-
-interface EntryRow {
-  sequence: string;
-  event_id: string;
-  occurred_at: Date;
-  action: string;
-  entity_type: string;
-  entity_ids: string[];
-  actor_id: string;
-  actor_role: string;
-  request_id: string;
-  before: unknown;
-  after: unknown;
-  prev_hash: string;
-  hash: string;
-  recorded_at: Date;
-}
 
 /**
  * Stores an event once. The chain needs one writer at a time, so the append
@@ -25,7 +8,14 @@ interface EntryRow {
  * is recognised under that lock and reported as a duplicate, not stored again.
  */
 export async function appendEvent(sequelize: Sequelize, received: AuditEvent): Promise<'stored' | 'duplicate'> {
-  const event: AuditEvent = { ...received, occurredAt: new Date(received.occurredAt).toISOString() };
+  // Normalised to what the row gives back, so /verify recomputes the very same hash:
+  // timestamps in UTC with milliseconds, and an absent before/after as null.
+  const event: AuditEvent = {
+    ...received,
+    occurredAt: new Date(received.occurredAt).toISOString(),
+    before: received.before ?? null,
+    after: received.after ?? null,
+  };
   return sequelize.transaction(async (transaction) => {
     await sequelize.query("SELECT pg_advisory_xact_lock(hashtext('audit:chain'))", { transaction });
     const existing = await sequelize.query('SELECT 1 FROM audit_entries WHERE event_id = $1', {
@@ -63,50 +53,4 @@ export async function appendEvent(sequelize: Sequelize, received: AuditEvent): P
     );
     return 'stored';
   });
-}
-
-function toEntry(row: EntryRow): auditV1.AuditEntry {
-  return {
-    eventId: row.event_id,
-    occurredAt: row.occurred_at.toISOString(),
-    action: row.action,
-    entityType: row.entity_type,
-    entityIds: row.entity_ids,
-    actor: { userId: row.actor_id, role: row.actor_role },
-    requestId: row.request_id,
-    beforeJson: JSON.stringify(row.before),
-    afterJson: JSON.stringify(row.after),
-    sequence: row.sequence,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-    recordedAt: row.recorded_at.toISOString(),
-  };
-}
-
-export interface EntryFilters {
-  entityType: string;
-  entityId: string;
-  action: string;
-  limit: number;
-}
-
-export async function listEntries(sequelize: Sequelize, filters: EntryFilters): Promise<auditV1.AuditEntry[]> {
-  const bind: unknown[] = [];
-  const where: string[] = [];
-  const add = (clause: (placeholder: string) => string, value: unknown) => {
-    bind.push(value);
-    where.push(clause(`$${bind.length}`));
-  };
-  if (filters.entityType) add((p) => `entity_type = ${p}`, filters.entityType);
-  if (filters.entityId) add((p) => `entity_ids @> ARRAY[${p}]::text[]`, filters.entityId);
-  if (filters.action) add((p) => `action = ${p}`, filters.action);
-  bind.push(filters.limit);
-  const rows = await sequelize.query<EntryRow>(
-    `SELECT sequence::text, event_id::text, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-            request_id, before, after, prev_hash, hash, recorded_at
-       FROM audit_entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY sequence DESC LIMIT $${bind.length}`,
-    { bind, type: QueryTypes.SELECT },
-  );
-  return rows.map(toEntry);
 }

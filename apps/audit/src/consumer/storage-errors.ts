@@ -1,0 +1,21 @@
+/** SQLSTATE classes where the event's own data is at fault (22 data exception, 23 constraint violation). */
+const CONTENT_ERROR_CLASSES = new Set(['22', '23']);
+
+function sqlState(error: unknown): string | undefined {
+  const candidates = [error, (error as { parent?: unknown })?.parent, (error as { original?: unknown })?.original];
+  for (const candidate of candidates) {
+    const code = (candidate as { code?: unknown } | undefined)?.code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * True when storing this event can never succeed, however often it is tried.
+ * Everything else (connection lost, database restarting, pool exhausted, a
+ * deadlock) is a passing failure of the database, not of the message.
+ */
+export function isContentError(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && CONTENT_ERROR_CLASSES.has(state.slice(0, 2));
+}
