@@ -17,9 +17,12 @@ export interface RunningSystem {
   /** A fresh key per role, issued the way `npm start` issues them. */
   keys: Record<Role, string>;
   databaseUrl(service: ServiceName): string;
-  /** Starts a service that is not running, and waits until it answers health checks. */
-  start(service: ServiceName): Promise<void>;
-  /** Sends SIGTERM (or another signal) and resolves with the exit code once the process ends. */
+  /**
+   * Starts a service that is not running (again, with the same database and RabbitMQ names),
+   * and waits until it answers health checks. `env` overrides variables for this start only.
+   */
+  start(service: ServiceName, options?: { env?: Record<string, string> }): Promise<void>;
+  /** Sends SIGTERM (or another signal, e.g. SIGKILL) and resolves with the exit code once the process ends. */
   stop(service: ServiceName, signal?: NodeJS.Signals): Promise<number | null>;
   logs(service: ServiceName): string;
   /** Stops everything and removes the run's databases and RabbitMQ names. */
@@ -67,10 +70,10 @@ export async function startSystem(options: { env?: Partial<Record<ServiceName, R
 
   const processes = new Map<ServiceName, ChildProcess>();
 
-  async function start(service: ServiceName): Promise<void> {
+  async function start(service: ServiceName, startOptions: { env?: Record<string, string> } = {}): Promise<void> {
     if (processes.has(service)) throw new Error(`${service} is already running`);
     const child = spawn(process.execPath, ['--enable-source-maps', entryPoint(service)], {
-      env: { ...process.env, ...envOf(service) },
+      env: { ...process.env, ...envOf(service), ...startOptions.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log = createWriteStream(join(logDir, `${service}.log`), { flags: 'a' });
@@ -107,7 +110,7 @@ export async function startSystem(options: { env?: Partial<Record<ServiceName, R
     });
   }
 
-  await Promise.all(GRPC_SERVICES.map(start));
+  await Promise.all(GRPC_SERVICES.map((service) => start(service)));
   await start('gateway');
   const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
     env: { ...process.env, ...envOf('gateway') },
