@@ -31,8 +31,11 @@ export class DeadLetterQueue {
 
   async replay(limit: number): Promise<{ replayed: number; remaining: number }> {
     return this.withChannel(async (channel) => {
+      // Only what is there now: a message that fails again comes back to this queue
+      // while the replay runs, and must not be replayed round and round.
+      const present = (await channel.checkQueue(this.name)).messageCount;
       let replayed = 0;
-      while (replayed < limit) {
+      while (replayed < Math.min(limit, present)) {
         const message = await channel.get(this.name, { noAck: false });
         if (!message) break;
         await this.republish(channel, message);
