@@ -30,6 +30,7 @@ async function queryCount(url: string, sql: string): Promise<number> {
 describe('audit delivery under faults', () => {
   let system: RunningSystem;
   let broker: TcpProxy;
+  let database: TcpProxy | undefined;
   let total = 0;
   const unpublished = () =>
     queryCount(system.databaseUrl('finance'), 'SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
@@ -43,6 +44,7 @@ describe('audit delivery under faults', () => {
   afterAll(async () => {
     await system?.shutdown();
     await broker?.close();
+    await database?.close();
   });
 
   it('(a) the broker connection is cut during 500 mutations: all succeed, and exactly 500 entries arrive', async () => {
@@ -96,27 +98,24 @@ describe('audit delivery under faults', () => {
 
   it('(e) the audit database is unreachable for longer than the delivery limit lasts: no event is dead-lettered', async () => {
     const auditDb = system.databaseUrl('audit');
-    const database = await startTcpProxy(auditDb);
-    try {
-      expect(await system.stop('audit')).toBe(0);
-      await system.start('audit', { env: { AMQP_URL: broker.proxiedUrl(AMQP_URL), DATABASE_URL: database.proxiedUrl(auditDb) } });
-      database.cut();
-      const ids = await createTransactions(system, 40);
-      total += 40;
-      // The queue dead-letters a message after 5 deliveries; the service must have tried more often than that.
-      await waitFor('an event to be retried more than 5 times', async () =>
-        /"attempt":6,.*cannot store the event yet/.test(system.logs('audit')) ? true : undefined,
-      30_000);
-      database.restore();
+    database = await startTcpProxy(auditDb);
+    expect(await system.stop('audit')).toBe(0);
+    await system.start('audit', { env: { AMQP_URL: broker.proxiedUrl(AMQP_URL), DATABASE_URL: database.proxiedUrl(auditDb) } });
+    database.cut();
+    const ids = await createTransactions(system, 40);
+    total += 40;
+    // The queue dead-letters a message after 5 deliveries; the service must have tried more often than that.
+    await waitFor('an event to be retried more than 5 times', async () =>
+      /"attempt":6,.*cannot store the event yet/.test(system.logs('audit')) ? true : undefined,
+    30_000);
+    const reading = await api(system.gatewayUrl, '/api/v1/audit', { key: system.keys.admin });
+    expect(reading.status).toBe(503);
+    database.restore();
 
-      expect(await waitForAuditTotal(system, total)).toBe(total);
-      expectEachOnce(await auditCounts(system), ids);
-      const deadLetters = await api(system.gatewayUrl, '/api/v1/audit/dead-letters', { key: system.keys.admin });
-      expect(deadLetters.body).toEqual({ queue: `${system.namespace}.audit.finance-events.dead`, depth: 0 });
-    } finally {
-      database.restore();
-      await database.close();
-    }
+    expect(await waitForAuditTotal(system, total)).toBe(total);
+    expectEachOnce(await auditCounts(system), ids);
+    const deadLetters = await api(system.gatewayUrl, '/api/v1/audit/dead-letters', { key: system.keys.admin });
+    expect(deadLetters.body).toEqual({ queue: `${system.namespace}.audit.finance-events.dead`, depth: 0 });
   }, 180_000);
 
   it('(d) an audit row altered in the database: /verify names it', async () => {

@@ -4,7 +4,7 @@ import type { ConsumerOutcome } from '@libs/bus';
 import { auditEventSchema, type AuditEvent } from '@libs/contracts';
 import type { Logger } from '@libs/logging';
 import { appendEvent } from '../entries/audit-store';
-import { isContentError } from './storage-errors';
+import { isContentError } from '../database-errors';
 
 export interface StoreRetryOptions {
   initialDelayMs: number;
