@@ -48,7 +48,8 @@ export class DeadLetterQueue {
 
   private async republish(channel: ConfirmChannel, message: GetMessage): Promise<void> {
     // The quorum queue counts deliveries in this header; a replayed message starts afresh.
-    const { 'x-delivery-count': _count, ...headers } = message.properties.headers ?? {};
+    const headers = { ...message.properties.headers };
+    delete headers['x-delivery-count'];
     channel.publish(this.topology.exchange, message.fields.routingKey, message.content, {
       persistent: true,
       messageId: message.properties.messageId,
