@@ -38,16 +38,11 @@ export function eventOf(row: EntryRow): AuditEvent {
 }
 
 export function toEntry(row: EntryRow): auditV1.AuditEntry {
+  const { before, after, ...event } = eventOf(row);
   return {
-    eventId: row.event_id,
-    occurredAt: row.occurred_at.toISOString(),
-    action: row.action,
-    entityType: row.entity_type,
-    entityIds: row.entity_ids,
-    actor: { userId: row.actor_id, role: row.actor_role },
-    requestId: row.request_id,
-    beforeJson: JSON.stringify(row.before),
-    afterJson: JSON.stringify(row.after),
+    ...event,
+    beforeJson: JSON.stringify(before),
+    afterJson: JSON.stringify(after),
     sequence: row.sequence,
     prevHash: row.prev_hash,
     hash: row.hash,
