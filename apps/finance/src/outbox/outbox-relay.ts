@@ -29,6 +29,8 @@ export interface RelayOptions {
 export class OutboxRelay {
   private running = false;
   private wake?: () => void;
+  /** A nudge that came while a pass was running: the next sleep is skipped, so its rows are not left waiting. */
+  private nudged = false;
   private loop?: Promise<void>;
 
   constructor(
@@ -46,6 +48,7 @@ export class OutboxRelay {
 
   /** Called after a commit that wrote outbox rows, so they go out without waiting for the next poll. */
   nudge(): void {
+    this.nudged = true;
     this.wake?.();
   }
 
@@ -74,12 +77,18 @@ export class OutboxRelay {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.nudged = false;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }
