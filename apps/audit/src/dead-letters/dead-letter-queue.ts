@@ -61,11 +61,16 @@ export class DeadLetterQueue {
 
   private async withChannel<T>(use: (channel: ConfirmChannel) => Promise<T>): Promise<T> {
     if (!this.model) throw new RpcError(GrpcStatus.UNAVAILABLE, 'the audit service is not connected to RabbitMQ');
-    const channel = await this.model.createConfirmChannel();
+    let channel: ConfirmChannel | undefined;
     try {
+      channel = await this.model.createConfirmChannel();
       return await use(channel);
+    } catch (error) {
+      // A connection lost mid-call: what was replayed stays replayed, the rest stays queued.
+      if (error instanceof RpcError) throw error;
+      throw new RpcError(GrpcStatus.UNAVAILABLE, `RabbitMQ failed during the call: ${(error as Error).message}`);
     } finally {
-      await channel.close().catch(() => undefined);
+      await channel?.close().catch(() => undefined);
     }
   }
 }
