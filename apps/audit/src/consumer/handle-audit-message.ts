@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { ConsumerOutcome } from '@libs/bus';
 import { auditEventSchema, type AuditEvent } from '@libs/contracts';
 import type { Logger } from '@libs/logging';
-import { appendEvent } from '../entries/audit-store';
+import { BatchAppender } from '../entries/batch-appender';
 import { isContentError } from '../database-errors';
 
 export interface StoreRetryOptions {
@@ -24,10 +24,12 @@ const DEFAULT_RETRY: StoreRetryOptions = { initialDelayMs: 100, maxDelayMs: 5_00
  *   outage. With every prefetched message held, the broker sends no more: consumption pauses.
  */
 export function auditMessageHandler(sequelize: Sequelize, logger: Logger, retry: StoreRetryOptions = DEFAULT_RETRY) {
+  const appender = new BatchAppender(sequelize);
+
   async function storePatiently(event: AuditEvent): Promise<ConsumerOutcome> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const outcome = await appendEvent(sequelize, event);
+        const outcome = await appender.append(event);
         if (attempt > 0) logger.info({ eventId: event.eventId, attempt }, 'audit database is back; event stored');
         logger.debug({ eventId: event.eventId, outcome }, 'audit event handled');
         return 'ack';

@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
-import { appendEvent } from './audit-store';
+import { appendEvent, appendEvents } from './audit-store';
 import { verifyChain } from './chain-verify';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 import { testEvent } from './test-events';
@@ -29,6 +29,16 @@ describe('audit store (PostgreSQL)', () => {
     expect(await appendEvent(db.sequelize, first)).toBe('stored');
     expect(await appendEvent(db.sequelize, first)).toBe('duplicate');
     expect(await chain()).toHaveLength(1);
+  });
+
+  it('stores a batch in order, once per eventId, also when an id repeats within the batch', async () => {
+    const [a, b, c] = [testEvent(), testEvent(), testEvent()];
+    await appendEvent(db.sequelize, b);
+    expect(await appendEvents(db.sequelize, [a, b, c, a])).toEqual(['stored', 'duplicate', 'stored', 'duplicate']);
+    const entries = await chain();
+    expect(entries).toHaveLength(3);
+    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: '3', lastHash: entries[2].hash });
+    expect(entries[2].hash).toBe(entryHash(entries[1].hash, c));
   });
 
   it('chains each entry to the one before it', async () => {
