@@ -6,6 +6,7 @@ const schema = z.object({
   ...grpcServiceFields('audit', 50053),
   ...busFields(),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000),
+  CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
 });
 
 export type AuditConfig = z.infer<typeof schema>;

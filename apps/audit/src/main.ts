@@ -1,5 +1,6 @@
 import { busTopology, connectBus, declareTopology, QueueDepths, startConsumer } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
+import { CursorCodec } from '@libs/cursor';
 import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
@@ -9,6 +10,8 @@ import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
+import { deadLetterHandlers } from './dead-letters/dead-letter-handlers';
+import { DeadLetterQueue } from './dead-letters/dead-letter-queue';
 import { entryHandlers } from './entries/entry-handlers';
 import { migrations } from './migrations';
 
@@ -33,16 +36,19 @@ async function main(): Promise<void> {
     handle: auditMessageHandler(sequelize, logger),
   });
   const depths = new QueueDepths();
+  const deadLetters = new DeadLetterQueue(topology);
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
     const channel = await model.createChannel();
     await declareTopology(channel, topology);
     await channel.close();
     await attach(model);
     depths.attach(model);
+    deadLetters.attach(model);
   });
   const queueWatch = watchQueueDepths(depths, topology, logger);
 
-  const entries = entryHandlers(sequelize);
+  const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
+  const deadLetterAdmin = deadLetterHandlers(deadLetters);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -53,6 +59,9 @@ async function main(): Promise<void> {
         definition: auditV1.AuditServiceService,
         implementation: {
           listEntries: unaryHandler(logger, 'ListEntries', entries.listEntries),
+          verifyChain: unaryHandler(logger, 'VerifyChain', entries.verifyChain),
+          getDeadLetters: unaryHandler(logger, 'GetDeadLetters', deadLetterAdmin.getDeadLetters),
+          replayDeadLetters: unaryHandler(logger, 'ReplayDeadLetters', deadLetterAdmin.replayDeadLetters),
         } satisfies auditV1.AuditServiceServer,
       },
     ],

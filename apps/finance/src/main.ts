@@ -10,6 +10,7 @@ import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
 import { migrations } from './migrations';
 import { registerOutboxBacklog } from './outbox/outbox-metrics';
+import { schedulePruning } from './outbox/outbox-pruner';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
@@ -39,7 +40,11 @@ async function main(): Promise<void> {
     pollMs: config.OUTBOX_POLL_MS,
     leaseMs: config.OUTBOX_LEASE_MS,
   });
-  relay.start();
+  // Operators may run the relay (and pruning) in separate instances: rows then wait for them.
+  const stopPruning = config.OUTBOX_RELAY_ENABLED
+    ? schedulePruning(sequelize, config.OUTBOX_RETENTION_HOURS, logger)
+    : () => undefined;
+  if (config.OUTBOX_RELAY_ENABLED) relay.start();
   registerOutboxBacklog(sequelize);
 
   const transactions = transactionHandlers(sequelize, () => relay.nudge());
@@ -64,6 +69,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);
     // Rows still in the outbox are published by the next relay to run.
+    stopPruning();
     await relay.stop();
     await bus.close();
     await sequelize.close();

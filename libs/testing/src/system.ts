@@ -18,9 +18,12 @@ export interface RunningSystem {
   /** A fresh key per role, issued the way `npm start` issues them. */
   keys: Record<Role, string>;
   databaseUrl(service: ServiceName): string;
-  /** Starts a service (instance 1 unless told) that is not running, and waits until it answers health checks. */
-  start(service: ServiceName, instance?: number): Promise<void>;
-  /** Sends SIGTERM (or another signal) and resolves with the exit code once the process ends. */
+  /**
+   * Starts a service instance (1 unless told) that is not running (again, with the same database and
+   * RabbitMQ names), and waits until it answers health checks. `env` overrides variables for this start only.
+   */
+  start(service: ServiceName, options?: { instance?: number; env?: Record<string, string> }): Promise<void>;
+  /** Sends SIGTERM (or another signal, e.g. SIGKILL) and resolves with the exit code once the process ends. */
   stop(service: ServiceName, signal?: NodeJS.Signals, instance?: number): Promise<number | null>;
   logs(service: ServiceName, instance?: number): string;
   /** Where an instance serves Prometheus metrics: the gateway's /metrics, or a gRPC service's metrics port. */
@@ -99,11 +102,14 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   const processes = new Map<string, ChildProcess>();
 
-  async function start(service: ServiceName, instance = 1): Promise<void> {
+  async function start(
+    service: ServiceName,
+    { instance = 1, env }: { instance?: number; env?: Record<string, string> } = {},
+  ): Promise<void> {
     const key = instanceKey(service, instance);
     if (processes.has(key)) throw new Error(`${key} is already running`);
     const child = spawn(process.execPath, ['--enable-source-maps', entryPoint(service)], {
-      env: { ...process.env, ...envOf(service, instance) },
+      env: { ...process.env, ...envOf(service, instance), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const logFile = join(logDir, `${key}.log`);
@@ -143,7 +149,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     stopChild(processes.get(instanceKey(service, instance)), signal);
 
   await Promise.all(
-    GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => start(service, i + 1))),
+    GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => start(service, { instance: i + 1 }))),
   );
   await start('gateway');
   const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {

@@ -1,4 +1,4 @@
-import { json, operation, queryParam, ref } from '../builders';
+import { cursorParam, json, operation, queryParam, ref } from '../builders';
 
 export const auditSchemas = {
   AuditEntry: {
@@ -38,13 +38,90 @@ export const auditPaths = {
         queryParam('entityType', { type: 'string', maxLength: 64 }, 'e.g. `transaction`.'),
         queryParam('entityId', { type: 'string', maxLength: 64 }, 'Entries that list this id.'),
         queryParam('action', { type: 'string', maxLength: 64 }, 'e.g. `transaction.created`.'),
+        queryParam('actorId', { type: 'string', maxLength: 64 }, 'Entries made by this user id.'),
+        queryParam('from', { type: 'string', maxLength: 40 }, 'Inclusive start: a day (`YYYY-MM-DD`, UTC) or a timestamp with offset.'),
+        queryParam('to', { type: 'string', maxLength: 40 }, 'Inclusive end: a whole day, or a timestamp with offset.'),
         queryParam('limit', { type: 'integer', minimum: 1, maximum: 500, default: 50 }, 'Page size.'),
+        cursorParam,
       ],
       responses: {
-        '200': json('Entries, oldest first.', {
+        '200': json('Entries, newest first.', {
           type: 'object',
           required: ['entries'],
-          properties: { entries: { type: 'array', items: ref('AuditEntry') } },
+          properties: { entries: { type: 'array', items: ref('AuditEntry') }, nextCursor: { type: 'string' } },
+        }),
+      },
+    }),
+  },
+  '/api/v1/audit/verify': {
+    get: operation({
+      operationId: 'verifyAuditChain',
+      summary: 'Recompute the hash chain and name the first bad entry',
+      tags: ['Audit'],
+      permission: 'audit:read',
+      responses: {
+        '200': json('The verdict.', {
+          oneOf: [
+            {
+              type: 'object',
+              required: ['intact', 'checked', 'lastHash'],
+              properties: {
+                intact: { const: true },
+                checked: { type: 'integer', minimum: 0 },
+                lastHash: { type: ['string', 'null'] },
+              },
+            },
+            {
+              type: 'object',
+              required: ['intact', 'checked', 'firstBadEntry'],
+              properties: {
+                intact: { const: false },
+                checked: { type: 'integer', minimum: 0 },
+                firstBadEntry: {
+                  type: 'object',
+                  required: ['sequence', 'eventId', 'problem'],
+                  properties: {
+                    sequence: { type: 'integer' },
+                    eventId: { type: 'string' },
+                    problem: { type: 'string', description: 'Which hash does not match, and why.' },
+                  },
+                },
+              },
+            },
+          ],
+        }),
+      },
+    }),
+  },
+  '/api/v1/audit/dead-letters': {
+    get: operation({
+      operationId: 'auditDeadLetters',
+      summary: 'Depth of the dead-letter queue',
+      description: 'Events the audit service could not store end up here; see docs/AUDIT.md for what to do.',
+      tags: ['Audit'],
+      permission: 'audit:read',
+      responses: {
+        '200': json('The queue and its depth.', {
+          type: 'object',
+          required: ['queue', 'depth'],
+          properties: { queue: { type: 'string' }, depth: { type: 'integer', minimum: 0 } },
+        }),
+      },
+    }),
+  },
+  '/api/v1/audit/dead-letters/replay': {
+    post: operation({
+      operationId: 'replayAuditDeadLetters',
+      summary: 'Put dead letters back on the exchange',
+      description: 'Each message is confirmed by the broker before it leaves the dead-letter queue. Replayed events already stored are recognised as duplicates.',
+      tags: ['Audit'],
+      permission: 'audit:replay',
+      parameters: [queryParam('limit', { type: 'integer', minimum: 1, maximum: 10000, default: 10000 }, 'At most this many.')],
+      responses: {
+        '200': json('How many moved, and how many remain.', {
+          type: 'object',
+          required: ['replayed', 'remaining'],
+          properties: { replayed: { type: 'integer', minimum: 0 }, remaining: { type: 'integer', minimum: 0 } },
         }),
       },
     }),
