@@ -3,6 +3,10 @@ import { startSystem, type RunningSystem } from '@libs/testing';
 import { upsertLabTests } from '@libs/reference-db';
 import { api } from './http';
 
+// Walks make many requests and the run shares the machine: the root Jest run's 5 s default is too tight
+// (testTimeout in apps/e2e/jest.config.cjs applies only when this project runs alone).
+jest.setTimeout(60_000);
+
 /** Every item of a paged list, following nextCursor; checks each page on the way. */
 async function walk(get: (path: string) => ReturnType<typeof api>, path: string, listKey: string, pageSize: number) {
   const items: { id: string }[] = [];

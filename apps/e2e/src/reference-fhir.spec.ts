@@ -2,6 +2,10 @@ import { startSystem, type RunningSystem } from '@libs/testing';
 import { fhirProblems } from './fhir';
 import { api } from './http';
 
+// Walks make many requests and the run shares the machine: the root Jest run's 5 s default is too tight
+// (testTimeout in apps/e2e/jest.config.cjs applies only when this project runs alone).
+jest.setTimeout(60_000);
+
 describe('FHIR R4 output and caching of reference responses', () => {
   let system: RunningSystem;
   let ids: { dosage: string; drug: string };

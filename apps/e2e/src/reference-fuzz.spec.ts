@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { api } from './http';
 
+// Walks make many requests and the run shares the machine: the root Jest run's 5 s default is too tight
+// (testTimeout in apps/e2e/jest.config.cjs applies only when this project runs alone).
+jest.setTimeout(60_000);
+
 /** Every reference endpoint with the parameters it knows; {id} is a path parameter. */
 const ENDPOINTS: { path: string; params: string[] }[] = [
   { path: '/api/v1/diseases', params: ['n', 'e', 'r', 's', 'sOrder', 'b', 'cursor', '_format'] },
