@@ -36,6 +36,26 @@ describe('reference catalogue through gateway, gRPC and the reference database',
   const get = (path: string, headers: Record<string, string> = {}) =>
     api(system.gatewayUrl, path, { key: system.keys.reader, headers });
 
+  it.each([
+    ['/api/v1/labs?r=yes', 'r'],
+    ['/api/v1/labs?n=a&n=b', 'n'],
+    [`/api/v1/labs?n=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`, 'n'],
+    [`/api/v1/labs?n=${'x'.repeat(201)}`, 'n'],
+    ['/api/v1/categories?r=1', 'r'],
+    ['/api/v1/categories?c=a%00b', 'c'],
+    ['/api/v1/conditions?r=TRUE', 'r'],
+    ['/api/v1/conditions?q=%01', 'q'],
+    ['/api/v1/premises?r=', 'r'],
+    ['/api/v1/premises?cursor=abc.def', 'cursor'],
+    ['/api/v1/drugs?cursor=abc', 'cursor'],
+    ['/dosages?n=a&cursor=x.y.z', 'cursor'],
+  ])('%s → 400 problem naming %s', async (path, field) => {
+    const response = await get(path);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body.errors).toEqual([{ field, message: expect.any(String) }]);
+  });
+
   describe('GET /api/v1/labs', () => {
     it('returns the basic fields of SPEC.md, and the related ones with r=true', async () => {
       const basic = await get('/api/v1/labs?n=potassium');
