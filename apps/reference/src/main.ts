@@ -7,6 +7,7 @@ import { initTracing } from '@libs/tracing';
 import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
 import { migrations } from '@libs/reference-db';
+import { catalogueService } from './catalogue/catalogue-service';
 import { diseaseHandlers } from './diseases/disease-handlers';
 import { loadDefaultData } from './default-data/load-default-data';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
   registerDbPoolMetrics(sequelize);
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
-  const diseases = diseaseHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
+  const cursors = new CursorCodec(config.CURSOR_SECRET);
+  const diseases = diseaseHandlers(sequelize, cursors);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
           searchDiseases: unaryHandler(logger, 'SearchDiseases', diseases.searchDiseases),
         } satisfies referenceV1.ReferenceServiceServer,
       },
+      catalogueService(sequelize, cursors, logger),
     ],
   });
 

@@ -1,5 +1,6 @@
 // Generated code lives in ./generated (run `npm run proto`); this file only gathers it.
 export * as referenceV1 from './generated/reference/v1/reference';
+export * as catalogueV1 from './generated/reference/v1/catalogue';
 export * as financeV1 from './generated/finance/v1/finance';
 export * as auditV1 from './generated/audit/v1/audit';
 export { auditEventSchema, type AuditEvent } from './audit-event';

@@ -5,3 +5,22 @@
  */
 export { migrations } from './migrations';
 export { upsertDiseases } from './writers/disease-writer';
+export { upsertLabTests } from './writers/lab-test-writer';
+export { upsertDrugs } from './writers/drug-writer';
+export { upsertDosages } from './writers/dosage-writer';
+export { upsertDrugCategories, InvalidAtcCodeError } from './writers/drug-category-writer';
+export { upsertConditions, upsertIndications } from './writers/condition-writer';
+export { upsertPremises } from './writers/premise-writer';
+export { upsertFoodInteractions } from './writers/food-interaction-writer';
+export { MissingReferenceError } from './writers/upsert-rows';
+export * from './records';
+export {
+  atcLevel,
+  atcParent,
+  conditionSourceId,
+  drugSourceId,
+  fdaProductSourceId,
+  foodInteractionSourceId,
+  labTestSourceId,
+  normaliseName,
+} from './source-ids';

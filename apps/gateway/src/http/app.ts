@@ -8,13 +8,19 @@ import type { GatewayConfig } from '../config';
 import { httpMetrics } from '../observability/http-metrics';
 import { tracing } from '../observability/tracing-middleware';
 import { auditRoutes } from '../routes/audit';
+import { categoryRoutes } from '../routes/categories';
 import { changelogRoutes } from '../routes/changelog';
 import type { Release } from '../changelog/parse-changelog';
+import { conditionRoutes } from '../routes/conditions';
 import { diseaseRoutes } from '../routes/diseases';
 import { docsRoutes } from '../routes/docs';
+import { dosageRoutes } from '../routes/dosages';
+import { drugRoutes } from '../routes/drugs';
 import type { OpenApiDocument } from '../openapi/document';
 import { healthRoutes } from '../routes/health';
+import { labRoutes } from '../routes/labs';
 import { metricsRoutes } from '../routes/metrics';
+import { premiseRoutes } from '../routes/premises';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { requireJsonBody } from './json-body';
@@ -48,6 +54,9 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
   app.use(metricsRoutes());
   app.use(changelogRoutes(releases));
   app.use(diseaseRoutes(upstreams, sequelize));
+  for (const routes of [labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes]) {
+    app.use(routes(upstreams, sequelize));
+  }
   app.use(transactionRoutes(upstreams, sequelize));
   app.use(auditRoutes(upstreams, sequelize));
 

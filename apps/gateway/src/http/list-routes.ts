@@ -7,7 +7,7 @@ export interface RouteEntry {
 }
 
 interface Layer {
-  route?: { path: string; methods: Record<string, boolean> };
+  route?: { path: string | string[]; methods: Record<string, boolean> };
   handle?: { stack?: Layer[] };
 }
 
@@ -17,8 +17,11 @@ export function listRoutes(app: Express): RouteEntry[] {
   const walk = (stack: Layer[]) => {
     for (const layer of stack) {
       if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) {
-          routes.push({ method, path: layer.route.path.replace(/:(\w+)/g, '{$1}') });
+        // A route may answer several paths (e.g. /dosages and /api/v1/dosages).
+        for (const path of ([] as string[]).concat(layer.route.path)) {
+          for (const method of Object.keys(layer.route.methods)) {
+            routes.push({ method, path: path.replace(/:(\w+)/g, '{$1}') });
+          }
         }
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);

@@ -42,6 +42,41 @@ export const cursorParam = queryParam(
   'The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400.',
 );
 
+export const formatParam = queryParam(
+  '_format',
+  { enum: ['fhir', 'json', 'application/json', 'application/fhir+json'] },
+  'Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON.',
+);
+
+/**
+ * The answers of a cacheable reference read: JSON in the shape of the spec, or
+ * FHIR R4 on request, with an ETag; 304 to a matching If-None-Match.
+ */
+export function referenceResponses(description: string, schema: Schema, fhirResource: string, notFound?: string): Responses {
+  return {
+    '200': {
+      description,
+      headers: {
+        ETag: { description: 'A digest of the body; send it as `If-None-Match` to revalidate.', schema: { type: 'string' } },
+        'Cache-Control': { schema: { type: 'string', examples: ['private, max-age=300'] } },
+      },
+      content: {
+        'application/json': { schema },
+        'application/fhir+json': {
+          schema: {
+            type: 'object',
+            required: ['resourceType'],
+            properties: { resourceType: { type: 'string', examples: [fhirResource] } },
+            description: `FHIR R4: ${fhirResource}. See docs/REFERENCE.md for the mapping.`,
+          },
+        },
+      },
+    },
+    '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },
+    ...(notFound ? { '404': problem(notFound) } : {}),
+  };
+}
+
 export interface OperationSpec {
   operationId: string;
   summary: string;

@@ -2,6 +2,8 @@ import { securitySchemes, sharedSchemas } from './components';
 import { healthPaths } from './paths/health';
 import { docsPaths } from './paths/docs';
 import { diseasePaths, diseaseSchemas } from './paths/diseases';
+import { cataloguePaths } from './paths/catalogue';
+import { catalogueSchemas } from './paths/catalogue-schemas';
 import { transactionPaths, transactionSchemas } from './paths/transactions';
 import { auditPaths, auditSchemas } from './paths/audit';
 
@@ -23,8 +25,8 @@ export function buildOpenApiDocument(version: string) {
       { name: 'Audit', description: 'The hash-chained log of every finance change.' },
       { name: 'Operations', description: 'Health and documentation.' },
     ],
-    paths: { ...diseasePaths, ...transactionPaths, ...auditPaths, ...healthPaths, ...docsPaths },
-    components: { schemas: { ...sharedSchemas, ...diseaseSchemas, ...transactionSchemas, ...auditSchemas }, securitySchemes },
+    paths: { ...diseasePaths, ...cataloguePaths, ...transactionPaths, ...auditPaths, ...healthPaths, ...docsPaths },
+    components: { schemas: { ...sharedSchemas, ...diseaseSchemas, ...catalogueSchemas, ...transactionSchemas, ...auditSchemas }, securitySchemes },
   };
 }
 

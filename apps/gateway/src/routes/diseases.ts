@@ -3,7 +3,10 @@ import type { Sequelize } from 'sequelize';
 import { referenceV1 } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import { requireKey } from '../auth/authenticate';
+import { searchsetBundle } from '../fhir/bundle';
+import { diseaseValueSet } from '../fhir/value-set';
 import { QueryParams } from '../http/query-params';
+import { referenceFormat, sendReference } from '../http/reference-response';
 import type { Upstreams } from '../upstreams/upstreams';
 
 /** The field names of SPEC.md §2, exactly. */
@@ -24,7 +27,7 @@ function detailed(disease: referenceV1.Disease) {
 
 export function diseaseRoutes(upstreams: Upstreams, sequelize: Sequelize): Router {
   const router = Router();
-  router.get('/api/v1/diseases', requireKey(sequelize, 'reference:read'), async (req, res) => {
+  router.get('/api/v1/diseases', requireKey(sequelize, 'reference:read'), referenceFormat(), async (req, res) => {
     const query = new QueryParams(req);
     const request: referenceV1.SearchDiseasesRequest = {
       name: query.string('n') ?? '',
@@ -40,9 +43,12 @@ export function diseaseRoutes(upstreams: Upstreams, sequelize: Sequelize): Route
     const withDetail = query.boolean('r', true);
     const page = await upstreams.reference.call((client) => client.searchDiseases, request, res);
     if (page.diseases.length === 0) throw HttpProblem.notFound('no disease matches the query');
-    res.json({
-      diseases: page.diseases.map((d) => (withDetail ? detailed(d) : { Disease_Name: d.diseaseName })),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    sendReference(res, {
+      json: () => ({
+        diseases: page.diseases.map((d) => (withDetail ? detailed(d) : { Disease_Name: d.diseaseName })),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      }),
+      fhir: () => searchsetBundle(req, [diseaseValueSet(page.diseases)], page.nextCursor),
     });
   });
   return router;

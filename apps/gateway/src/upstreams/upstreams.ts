@@ -1,4 +1,4 @@
-import { auditV1, financeV1, referenceV1 } from '@libs/contracts';
+import { auditV1, catalogueV1, financeV1, referenceV1 } from '@libs/contracts';
 import { createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
@@ -7,6 +7,8 @@ import { registerBreakerStates } from './upstream-metrics';
 
 export interface Upstreams {
   reference: Upstream<referenceV1.ReferenceServiceClient>;
+  /** The reference service's catalogue (everything but diseases): same address, its own client. */
+  catalogue: Upstream<catalogueV1.CatalogueServiceClient>;
   finance: Upstream<financeV1.FinanceServiceClient>;
   audit: Upstream<auditV1.AuditServiceClient>;
 }
@@ -15,6 +17,7 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstrea
   const options = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, resetMs: config.BREAKER_RESET_MS };
   const upstreams: Upstreams = {
     reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), options, logger),
+    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), options, logger),
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
     audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
   };
@@ -22,4 +25,9 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstrea
   return upstreams;
 }
 
-export const allUpstreams = (upstreams: Upstreams) => [upstreams.reference, upstreams.finance, upstreams.audit];
+export const allUpstreams = (upstreams: Upstreams) => [
+  upstreams.reference,
+  upstreams.catalogue,
+  upstreams.finance,
+  upstreams.audit,
+];

@@ -1,4 +1,4 @@
-import { booleanParam, cursorParam, json, operation, problem, queryParam, ref } from '../builders';
+import { booleanParam, cursorParam, formatParam, operation, queryParam, ref, referenceResponses } from '../builders';
 
 const stringList = { type: 'array', items: { type: 'string' } };
 
@@ -57,18 +57,21 @@ export const diseasePaths = {
         queryParam('sOrder', { enum: ['asc', 'desc'], default: 'asc' }, 'Name order when `s=true`.'),
         queryParam('b', { type: 'integer', minimum: 1, maximum: 250, default: 25 }, 'Batch size.'),
         cursorParam,
+        formatParam,
       ],
-      responses: {
-        '200': json('A page of diseases.', {
+      responses: referenceResponses(
+        'A page of diseases.',
+        {
           type: 'object',
           required: ['diseases'],
           properties: {
             diseases: { type: 'array', items: { oneOf: [ref('Disease'), ref('DiseaseName')] } },
             nextCursor: { type: 'string' },
           },
-        }),
-        '404': problem('No disease matches.'),
-      },
+        },
+        'ValueSet (expansion.contains: system, code, display, synonyms as designations)',
+        'No disease matches.',
+      ),
     }),
   },
 };

@@ -1,0 +1,102 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { CursorCodec } from '@libs/cursor';
+import type { catalogueV1 } from '@libs/contracts';
+import { catalogueId, invalid, keysetPage, normaliseTerms, notFound } from './request-checks';
+import { containsPattern, SqlParams } from './sql-params';
+
+export const DEFAULT_DOSAGE_BATCH = 250;
+export const MAX_DOSAGE_BATCH = 500;
+
+export interface DosageRow {
+  id: string;
+  form: string;
+  physical_form: string;
+  admin_method: string;
+  strength: string;
+}
+
+interface DrugDosageRow extends DosageRow {
+  drug_id: string;
+  drug_name: string;
+  sort_name: string;
+}
+
+/** Keyset position: [lower(drug name), drug id, dosage id]. */
+type DosageKey = [string, string, string];
+
+export const DOSAGE_COLUMNS = 's.id::text AS id, s.form, s.physical_form, s.admin_method, s.strength';
+
+export const toDosage = (row: DosageRow): catalogueV1.Dosage => ({
+  id: row.id,
+  form: row.form,
+  physicalForm: row.physical_form,
+  adminMethod: row.admin_method,
+  strength: row.strength,
+});
+
+/** Consecutive rows of one drug become one group; the page is in drug order already. */
+function groupByDrug(rows: DrugDosageRow[]): catalogueV1.DrugDosages[] {
+  const groups: catalogueV1.DrugDosages[] = [];
+  for (const row of rows) {
+    const last = groups[groups.length - 1];
+    if (last?.drugId === row.drug_id) last.dosages.push(toDosage(row));
+    else groups.push({ drugId: row.drug_id, drugName: row.drug_name, dosages: [toDosage(row)] });
+  }
+  return groups;
+}
+
+/**
+ * Drugs in name order, each with its dosages in id order. The keyset splits in
+ * two: drugs at or after the cursor's drug, and within that drug only dosages
+ * after the cursor's, so the plan walks the drugs' name index and the
+ * dosages' (drug, id) index instead of joining everything and sorting.
+ */
+function selectDosages(sequelize: Sequelize, name: string, after: DosageKey | undefined, limit: number) {
+  const params = new SqlParams();
+  const where = [`d.name ILIKE ${params.add(containsPattern(name))}`];
+  let dosageAfter = 'TRUE';
+  if (after) {
+    const drugId = params.add(after[1]);
+    where.push(`(lower(d.name), d.id) >= (${params.add(after[0])}, ${drugId}::bigint)`);
+    dosageAfter = `(d.id <> ${drugId}::bigint OR x.id > ${params.add(after[2])}::bigint)`;
+  }
+  return sequelize.query<DrugDosageRow>(
+    `SELECT ${DOSAGE_COLUMNS}, d.id::text AS drug_id, d.name AS drug_name, lower(d.name) AS sort_name
+       FROM drugs d
+       JOIN LATERAL (SELECT x.* FROM dosages x WHERE x.drug_pk = d.id AND ${dosageAfter}) s ON TRUE
+      WHERE ${where.join(' AND ')}
+      ORDER BY lower(d.name), d.id, s.id LIMIT ${params.add(limit)}`,
+    { bind: params.values, type: QueryTypes.SELECT },
+  );
+}
+
+export function dosageHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+  return {
+    async searchDosages(request: catalogueV1.SearchDosagesRequest): Promise<catalogueV1.SearchDosagesResponse> {
+      const [name] = normaliseTerms('n', [request.drugName]);
+      if (name === undefined) throw invalid('n', 'is required: the drug name to search dosages for');
+      const limit = request.batchSize === 0 ? DEFAULT_DOSAGE_BATCH : request.batchSize;
+      if (limit < 1 || limit > MAX_DOSAGE_BATCH) throw invalid('b', `must be an integer from 1 to ${MAX_DOSAGE_BATCH}`);
+      // The batch size is not part of the query a cursor is bound to: a client may change b mid-walk.
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { dosages: name },
+        limit,
+        keyOf: (row: DrugDosageRow): DosageKey => [row.sort_name, row.drug_id, row.id],
+        fetch: (after: DosageKey | undefined, rows) => selectDosages(sequelize, name, after, rows),
+      });
+      return { groups: groupByDrug(page.rows), nextCursor: page.nextCursor };
+    },
+
+    async getDosage(request: catalogueV1.GetDosageRequest): Promise<catalogueV1.GetDosageResponse> {
+      const [row] = await sequelize.query<DrugDosageRow>(
+        `SELECT ${DOSAGE_COLUMNS}, d.id::text AS drug_id, d.name AS drug_name
+           FROM dosages s JOIN drugs d ON d.id = s.drug_pk WHERE s.id = $1::bigint`,
+        { bind: [catalogueId(request.id, 'dosage')], type: QueryTypes.SELECT },
+      );
+      if (!row) throw notFound(`no dosage has the id "${request.id}"`);
+      return { drugId: row.drug_id, drugName: row.drug_name, dosage: toDosage(row) };
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { CursorCodec } from '@libs/cursor';
+import type { catalogueV1 } from '@libs/contracts';
+import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
+import { nameKeyOf, selectByName, type NameKey } from './by-name';
+import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
+import { catalogueId, keysetPage, notFound } from './request-checks';
+
+/** Fixed by SPEC.md §4.5: the drug list's page size cannot be changed. */
+export const DRUG_PAGE = 50;
+
+interface DrugRow {
+  id: string;
+  name: string;
+  drugbank_id: string | null;
+  description: string;
+  atc_codes: string[];
+}
+
+const DRUG_COLUMNS = `t.name, t.drugbank_id, t.description,
+  ARRAY(SELECT a.atc_code FROM drug_atc_codes a WHERE a.drug_pk = t.id ORDER BY a.atc_code) AS atc_codes`;
+
+const toDrug = (row: DrugRow): catalogueV1.Drug => ({
+  id: row.id,
+  name: row.name,
+  drugbankId: row.drugbank_id ?? '',
+  description: row.description,
+  atcCodes: row.atc_codes,
+});
+
+const SEVERITY_ORDER = `CASE f.severity WHEN 'major' THEN 0 WHEN 'moderate' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END`;
+
+export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+  async function findDrug(id: string): Promise<DrugRow> {
+    const [row] = await sequelize.query<DrugRow>(`SELECT t.id::text AS id, ${DRUG_COLUMNS} FROM drugs t WHERE t.id = $1::bigint`, {
+      bind: [catalogueId(id, 'drug')],
+      type: QueryTypes.SELECT,
+    });
+    if (!row) throw notFound(`no drug has the id "${id}"`);
+    return row;
+  }
+
+  return {
+    async listDrugs(request: catalogueV1.ListDrugsRequest): Promise<catalogueV1.ListDrugsResponse> {
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { drugs: 'all' },
+        limit: DRUG_PAGE,
+        keyOf: nameKeyOf,
+        fetch: (after: NameKey | undefined, limit) =>
+          selectByName<DrugRow>(sequelize, { table: 'drugs', columns: DRUG_COLUMNS, after, limit }),
+      });
+      return { drugs: page.rows.map(toDrug), nextCursor: page.nextCursor };
+    },
+
+    async getDrug(request: catalogueV1.GetDrugRequest): Promise<catalogueV1.GetDrugResponse> {
+      const drug = await findDrug(request.id);
+      const dosages = await sequelize.query<DosageRow>(
+        `SELECT ${DOSAGE_COLUMNS} FROM dosages s WHERE s.drug_pk = $1::bigint ORDER BY s.id`,
+        { bind: [drug.id], type: QueryTypes.SELECT },
+      );
+      // The drug's ATC codes and the groups above them (code prefixes of length 1, 3, 4 and 5).
+      const categories = await sequelize.query<CategoryRow>(
+        `SELECT ${CATEGORY_COLUMNS} FROM drug_categories c
+          WHERE c.code IN (SELECT left(a.atc_code, n) FROM drug_atc_codes a, unnest(ARRAY[1, 3, 4, 5, 7]) AS n
+                            WHERE a.drug_pk = $1::bigint)
+          ORDER BY c.code`,
+        { bind: [drug.id], type: QueryTypes.SELECT },
+      );
+      return {
+        drug: toDrug(drug),
+        dosages: dosages.map(toDosage),
+        categories: categories.map((row) => toCategory(row)),
+      };
+    },
+
+    async listFoodInteractions(
+      request: catalogueV1.ListFoodInteractionsRequest,
+    ): Promise<catalogueV1.ListFoodInteractionsResponse> {
+      const drug = await findDrug(request.drugId);
+      // Interactions name their drug by DrugBank id or name (they come from another source than the drug).
+      const interactions = await sequelize.query<catalogueV1.FoodInteraction>(
+        `SELECT f.id::text AS id, f.food, coalesce(f.severity, '') AS severity, f.effect, f.advice
+           FROM food_interactions f
+          WHERE f.drugbank_id = $1 OR lower(f.drug_name) = lower($2)
+          ORDER BY ${SEVERITY_ORDER}, lower(f.food), f.id`,
+        { bind: [drug.drugbank_id, drug.name], type: QueryTypes.SELECT },
+      );
+      return {
+        drug: { id: drug.id, name: drug.name, drugbankId: drug.drugbank_id ?? '' },
+        interactions,
+      };
+    },
+  };
+}

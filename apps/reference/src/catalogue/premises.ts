@@ -1,0 +1,69 @@
+import type { Sequelize } from 'sequelize';
+import type { CursorCodec } from '@libs/cursor';
+import type { catalogueV1 } from '@libs/contracts';
+import type { PremiseAddress } from '@libs/reference-db';
+import { nameKeyOf, selectByName, type NameKey } from './by-name';
+import { keysetPage, normaliseTerms } from './request-checks';
+import { anyContains } from './sql-params';
+
+export const PREMISE_PAGE = 25;
+
+interface PremiseRow {
+  id: string;
+  source_id: string;
+  name: string;
+  type: string;
+  address: PremiseAddress;
+  phone: string | null;
+  opening_hours: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  services: string[];
+  sample_data: boolean;
+}
+
+const toPremise = (row: PremiseRow): catalogueV1.Premise => ({
+  id: row.id,
+  code: row.source_id,
+  name: row.name,
+  type: row.type,
+  address: {
+    line1: row.address.line1,
+    line2: row.address.line2 ?? '',
+    city: row.address.city,
+    region: row.address.region ?? '',
+    postalCode: row.address.postalCode ?? '',
+    country: row.address.country,
+  },
+  phone: row.phone ?? '',
+  openingHours: row.opening_hours ?? '',
+  latitude: row.latitude ?? undefined,
+  longitude: row.longitude ?? undefined,
+  services: row.services,
+  sampleData: row.sample_data,
+});
+
+export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+  return {
+    async listPremises(request: catalogueV1.ListPremisesRequest): Promise<catalogueV1.ListPremisesResponse> {
+      const terms = normaliseTerms('n', request.terms);
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { premises: terms },
+        limit: PREMISE_PAGE,
+        keyOf: nameKeyOf,
+        fetch: (after: NameKey | undefined, limit) =>
+          selectByName<PremiseRow>(sequelize, {
+            table: 'premises',
+            columns: `t.source_id, t.name, t.type, t.address, t.phone, t.opening_hours, t.latitude, t.longitude,
+                      t.services, t.sample_data`,
+            where: (params) => anyContains(params, 't.name', terms),
+            after,
+            limit,
+          }),
+      });
+      return { premises: page.rows.map(toPremise), nextCursor: page.nextCursor };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { InvalidCursorError, type CursorCodec } from '@libs/cursor';
+import { GrpcStatus, RpcError } from '@libs/grpc';
+
+/** Field names in errors are the HTTP parameters clients send, as for diseases. */
+export const invalid = (field: string, message: string): RpcError =>
+  new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field}: ${message}`, [{ field, message }]);
+
+export const notFound = (message: string): RpcError => new RpcError(GrpcStatus.NOT_FOUND, message);
+
+const MAX_TERMS = 20;
+const MAX_TERM_LENGTH = 200;
+
+/**
+ * Search terms as the query a cursor is bound to: trimmed, lower-cased (matching
+ * is case-insensitive anyway), without blanks or repeats, sorted.
+ */
+export function normaliseTerms(field: string, terms: readonly string[]): string[] {
+  const cleaned = [...new Set(terms.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))].sort();
+  if (cleaned.length > MAX_TERMS) throw invalid(field, `must hold at most ${MAX_TERMS} comma-separated terms`);
+  if (cleaned.some((t) => t.length > MAX_TERM_LENGTH)) {
+    throw invalid(field, `each term must be at most ${MAX_TERM_LENGTH} characters`);
+  }
+  // eslint-disable-next-line no-control-regex
+  if (cleaned.some((t) => /[\u0000-\u001f\u007f]/.test(t))) throw invalid(field, 'must not contain control characters');
+  return cleaned;
+}
+
+/** Catalogue ids are positive bigints; anything else names no record. */
+export function catalogueId(id: string, what: string): string {
+  if (!/^[1-9]\d{0,17}$/.test(id)) throw notFound(`no ${what} has the id "${id.slice(0, 40)}"`);
+  return id;
+}
+
+export interface KeysetPage<R> {
+  rows: R[];
+  nextCursor: string;
+}
+
+/**
+ * One page of a keyset walk: decodes the cursor against the query, fetches one
+ * row more than the page to learn whether another page follows, and signs the
+ * position of the page's last row into nextCursor.
+ */
+export async function keysetPage<R, K>(options: {
+  cursors: CursorCodec;
+  cursor: string;
+  query: unknown;
+  limit: number;
+  keyOf: (row: R) => K;
+  fetch: (after: K | undefined, limit: number) => Promise<R[]>;
+}): Promise<KeysetPage<R>> {
+  let after: K | undefined;
+  if (options.cursor) {
+    try {
+      after = options.cursors.decode<K>(options.cursor, options.query);
+    } catch (error) {
+      if (!(error instanceof InvalidCursorError)) throw error;
+      throw invalid('cursor', error.message);
+    }
+  }
+  const rows = await options.fetch(after, options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  const last = page[page.length - 1];
+  const more = rows.length > options.limit && last !== undefined;
+  return { rows: page, nextCursor: more ? options.cursors.encode(options.query, options.keyOf(last)) : '' };
+}

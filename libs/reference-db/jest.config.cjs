@@ -1,0 +1,1 @@
+module.exports = { displayName: 'reference-db', preset: '../../jest.preset.cjs' };
