@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import { openServiceDatabase } from '@libs/db';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { bootstrapAdmin } from './auth/bootstrap-admin';
+import { installKeyVerifier } from './auth/key-verifier';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
 import { migrations } from './migrations';
@@ -18,6 +20,13 @@ async function main(): Promise<void> {
     log: (message) => logger.info(message),
   });
 
+  await bootstrapAdmin(config, sequelize, logger);
+  const keys = installKeyVerifier(
+    sequelize,
+    { cacheTtlMs: config.KEY_CACHE_TTL_MS, cacheMax: config.KEY_CACHE_MAX, usageFlushMs: config.KEY_USAGE_FLUSH_MS },
+    logger,
+  );
+
   const upstreams = connectUpstreams(config, logger);
   const server = createServer(buildApp(config, logger, sequelize, upstreams));
   // Bound slow or stalled clients: no request may hold a socket forever.
@@ -33,6 +42,7 @@ async function main(): Promise<void> {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS))]);
     server.closeAllConnections();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
+    await keys.stop();
     await sequelize.close();
   });
 }

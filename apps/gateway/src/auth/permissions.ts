@@ -8,6 +8,7 @@ const GRANTS = {
   'finance:write': ['bursar', 'admin'],
   'finance:delete': ['admin'],
   'audit:read': ['admin'],
+  'users:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof GRANTS;

@@ -5,10 +5,14 @@ import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { auditRoutes } from '../routes/audit';
+import { authRoutes } from '../routes/auth';
+import { authKeyRoutes } from '../routes/auth-keys';
+import { authUserRoutes } from '../routes/auth-users';
 import { diseaseRoutes } from '../routes/diseases';
 import { healthRoutes } from '../routes/health';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
+import { dashboard } from './dashboard';
 import { requireJsonBody } from './json-body';
 import { requestId } from './request-id';
 
@@ -29,6 +33,10 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
 
   app.use(healthRoutes(config, sequelize, upstreams));
+  app.use(dashboard());
+  app.use(authRoutes(config, sequelize));
+  app.use(authKeyRoutes(sequelize));
+  app.use(authUserRoutes(sequelize));
   app.use(diseaseRoutes(upstreams, sequelize));
   app.use(transactionRoutes(upstreams, sequelize));
   app.use(auditRoutes(upstreams, sequelize));
