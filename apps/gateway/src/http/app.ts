@@ -23,7 +23,8 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
   app.use(requestId());
   app.use(
     pinoHttp({
-      logger,
+      // API keys and session tokens are secrets: they never reach a log line.
+      logger: logger.child({}, { redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } }),
       genReqId: (_req, res) => res.locals.requestId as string,
       customAttributeKeys: { reqId: 'requestId' },
       autoLogging: { ignore: (req) => req.url === '/healthz' },
