@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createSequelize } from '@libs/db';
 import { createLogger } from '@libs/logging';
@@ -17,6 +18,7 @@ export interface Reply {
 
 export interface GatewayUnderTest {
   url: string;
+  app: Express;
   keys: KeyVerifier;
   send(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<Reply>;
   close(): Promise<void>;
@@ -48,7 +50,8 @@ export async function startGatewayUnderTest(
     logger,
   );
   const upstreams = connectUpstreams(config, logger);
-  const server: Server = createServer(buildApp(config, logger, sequelize, upstreams));
+  const app = buildApp(config, logger, sequelize, upstreams);
+  const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -67,6 +70,7 @@ export async function startGatewayUnderTest(
 
   return {
     url,
+    app,
     keys,
     send,
     async close() {
