@@ -105,6 +105,7 @@ async function loadKeys() {
 
 async function revokeKey(key) {
   await accountCall('DELETE', `/api/v1/auth/keys/${encodeURIComponent(key.id)}`);
+  if ($('new-key-value').textContent.startsWith(`${key.prefix}_`)) $('new-key-panel').hidden = true;
   showNotice(`Key ${key.prefix} is revoked. Requests with it now get 401.`);
   await loadKeys();
 }
