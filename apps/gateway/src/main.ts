@@ -3,7 +3,7 @@ import { openServiceDatabase } from '@libs/db';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
-import { installKeyVerifier } from './auth/key-verifier';
+import { installKeyVerifier, keyVerifierOptions } from './auth/key-verifier';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
 import { migrations } from './migrations';
@@ -21,11 +21,7 @@ async function main(): Promise<void> {
   });
 
   await bootstrapAdmin(config, sequelize, logger);
-  const keys = installKeyVerifier(
-    sequelize,
-    { cacheTtlMs: config.KEY_CACHE_TTL_MS, cacheMax: config.KEY_CACHE_MAX, usageFlushMs: config.KEY_USAGE_FLUSH_MS },
-    logger,
-  );
+  const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);
 
   const upstreams = connectUpstreams(config, logger);
   const server = createServer(buildApp(config, logger, sequelize, upstreams));

@@ -1,27 +1,44 @@
 import { LRUCache } from 'lru-cache';
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '@libs/logging';
+import type { GatewayConfig } from '../config';
 import { hashApiKey, looksLikeApiKey } from './api-key';
+import { announceKeyEvent, KeyEventListener, type KeyEvent } from './key-events';
 import { findKeyOwner, type KeyOwner } from './key-store';
 import { UsageCounter } from './usage-counter';
 
 export interface KeyVerifierOptions {
+  /** The gateway database, for the connection that LISTENs for revocations made by other instances. */
+  databaseUrl: string;
   /** How long a verified key is trusted without asking the database: the bound on how late a revocation bites. */
   cacheTtlMs: number;
   cacheMax: number;
   usageFlushMs: number;
 }
 
+export const keyVerifierOptions = (config: GatewayConfig): KeyVerifierOptions => ({
+  databaseUrl: config.DATABASE_URL,
+  cacheTtlMs: config.KEY_CACHE_TTL_MS,
+  cacheMax: config.KEY_CACHE_MAX,
+  usageFlushMs: config.KEY_USAGE_FLUSH_MS,
+});
+
 /**
- * Verifies API keys. A key seen within the cache TTL is answered from memory;
- * a revocation made through this instance drops the key at once, and other
- * instances stop trusting it when their entry expires (TTL ≤ 5 s).
+ * Verifies API keys. A key seen within the cache TTL is answered from memory.
+ * A revocation or role change is announced with PostgreSQL NOTIFY, and every
+ * instance drops the key from its cache when told; should a notice be missed
+ * (listener reconnecting), the entry still expires within the TTL (≤ 5 s).
  */
 export class KeyVerifier {
   private readonly cache: LRUCache<string, KeyOwner>;
   private readonly usage: UsageCounter;
+  private readonly events: KeyEventListener;
 
-  constructor(sequelize: Sequelize, options: KeyVerifierOptions, logger: Logger) {
+  constructor(
+    private readonly sequelize: Sequelize,
+    options: KeyVerifierOptions,
+    private readonly logger: Logger,
+  ) {
     // fetch() shares one database lookup among concurrent requests for the same key.
     this.cache = new LRUCache<string, KeyOwner>({
       max: options.cacheMax,
@@ -29,6 +46,15 @@ export class KeyVerifier {
       fetchMethod: (keyHash) => findKeyOwner(sequelize, keyHash),
     });
     this.usage = new UsageCounter(sequelize, options.usageFlushMs, logger);
+    this.events = new KeyEventListener(
+      options.databaseUrl,
+      { onEvent: (event) => this.forget(event), onReconnect: () => this.cache.clear() },
+      logger,
+    );
+  }
+
+  start(): Promise<void> {
+    return this.events.start();
   }
 
   /** The owner of a live key (its use counted), or undefined. */
@@ -39,21 +65,41 @@ export class KeyVerifier {
     return owner;
   }
 
-  forgetKey(keyHash: string): void {
-    this.cache.delete(keyHash);
+  /** After a revocation: this instance forgets the key at once, the others when the notice arrives. */
+  keyRevoked(keyHash: string): Promise<void> {
+    return this.announce({ kind: 'key', keyHash });
   }
 
-  /** After a role change: this instance re-reads the user's keys at once. */
-  forgetUser(userId: string): void {
-    for (const [keyHash, owner] of this.cache.entries()) if (owner.userId === userId) this.cache.delete(keyHash);
+  /** After a role change: every instance re-reads the user's keys. */
+  roleChanged(userId: string): Promise<void> {
+    return this.announce({ kind: 'user', userId });
+  }
+
+  private async announce(event: KeyEvent): Promise<void> {
+    this.forget(event);
+    try {
+      await announceKeyEvent(this.sequelize, event);
+    } catch (error) {
+      // The change is committed; other instances still drop the key when its cache entry expires.
+      this.logger.warn({ err: error }, 'could not announce a key change; other instances follow within the cache TTL');
+    }
+  }
+
+  private forget(event: KeyEvent): void {
+    if (event.kind === 'key') {
+      this.cache.delete(event.keyHash);
+      return;
+    }
+    for (const [keyHash, owner] of this.cache.entries()) if (owner.userId === event.userId) this.cache.delete(keyHash);
   }
 
   flushUsage(): Promise<void> {
     return this.usage.flush();
   }
 
-  stop(): Promise<void> {
-    return this.usage.stop();
+  async stop(): Promise<void> {
+    await this.events.stop();
+    await this.usage.stop();
   }
 }
 
@@ -61,8 +107,13 @@ export class KeyVerifier {
 // verifier for that database is found here, so routes need no extra argument.
 const verifiers = new WeakMap<Sequelize, KeyVerifier>();
 
-export function installKeyVerifier(sequelize: Sequelize, options: KeyVerifierOptions, logger: Logger): KeyVerifier {
+export async function installKeyVerifier(
+  sequelize: Sequelize,
+  options: KeyVerifierOptions,
+  logger: Logger,
+): Promise<KeyVerifier> {
   const verifier = new KeyVerifier(sequelize, options, logger);
+  await verifier.start();
   verifiers.set(sequelize, verifier);
   return verifier;
 }

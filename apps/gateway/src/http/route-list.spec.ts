@@ -15,7 +15,7 @@ describe('every non-public gateway route refuses a request without a key', () =>
   let routes: { method: string; path: string }[];
   beforeAll(async () => {
     db = await createScratchDatabase('gateway', migrations);
-    gateway = await startGatewayUnderTest(db.sequelize);
+    gateway = await startGatewayUnderTest(db);
     routes = listRoutes(gateway.app);
   }, 60_000);
   afterAll(async () => {

@@ -9,7 +9,7 @@ describe('API keys: create, list, revoke, usage', () => {
   beforeAll(async () => {
     db = await createScratchDatabase('gateway', migrations);
     // Usage is flushed by hand here, so that the test sees exactly when it is written.
-    gateway = await startGatewayUnderTest(db.sequelize, { KEY_USAGE_FLUSH_MS: 60_000, KEY_CACHE_TTL_MS: 5_000 });
+    gateway = await startGatewayUnderTest(db, { KEY_USAGE_FLUSH_MS: 60_000, KEY_CACHE_TTL_MS: 5_000 });
   }, 60_000);
   afterAll(async () => {
     await gateway?.close();

@@ -36,7 +36,7 @@ export function authKeyRoutes(sequelize: Sequelize): Router {
     const keyHash = await revokeKey(sequelize, accountOf(res).userId, id);
     // Another user's key is "not found" too: nobody learns which ids exist.
     if (!keyHash) throw HttpProblem.notFound(`you have no key with id ${id}`);
-    keyVerifierOf(sequelize).forgetKey(keyHash);
+    await keyVerifierOf(sequelize).keyRevoked(keyHash);
     res.status(204).end();
   });
 

@@ -17,7 +17,7 @@ describe('admin: users and roles, and the bootstrap admin', () => {
 
   beforeAll(async () => {
     db = await createScratchDatabase('gateway', migrations);
-    gateway = await startGatewayUnderTest(db.sequelize);
+    gateway = await startGatewayUnderTest(db);
     await bootstrap('root@example.org', 'the first admin password');
     adminSession = (
       await gateway.send('POST', '/api/v1/auth/login', { body: { email: 'root@example.org', password: 'the first admin password' } })

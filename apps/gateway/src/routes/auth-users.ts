@@ -35,7 +35,7 @@ export function authUserRoutes(sequelize: Sequelize): Router {
     const { role } = parseBody(req, roleBody);
     const user = await setUserRole(sequelize, id, role);
     if (!user) throw HttpProblem.notFound(`no user with id ${id}`);
-    keyVerifierOf(sequelize).forgetUser(id);
+    await keyVerifierOf(sequelize).roleChanged(id);
     res.json(user);
   });
 

@@ -19,7 +19,7 @@ describe('accounts: register, login, sessions', () => {
   let gateway: GatewayUnderTest;
   beforeAll(async () => {
     db = await createScratchDatabase('gateway', migrations);
-    gateway = await startGatewayUnderTest(db.sequelize);
+    gateway = await startGatewayUnderTest(db);
   }, 60_000);
   afterAll(async () => {
     await gateway?.close();

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createSequelize } from '@libs/db';
 import { createLogger } from '@libs/logging';
-import { installKeyVerifier, type KeyVerifier } from '../auth/key-verifier';
+import { installKeyVerifier, keyVerifierOptions, type KeyVerifier } from '../auth/key-verifier';
 import { readConfig, type GatewayConfig } from '../config';
 import { buildApp } from '../http/app';
 import { allUpstreams, connectUpstreams } from '../upstreams/upstreams';
@@ -28,15 +28,16 @@ export interface GatewayUnderTest {
  * The gateway's Express app on a real port and a real (scratch) database, in
  * this process, with upstreams that nothing answers: for testing what the
  * gateway decides on its own (accounts, keys, 401/403) without the services.
- * Its key verifier belongs to `sequelize`: give a second instance its own
- * Sequelize (same database) to stand for a second gateway process.
+ * Its key verifier belongs to `sequelize`: a second instance needs its own
+ * Sequelize on the same database (startPeerGateway).
  */
 export async function startGatewayUnderTest(
-  sequelize: Sequelize,
+  { sequelize, url: databaseUrl }: { sequelize: Sequelize; url: string },
   overrides: Partial<GatewayConfig> = {},
 ): Promise<GatewayUnderTest> {
   const config: GatewayConfig = {
     ...readConfig(),
+    DATABASE_URL: databaseUrl,
     REFERENCE_ADDR: '127.0.0.1:9',
     FINANCE_ADDR: '127.0.0.1:9',
     AUDIT_ADDR: '127.0.0.1:9',
@@ -44,11 +45,7 @@ export async function startGatewayUnderTest(
     ...overrides,
   };
   const logger = createLogger('gateway', 'silent');
-  const keys = installKeyVerifier(
-    sequelize,
-    { cacheTtlMs: config.KEY_CACHE_TTL_MS, cacheMax: config.KEY_CACHE_MAX, usageFlushMs: config.KEY_USAGE_FLUSH_MS },
-    logger,
-  );
+  const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);
   const upstreams = connectUpstreams(config, logger);
   const app = buildApp(config, logger, sequelize, upstreams);
   const server: Server = createServer(app);
@@ -85,7 +82,7 @@ export async function startGatewayUnderTest(
 /** A second gateway instance on an existing database: its own connection pool, and so its own key cache. */
 export async function startPeerGateway(databaseUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<GatewayUnderTest> {
   const sequelize = createSequelize(databaseUrl, 2);
-  const peer = await startGatewayUnderTest(sequelize, overrides);
+  const peer = await startGatewayUnderTest({ sequelize, url: databaseUrl }, overrides);
   return {
     ...peer,
     async close() {
