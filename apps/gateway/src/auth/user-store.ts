@@ -49,12 +49,12 @@ export async function registerUser(
 export async function findUserCredentials(
   sequelize: Sequelize,
   email: string,
-): Promise<(User & { passwordHash: string | null }) | undefined> {
+): Promise<{ user: User; passwordHash: string | null } | undefined> {
   const [row] = await sequelize.query<UserRow & { password_hash: string | null }>(
     `SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = $1`,
     { bind: [email], type: QueryTypes.SELECT },
   );
-  return row && { ...toUser(row), passwordHash: row.password_hash };
+  return row && { user: toUser(row), passwordHash: row.password_hash };
 }
 
 export async function findUser(sequelize: Sequelize, userId: string): Promise<User | undefined> {

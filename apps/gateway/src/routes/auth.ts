@@ -34,13 +34,12 @@ export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router 
         headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
       });
     }
-    const user = await findUserCredentials(sequelize, email);
+    const found = await findUserCredentials(sequelize, email);
     // verifyPassword hashes against a dummy when there is no user, so both failures take as long.
-    if (!(await verifyPassword(password, user?.passwordHash)) || !user) throw badCredentials();
+    if (!(await verifyPassword(password, found?.passwordHash)) || !found) throw badCredentials();
     await forgiveLoginAttempt(sequelize, email, address);
-    const session = await createSession(sequelize, user.id, config.SESSION_TTL_MINUTES);
-    const { passwordHash: _hash, ...profile } = user;
-    res.json({ token: session.token, expiresAt: session.expiresAt, user: profile });
+    const session = await createSession(sequelize, found.user.id, config.SESSION_TTL_MINUTES);
+    res.json({ token: session.token, expiresAt: session.expiresAt, user: found.user });
   });
 
   router.get('/api/v1/auth/me', requireAccount(sequelize), async (_req, res) => {
