@@ -21,7 +21,7 @@ describe('key events between gateway instances (PostgreSQL LISTEN/NOTIFY)', () =
   afterAll(async () => {
     await listener?.stop();
     await db?.drop();
-  });
+  }, 30_000);
 
   const arrived = (event: KeyEvent) =>
     waitFor(`${JSON.stringify(event)} to arrive`, async () => (received.some((e) => JSON.stringify(e) === JSON.stringify(event)) ? true : undefined));

@@ -33,22 +33,21 @@ export class KeyVerifier {
   private readonly cache: LRUCache<string, KeyOwner>;
   private readonly usage: UsageCounter;
   private readonly events: KeyEventListener;
+  /** Lookups under way, shared by concurrent requests with the same key. */
+  private readonly lookups = new Map<string, Promise<KeyOwner | undefined>>();
+  /** Bumped by every forget, so that a lookup begun before a revocation does not cache its stale answer. */
+  private generation = 0;
 
   constructor(
     private readonly sequelize: Sequelize,
     options: KeyVerifierOptions,
     private readonly logger: Logger,
   ) {
-    // fetch() shares one database lookup among concurrent requests for the same key.
-    this.cache = new LRUCache<string, KeyOwner>({
-      max: options.cacheMax,
-      ttl: options.cacheTtlMs,
-      fetchMethod: (keyHash) => findKeyOwner(sequelize, keyHash),
-    });
+    this.cache = new LRUCache<string, KeyOwner>({ max: options.cacheMax, ttl: options.cacheTtlMs });
     this.usage = new UsageCounter(sequelize, options.usageFlushMs, logger);
     this.events = new KeyEventListener(
       options.databaseUrl,
-      { onEvent: (event) => this.forget(event), onReconnect: () => this.cache.clear() },
+      { onEvent: (event) => this.forget(event), onReconnect: () => this.forgetAll() },
       logger,
     );
   }
@@ -60,9 +59,26 @@ export class KeyVerifier {
   /** The owner of a live key (its use counted), or undefined. */
   async verify(key: string): Promise<KeyOwner | undefined> {
     if (!looksLikeApiKey(key)) return undefined;
-    const owner = await this.cache.fetch(hashApiKey(key));
+    const keyHash = hashApiKey(key);
+    const owner = this.cache.get(keyHash) ?? (await this.lookup(keyHash));
     if (owner) this.usage.count(owner.keyId);
     return owner;
+  }
+
+  private lookup(keyHash: string): Promise<KeyOwner | undefined> {
+    const running = this.lookups.get(keyHash);
+    if (running) return running;
+    const generation = this.generation;
+    const lookup = findKeyOwner(this.sequelize, keyHash)
+      .then((owner) => {
+        if (owner && generation === this.generation) this.cache.set(keyHash, owner);
+        return owner;
+      })
+      .finally(() => {
+        if (this.lookups.get(keyHash) === lookup) this.lookups.delete(keyHash);
+      });
+    this.lookups.set(keyHash, lookup);
+    return lookup;
   }
 
   /** After a revocation: this instance forgets the key at once, the others when the notice arrives. */
@@ -86,11 +102,20 @@ export class KeyVerifier {
   }
 
   private forget(event: KeyEvent): void {
+    this.generation += 1;
     if (event.kind === 'key') {
       this.cache.delete(event.keyHash);
+      this.lookups.delete(event.keyHash);
       return;
     }
+    this.lookups.clear();
     for (const [keyHash, owner] of this.cache.entries()) if (owner.userId === event.userId) this.cache.delete(keyHash);
+  }
+
+  private forgetAll(): void {
+    this.generation += 1;
+    this.cache.clear();
+    this.lookups.clear();
   }
 
   flushUsage(): Promise<void> {

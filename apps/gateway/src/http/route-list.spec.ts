@@ -21,7 +21,7 @@ describe('every non-public gateway route refuses a request without a key', () =>
   afterAll(async () => {
     await gateway?.close();
     await db?.drop();
-  });
+  }, 30_000);
 
   it('finds the routes of every area', () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);

@@ -14,7 +14,7 @@ describe('API keys: create, list, revoke, usage', () => {
   afterAll(async () => {
     await gateway?.close();
     await db?.drop();
-  });
+  }, 30_000);
 
   let counter = 0;
   /** A fresh account: its session token and its first key. */
@@ -74,6 +74,17 @@ describe('API keys: create, list, revoke, usage', () => {
     expect((await gateway.send('GET', '/api/v1/auth/keys', { token: session })).body.keys).toEqual([]);
     // Revoking again is harmless.
     expect((await gateway.send('DELETE', `/api/v1/auth/keys/${id}`, { token: session })).status).toBe(204);
+  });
+
+  it('revokes cleanly while requests with the key are in flight: each gets 200 or 401, and all after get 401', async () => {
+    const { session, firstKey } = await newAccount();
+    const [{ id }] = (await gateway.send('GET', '/api/v1/auth/keys', { token: session })).body.keys;
+    const during = Array.from({ length: 30 }, () => gateway.send('GET', '/api/v1/auth/me', { token: firstKey }));
+    const revoked = await gateway.send('DELETE', `/api/v1/auth/keys/${id}`, { token: session });
+    expect(revoked.status).toBe(204);
+    const after = await Promise.all(Array.from({ length: 10 }, () => gateway.send('GET', '/api/v1/auth/me', { token: firstKey })));
+    for (const reply of await Promise.all(during)) expect([200, 401]).toContain(reply.status);
+    expect(after.map((reply) => reply.status)).toEqual(Array(10).fill(401));
   });
 
   it("cannot revoke another user's key (404), and names a malformed id (400)", async () => {

@@ -29,7 +29,7 @@ describe('admin: users and roles, and the bootstrap admin', () => {
   afterAll(async () => {
     await gateway?.close();
     await db?.drop();
-  });
+  }, 30_000);
 
   it('creates the bootstrap admin once and never overwrites it', async () => {
     await bootstrap('root@example.org', 'another password entirely');

@@ -1,16 +1,7 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { startGatewayUnderTest, startPeerGateway, type GatewayUnderTest, type Reply } from '../testing/gateway-under-test';
-
-/** Everything a failed attempt might have written to, except the login throttle's own counts. */
-async function accountState(sequelize: Sequelize) {
-  const tables = ['users', 'api_keys', 'sessions'];
-  const rows = await Promise.all(
-    tables.map((table) => sequelize.query(`SELECT * FROM ${table} ORDER BY id`, { type: QueryTypes.SELECT })),
-  );
-  return Object.fromEntries(tables.map((table, i) => [table, rows[i]]));
-}
 
 const withoutRequestId = (reply: Reply) => ({ status: reply.status, body: { ...reply.body, requestId: undefined } });
 
@@ -24,7 +15,18 @@ describe('accounts: register, login, sessions', () => {
   afterAll(async () => {
     await gateway?.close();
     await db?.drop();
-  });
+  }, 30_000);
+
+  /** Everything a failed attempt might have written to, except the login throttle's own counts. */
+  async function accountState() {
+    // Key use counted by earlier tests is written now, not half-way through a comparison.
+    await gateway.keys.flushUsage();
+    const tables = ['users', 'api_keys', 'sessions'];
+    const rows = await Promise.all(
+      tables.map((table) => db.sequelize.query(`SELECT * FROM ${table} ORDER BY id`, { type: QueryTypes.SELECT })),
+    );
+    return Object.fromEntries(tables.map((table, i) => [table, rows[i]]));
+  }
 
   const register = (email: string, password = 'a fine password') =>
     gateway.send('POST', '/api/v1/auth/register', { body: { email, password } });
@@ -39,7 +41,7 @@ describe('accounts: register, login, sessions', () => {
     const me = await gateway.send('GET', '/api/v1/auth/me', { token: reply.body.key.key });
     expect(me.body).toEqual(reply.body.user);
 
-    const stored = JSON.stringify(await accountState(db.sequelize));
+    const stored = JSON.stringify(await accountState());
     expect(stored).not.toContain(reply.body.key.key);
     expect(stored).not.toContain('a fine password');
     const listed = await gateway.send('GET', '/api/v1/auth/keys', { token: reply.body.key.key });
@@ -57,22 +59,22 @@ describe('accounts: register, login, sessions', () => {
     ['no body', undefined, 400, undefined],
   ])('refuses %s and changes nothing', async (_case, body, status, field) => {
     await register('ada@example.org');
-    const before = await accountState(db.sequelize);
+    const before = await accountState();
     const reply = await gateway.send('POST', '/api/v1/auth/register', { body });
     expect(reply.status).toBe(status);
     expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     if (field) expect(reply.body.errors.map((e: { field: string }) => e.field)).toContain(field);
-    expect(await accountState(db.sequelize)).toEqual(before);
+    expect(await accountState()).toEqual(before);
   });
 
   it('gives a wrong password and an unknown email the same 401, and writes no account data', async () => {
     await register('cy@example.org');
-    const before = await accountState(db.sequelize);
+    const before = await accountState();
     const wrongPassword = await login('cy@example.org', 'not the password');
     const unknownEmail = await login('nobody@example.org', 'not the password');
     expect(wrongPassword.status).toBe(401);
     expect(withoutRequestId(wrongPassword)).toEqual(withoutRequestId(unknownEmail));
-    expect(await accountState(db.sequelize)).toEqual(before);
+    expect(await accountState()).toEqual(before);
   });
 
   it('signs in with a session token that manages keys but is not an API key, and signs out', async () => {
