@@ -34,7 +34,7 @@ describe('the dashboard in a real browser', () => {
     if (page) await page.screenshot({ path: screenshotPath(system, 'dashboard-last.png'), fullPage: true }).catch(() => undefined);
     await browser?.close();
     await system?.shutdown();
-  });
+  }, 60_000);
 
   it('signs up, creates a key, queries diseases with it, revokes it, and the key then gets 401', async () => {
     await page.goto(`${system.gatewayUrl}/dashboard`);
@@ -81,7 +81,7 @@ describe('the dashboard in a real browser', () => {
     await page.screenshot({ path: screenshotPath(system, 'dashboard-after-revoke.png'), fullPage: true });
     // Only the deliberate 401s: no CSP violation, no script error, no missing file.
     expect(consoleErrors.filter((e) => !e.includes('status of 401'))).toEqual([]);
-  });
+  }, 60_000);
 
   it('shows an error message when sign-in fails', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -89,7 +89,7 @@ describe('the dashboard in a real browser', () => {
     await page.locator('#sign-in-password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectText(page, '#error', 'Unauthorized (401): the email or password is wrong');
-  });
+  }, 30_000);
 });
 
 /** Screenshots sit beside the run's service logs in test-artifacts/<run>/. */

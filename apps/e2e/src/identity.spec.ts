@@ -19,14 +19,14 @@ describe('identity across real gateway processes', () => {
   afterAll(async () => {
     await second?.stop();
     await system?.shutdown();
-  });
+  }, 60_000);
 
   it('prints a working demo key for each role (development)', async () => {
     for (const role of ['reader', 'student', 'bursar', 'admin'] as const) {
       const me = await api(system.gatewayUrl, '/api/v1/auth/me', { key: system.keys[role] });
       expect({ role, status: me.status, actual: me.body.role }).toEqual({ role, status: 200, actual: role });
     }
-  });
+  }, 30_000);
 
   it('a key revoked through one gateway instance gets 401 from the other within 5 s', async () => {
     const registered = await api(system.gatewayUrl, '/api/v1/auth/register', {
@@ -49,7 +49,7 @@ describe('identity across real gateway processes', () => {
     );
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect((await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key })).status).toBe(401);
-  });
+  }, 30_000);
 });
 
 describe('outside development (NODE_ENV=production)', () => {
@@ -85,5 +85,5 @@ describe('outside development (NODE_ENV=production)', () => {
       await gateway.stop();
       await database.drop();
     }
-  });
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import { keyVerifierOf } from './key-verifier';
 import { isGranted, type Permission, type Role } from './permissions';
 import { findSessionOwner, looksLikeSessionToken } from './session-store';
 
-const unauthorized = (detail: string) =>
+export const unauthorized = (detail: string) =>
   new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
 
 const forbidden = (role: Role, permission: Permission) =>

@@ -4,6 +4,9 @@ import { createScratchDatabase, waitFor, type ScratchDatabase } from '@libs/test
 import { migrations } from '../migrations';
 import { announceKeyEvent, KeyEventListener, type KeyEvent } from './key-events';
 
+// A real database connection that is killed and reopened: Jest's 5 s default is too tight on a noisy machine.
+jest.setTimeout(30_000);
+
 describe('key events between gateway instances (PostgreSQL LISTEN/NOTIFY)', () => {
   let db: ScratchDatabase;
   let listener: KeyEventListener;

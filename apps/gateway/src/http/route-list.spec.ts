@@ -9,6 +9,9 @@ const PUBLIC = new Set(['POST /api/v1/auth/register', 'POST /api/v1/auth/login',
 const SOME_ID = '00000000-0000-4000-8000-000000000001';
 
 // Until the OpenAPI document exists, the walk covers every route the Express app has.
+// scrypt and a real database on a shared machine: Jest's 5 s default is too tight for a noisy run.
+jest.setTimeout(30_000);
+
 describe('every non-public gateway route refuses a request without a key', () => {
   let db: ScratchDatabase;
   let gateway: GatewayUnderTest;

@@ -3,6 +3,9 @@ import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test';
 
+// scrypt and a real database on a shared machine: Jest's 5 s default is too tight for a noisy run.
+jest.setTimeout(30_000);
+
 describe('API keys: create, list, revoke, usage', () => {
   let db: ScratchDatabase;
   let gateway: GatewayUnderTest;

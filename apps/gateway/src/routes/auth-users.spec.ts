@@ -5,6 +5,9 @@ import { readConfig } from '../config';
 import { migrations } from '../migrations';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test';
 
+// scrypt and a real database on a shared machine: Jest's 5 s default is too tight for a noisy run.
+jest.setTimeout(30_000);
+
 describe('admin: users and roles, and the bootstrap admin', () => {
   let db: ScratchDatabase;
   let gateway: GatewayUnderTest;

@@ -5,6 +5,9 @@ import { startGatewayUnderTest, startPeerGateway, type GatewayUnderTest, type Re
 
 const withoutRequestId = (reply: Reply) => ({ status: reply.status, body: { ...reply.body, requestId: undefined } });
 
+// scrypt and a real database on a shared machine: Jest's 5 s default is too tight for a noisy run.
+jest.setTimeout(30_000);
+
 describe('accounts: register, login, sessions', () => {
   let db: ScratchDatabase;
   let gateway: GatewayUnderTest;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { HttpProblem } from '@libs/http-problems';
-import { accountOf, requireAccount } from '../auth/authenticate';
+import { accountOf, requireAccount, unauthorized } from '../auth/authenticate';
 import { credentialsBody } from '../auth/credentials';
 import { admitLoginAttempt, forgiveLoginAttempt } from '../auth/login-throttle';
 import { hashPassword, verifyPassword } from '../auth/password';
@@ -44,7 +44,7 @@ export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router 
 
   router.get('/api/v1/auth/me', requireAccount(sequelize), async (_req, res) => {
     const user = await findUser(sequelize, accountOf(res).userId);
-    if (!user) throw new HttpProblem(401, 'the account no longer exists');
+    if (!user) throw unauthorized('the account no longer exists');
     res.json(user);
   });
 
