@@ -37,7 +37,10 @@ describe('the dashboard in a real browser', () => {
   }, 60_000);
 
   it('signs up, creates a key, queries diseases with it, revokes it, and the key then gets 401', async () => {
-    await page.goto(`${system.gatewayUrl}/dashboard`);
+    const served = await page.goto(`${system.gatewayUrl}/dashboard`);
+    const policy = served?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
 
     // Sign up, with the keyboard only.
     await page.getByLabel('Email').first().focus();

@@ -2,6 +2,8 @@ import type { Sequelize } from 'sequelize';
 import type { Logger } from '@libs/logging';
 import { addKeyUsage } from './key-store';
 
+const latest = (a: Date, b: Date): Date => (a > b ? a : b);
+
 /**
  * Counts key uses in memory and writes them in one batch every interval, so
  * that no request waits for a database write. A failed flush keeps its counts
@@ -25,7 +27,7 @@ export class UsageCounter {
     const entry = this.pending.get(keyId);
     if (entry) {
       entry.requests += 1;
-      entry.lastUsedAt = at;
+      entry.lastUsedAt = latest(entry.lastUsedAt, at);
     } else {
       this.pending.set(keyId, { requests: 1, lastUsedAt: at });
     }
@@ -49,7 +51,7 @@ export class UsageCounter {
         const later = this.pending.get(keyId);
         this.pending.set(keyId, {
           requests: usage.requests + (later?.requests ?? 0),
-          lastUsedAt: later?.lastUsedAt ?? usage.lastUsedAt,
+          lastUsedAt: later ? latest(later.lastUsedAt, usage.lastUsedAt) : usage.lastUsedAt,
         });
       }
     }
