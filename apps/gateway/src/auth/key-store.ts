@@ -22,6 +22,26 @@ export interface KeySummary {
 /** A user may hold this many live keys; more is almost always a leak in the making. */
 export const MAX_LIVE_KEYS = 20;
 
+const KEY_COLUMNS = 'id, name, prefix, created_at, last_used_at, request_count';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  request_count: string;
+}
+
+const toSummary = (row: KeyRow): KeySummary => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: new Date(row.created_at).toISOString(),
+  lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+  requestCount: Number(row.request_count),
+});
+
 /** The owner of a live key, found by the key's hash; undefined for an unknown or revoked one. */
 export async function findKeyOwner(sequelize: Sequelize, keyHash: string): Promise<KeyOwner | undefined> {
   const [row] = await sequelize.query<{ key_id: string; user_id: string; role: Role }>(
@@ -108,23 +128,3 @@ export async function addKeyUsage(
     },
   );
 }
-
-const KEY_COLUMNS = 'id, name, prefix, created_at, last_used_at, request_count';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  request_count: string;
-}
-
-const toSummary = (row: KeyRow): KeySummary => ({
-  id: row.id,
-  name: row.name,
-  prefix: row.prefix,
-  createdAt: new Date(row.created_at).toISOString(),
-  lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
-  requestCount: Number(row.request_count),
-});
