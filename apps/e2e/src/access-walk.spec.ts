@@ -62,8 +62,8 @@ describe('every operation of /openapi.json enforces its key and permission', () 
     }
   });
 
-  it('answers 403 to a reader on every finance and audit operation', async () => {
-    const guarded = operations.filter((op) => /^(finance|audit):/.test(op.permission ?? ''));
+  it('answers 403 to a reader on every finance, audit and user-admin operation', async () => {
+    const guarded = operations.filter((op) => /^(finance|audit|users):/.test(op.permission ?? ''));
     expect(guarded.length).toBeGreaterThan(0);
     for (const op of guarded) {
       const response = await call(op, system.keys.reader);

@@ -5,12 +5,13 @@ import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { registerDbPoolMetrics } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
+import { bootstrapAdmin } from './auth/bootstrap-admin';
+import { installKeyVerifier, keyVerifierOptions } from './auth/key-verifier';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
 import { answerClientErrors } from './http/client-errors';
 import { migrations } from './migrations';
 import { parseChangelog } from './changelog/parse-changelog';
-import { buildOpenApiDocument } from './openapi/document';
 import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 
 async function main(): Promise<void> {
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   registerDbPoolMetrics(sequelize);
   // Read once at start: a malformed changelog stops the gateway at once. Its newest release is the API's version.
   const releases = parseChangelog(readFileSync(config.CHANGELOG_PATH, 'utf8'));
+  await bootstrapAdmin(config, sequelize, logger);
+  const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);
 
   const upstreams = connectUpstreams(config, logger);
   // Bound slow or stalled clients (slowloris): no request may hold a socket for
@@ -36,7 +39,7 @@ async function main(): Promise<void> {
   const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
   const server = createServer(
     { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
-    buildApp(config, logger, sequelize, upstreams, buildOpenApiDocument(releases[0]?.version ?? '0.0.0'), releases),
+    buildApp(config, logger, sequelize, upstreams, releases),
   );
   answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS))]);
     server.closeAllConnections();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
+    await keys.stop();
     await sequelize.close();
     await tracing.shutdown();
   });

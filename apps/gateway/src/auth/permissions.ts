@@ -9,6 +9,7 @@ const GRANTS = {
   'finance:delete': ['admin'],
   'audit:read': ['admin'],
   'audit:replay': ['admin'],
+  'users:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof GRANTS;

@@ -12,22 +12,30 @@ import { categoryRoutes } from '../routes/categories';
 import { changelogRoutes } from '../routes/changelog';
 import type { Release } from '../changelog/parse-changelog';
 import { conditionRoutes } from '../routes/conditions';
+import { authRoutes } from '../routes/auth';
+import { authKeyRoutes } from '../routes/auth-keys';
+import { authUserRoutes } from '../routes/auth-users';
 import { diseaseRoutes } from '../routes/diseases';
 import { docsRoutes } from '../routes/docs';
 import { dosageRoutes } from '../routes/dosages';
 import { drugRoutes } from '../routes/drugs';
-import type { OpenApiDocument } from '../openapi/document';
+import { buildOpenApiDocument } from '../openapi/document';
 import { healthRoutes } from '../routes/health';
 import { labRoutes } from '../routes/labs';
 import { metricsRoutes } from '../routes/metrics';
 import { premiseRoutes } from '../routes/premises';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
+import { dashboard } from './dashboard';
 import { requireJsonBody } from './json-body';
 import { requestId } from './request-id';
 
-export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Sequelize, upstreams: Upstreams,
-  openApi: OpenApiDocument,
+export function buildApp(
+  config: GatewayConfig,
+  logger: Logger,
+  sequelize: Sequelize,
+  upstreams: Upstreams,
+  /** CHANGELOG.md's releases, newest first: served as JSON, and the newest is the API's version. */
   releases: Release[],
 ): Express {
   const app = express();
@@ -38,7 +46,7 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
   app.use(httpMetrics());
   app.use(
     pinoHttp({
-      logger,
+      logger, // redacts credentials (libs/logging)
       genReqId: (_req, res) => res.locals.requestId as string,
       customAttributeKeys: { reqId: 'requestId' },
       autoLogging: { ignore: (req) => req.url === '/healthz' },
@@ -50,9 +58,13 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
 
   app.use(healthRoutes(config, sequelize, upstreams));
-  app.use(docsRoutes(openApi));
+  app.use(docsRoutes(buildOpenApiDocument(releases[0]?.version ?? '0.0.0')));
   app.use(metricsRoutes());
   app.use(changelogRoutes(releases));
+  app.use(dashboard());
+  app.use(authRoutes(config, sequelize));
+  app.use(authKeyRoutes(sequelize));
+  app.use(authUserRoutes(sequelize));
   app.use(diseaseRoutes(upstreams, sequelize));
   for (const routes of [labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes]) {
     app.use(routes(upstreams, sequelize));

@@ -82,8 +82,11 @@ export interface OperationSpec {
   summary: string;
   description?: string;
   tags: string[];
-  /** The permission the route checks; `null` for a public operation. */
-  permission: Permission | null;
+  /**
+   * The permission the route checks; `null` for a public operation; `account`
+   * for any signed-in user (a session token or an API key).
+   */
+  permission: Permission | 'account' | null;
   parameters?: unknown[];
   requestBody?: unknown;
   responses: Responses;
@@ -98,14 +101,17 @@ export interface OperationSpec {
 export function operation(spec: OperationSpec) {
   const { permission, ...rest } = spec;
   const secured = permission !== null;
-  const access = secured
-    ? `Requires an API key with the \`${permission}\` permission (roles: ${grantedRoles(permission).join(', ')}).`
-    : 'Public: no API key needed.';
+  const access =
+    permission === null
+      ? 'Public: no API key needed.'
+      : permission === 'account'
+        ? 'Requires a session token (from login) or an API key, of any role.'
+        : `Requires an API key with the \`${permission}\` permission (roles: ${grantedRoles(permission).join(', ')}).`;
   return {
     ...rest,
     description: [spec.description, access].filter(Boolean).join('\n\n'),
     security: secured ? [{ bearerKey: [] }] : [],
-    ...(secured ? { 'x-permission': permission } : {}),
+    ...(secured && permission !== 'account' ? { 'x-permission': permission } : {}),
     responses: {
       ...spec.responses,
       ...(spec.parameters?.length || spec.requestBody ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),

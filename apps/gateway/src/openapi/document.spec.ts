@@ -13,7 +13,7 @@ const logger = createLogger('gateway', 'silent');
 const sequelize = createSequelize(config.DATABASE_URL, 1);
 const upstreams = connectUpstreams(config, logger);
 const document = buildOpenApiDocument('test');
-const app = buildApp(config, logger, sequelize, upstreams, document, []);
+const app = buildApp(config, logger, sequelize, upstreams, []);
 
 afterAll(async () => {
   for (const upstream of allUpstreams(upstreams)) upstream.shutdown();

@@ -3,6 +3,7 @@ import { healthPaths } from './paths/health';
 import { docsPaths } from './paths/docs';
 import { diseasePaths, diseaseSchemas } from './paths/diseases';
 import { cataloguePaths } from './paths/catalogue';
+import { authPaths, authSchemas } from './paths/auth';
 import { catalogueSchemas } from './paths/catalogue-schemas';
 import { transactionPaths, transactionSchemas } from './paths/transactions';
 import { auditPaths, auditSchemas } from './paths/audit';
@@ -20,13 +21,14 @@ export function buildOpenApiDocument(version: string) {
     openapi: '3.1.0',
     info: { title: 'Clinical reference and student finance API', version, description: DESCRIPTION },
     tags: [
+      { name: 'Identity', description: 'Accounts, sign-in and API keys. The dashboard at /dashboard uses these.' },
       { name: 'Reference', description: 'Read-only clinical reference data.' },
       { name: 'Finance', description: 'Student transactions, proofs of payment and their records.' },
       { name: 'Audit', description: 'The hash-chained log of every finance change.' },
       { name: 'Operations', description: 'Health and documentation.' },
     ],
-    paths: { ...diseasePaths, ...cataloguePaths, ...transactionPaths, ...auditPaths, ...healthPaths, ...docsPaths },
-    components: { schemas: { ...sharedSchemas, ...diseaseSchemas, ...catalogueSchemas, ...transactionSchemas, ...auditSchemas }, securitySchemes },
+    paths: { ...authPaths, ...diseasePaths, ...cataloguePaths, ...transactionPaths, ...auditPaths, ...healthPaths, ...docsPaths },
+    components: { schemas: { ...sharedSchemas, ...authSchemas, ...diseaseSchemas, ...catalogueSchemas, ...transactionSchemas, ...auditSchemas }, securitySchemes },
   };
 }
 
