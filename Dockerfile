@@ -26,21 +26,21 @@ CMD ["node", "--enable-source-maps", "dist/apps/gateway/main.cjs"]
 
 FROM runtime AS reference
 COPY --from=build /repo/dist/apps/reference ./dist/apps/reference
-ENV GRPC_PORT=50051
-EXPOSE 50051
+ENV GRPC_PORT=50051 METRICS_PORT=9464
+EXPOSE 50051 9464
 HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
 CMD ["node", "--enable-source-maps", "dist/apps/reference/main.cjs"]
 
 FROM runtime AS finance
 COPY --from=build /repo/dist/apps/finance ./dist/apps/finance
-ENV GRPC_PORT=50052
-EXPOSE 50052
+ENV GRPC_PORT=50052 METRICS_PORT=9465
+EXPOSE 50052 9465
 HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
 CMD ["node", "--enable-source-maps", "dist/apps/finance/main.cjs"]
 
 FROM runtime AS audit
 COPY --from=build /repo/dist/apps/audit ./dist/apps/audit
-ENV GRPC_PORT=50053
-EXPOSE 50053
+ENV GRPC_PORT=50053 METRICS_PORT=9466
+EXPOSE 50053 9466
 HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
 CMD ["node", "--enable-source-maps", "dist/apps/audit/main.cjs"]

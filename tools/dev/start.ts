@@ -89,18 +89,23 @@ async function main(): Promise<void> {
   const gatewayUrl = `http://localhost:${GATEWAY_PORT}`;
   await waitFor('the gateway to become ready', async () => ((await fetch(`${gatewayUrl}/readyz`)).ok ? true : undefined), 60_000);
 
-  const keys = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], { encoding: 'utf8' });
-  const adminKey = /^demo admin key: (\S+)$/m.exec(keys)?.[1];
   console.log(`
 The system is up.
 
 gateway: ${gatewayUrl}
-${keys.trim()}
+dashboard: ${gatewayUrl}/dashboard/`);
+  // Demo users and keys are a development convenience; in production nothing is printed and none exist.
+  if (process.env.NODE_ENV === 'production') {
+    console.log('\nNODE_ENV=production: no demo keys. Sign up on the dashboard, or set BOOTSTRAP_ADMIN_EMAIL/PASSWORD.');
+  } else {
+    const keys = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], { encoding: 'utf8' });
+    const adminKey = /^demo admin key: (\S+)$/m.exec(keys)?.[1];
+    console.log(`${keys.trim()}
 
 Try:
-  curl -H "Authorization: Bearer ${adminKey}" "${gatewayUrl}/api/v1/diseases?n=diabtes%20melitus&r=false"
-
-Press Ctrl-C to stop.`);
+  curl -H "Authorization: Bearer ${adminKey}" "${gatewayUrl}/api/v1/diseases?n=diabtes%20melitus&r=false"`);
+  }
+  console.log('\nPress Ctrl-C to stop.');
 }
 
 main().catch((error: unknown) => {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, loadConfig } from '@libs/config';
+import { busFields, env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
 
 const schema = z.object({
+  ...metricsFields(9466),
   ...grpcServiceFields('audit', 50053),
   ...busFields(),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000),
+  CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
 });
 
 export type AuditConfig = z.infer<typeof schema>;

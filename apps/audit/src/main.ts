@@ -1,17 +1,24 @@
-import { busTopology, connectBus, declareTopology, startConsumer } from '@libs/bus';
+import { busTopology, connectBus, declareTopology, QueueDepths, startConsumer } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
+import { CursorCodec } from '@libs/cursor';
 import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
+import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
+import { deadLetterHandlers } from './dead-letters/dead-letter-handlers';
+import { DeadLetterQueue } from './dead-letters/dead-letter-queue';
 import { entryHandlers } from './entries/entry-handlers';
 import { migrations } from './migrations';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('audit', config.LOG_LEVEL);
+  const tracing = initTracing('audit', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -19,6 +26,7 @@ async function main(): Promise<void> {
     migrations,
     log: (message) => logger.info(message),
   });
+  registerDbPoolMetrics(sequelize);
 
   const topology = busTopology(config.AMQP_NAMESPACE);
   const { consumer, attach } = startConsumer({
@@ -27,14 +35,20 @@ async function main(): Promise<void> {
     logger,
     handle: auditMessageHandler(sequelize, logger),
   });
+  const depths = new QueueDepths();
+  const deadLetters = new DeadLetterQueue(topology);
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
     const channel = await model.createChannel();
     await declareTopology(channel, topology);
     await channel.close();
     await attach(model);
+    depths.attach(model);
+    deadLetters.attach(model);
   });
+  const queueWatch = watchQueueDepths(depths, topology, logger);
 
-  const entries = entryHandlers(sequelize);
+  const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
+  const deadLetterAdmin = deadLetterHandlers(deadLetters);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -45,18 +59,26 @@ async function main(): Promise<void> {
         definition: auditV1.AuditServiceService,
         implementation: {
           listEntries: unaryHandler(logger, 'ListEntries', entries.listEntries),
+          verifyChain: unaryHandler(logger, 'VerifyChain', entries.verifyChain),
+          getDeadLetters: unaryHandler(logger, 'GetDeadLetters', deadLetterAdmin.getDeadLetters),
+          replayDeadLetters: unaryHandler(logger, 'ReplayDeadLetters', deadLetterAdmin.replayDeadLetters),
         } satisfies auditV1.AuditServiceServer,
       },
     ],
   });
 
+  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+
   onShutdownSignal(logger, async () => {
     // Finish the messages in hand and ack them before the connection goes;
     // anything unacked is redelivered to another consumer.
+    queueWatch.stop();
     await consumer.stop(config.SHUTDOWN_GRACE_MS / 2);
     await server.shutdown(config.SHUTDOWN_GRACE_MS / 2);
     await bus.close();
     await sequelize.close();
+    await metrics.close();
+    await tracing.shutdown();
   });
 }
 

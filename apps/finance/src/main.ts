@@ -4,15 +4,20 @@ import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
 import { migrations } from './migrations';
+import { registerOutboxBacklog } from './outbox/outbox-metrics';
+import { schedulePruning } from './outbox/outbox-pruner';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('finance', config.LOG_LEVEL);
+  const tracing = initTracing('finance', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -20,6 +25,7 @@ async function main(): Promise<void> {
     migrations,
     log: (message) => logger.info(message),
   });
+  registerDbPoolMetrics(sequelize);
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
   const topology = busTopology(config.AMQP_NAMESPACE);
@@ -34,7 +40,12 @@ async function main(): Promise<void> {
     pollMs: config.OUTBOX_POLL_MS,
     leaseMs: config.OUTBOX_LEASE_MS,
   });
-  relay.start();
+  // Operators may run the relay (and pruning) in separate instances: rows then wait for them.
+  const stopPruning = config.OUTBOX_RELAY_ENABLED
+    ? schedulePruning(sequelize, config.OUTBOX_RETENTION_HOURS, logger)
+    : () => undefined;
+  if (config.OUTBOX_RELAY_ENABLED) relay.start();
+  registerOutboxBacklog(sequelize);
 
   const transactions = transactionHandlers(sequelize, () => relay.nudge());
   const server = await startGrpcServer({
@@ -53,12 +64,17 @@ async function main(): Promise<void> {
     ],
   });
 
+  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);
     // Rows still in the outbox are published by the next relay to run.
+    stopPruning();
     await relay.stop();
     await bus.close();
     await sequelize.close();
+    await metrics.close();
+    await tracing.shutdown();
   });
 }
 

@@ -1,17 +1,35 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { commonFields, env, loadConfig } from '@libs/config';
+import { emailField } from './auth/credentials';
 
-const schema = z.object({
-  HOST: env.text('0.0.0.0'),
-  PORT: env.port(3000),
-  ...commonFields('gateway'),
-  REFERENCE_ADDR: env.hostPort('127.0.0.1:50051'),
-  FINANCE_ADDR: env.hostPort('127.0.0.1:50052'),
-  AUDIT_ADDR: env.hostPort('127.0.0.1:50053'),
-  UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
-  BREAKER_RESET_MS: env.int(5_000, 100, 600_000),
-  BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216),
-});
+const schema = z
+  .object({
+    HOST: env.text('0.0.0.0'),
+    PORT: env.port(3000),
+    ...commonFields('gateway'),
+    REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051'),
+    FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052'),
+    AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053'),
+    UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
+    BREAKER_RESET_MS: env.int(5_000, 100, 600_000),
+    BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216),
+    HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
+    HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
+    CHANGELOG_PATH: env.text(join(__dirname, 'CHANGELOG.md')),
+    // At most 5 s: a key revoked on one instance must stop working on every other within 5 s.
+    KEY_CACHE_TTL_MS: env.int(4_000, 100, 5_000),
+    KEY_CACHE_MAX: env.int(10_000, 1, 1_000_000),
+    KEY_USAGE_FLUSH_MS: env.int(2_000, 100, 60_000),
+    SESSION_TTL_MINUTES: env.int(720, 1, 10_080),
+    BOOTSTRAP_ADMIN_EMAIL: emailField.optional(),
+    // Checked when the admin is created (bootstrapAdmin), so that a bad value is never echoed into a log.
+    BOOTSTRAP_ADMIN_PASSWORD: z.string().optional(),
+  })
+  .refine((config) => (config.BOOTSTRAP_ADMIN_EMAIL === undefined) === (config.BOOTSTRAP_ADMIN_PASSWORD === undefined), {
+    message: 'set both BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD, or neither',
+    path: ['BOOTSTRAP_ADMIN_EMAIL'],
+  });
 
 export type GatewayConfig = z.infer<typeof schema>;
 

@@ -1,15 +1,23 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { openServiceDatabase } from '@libs/db';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
+import { bootstrapAdmin } from './auth/bootstrap-admin';
+import { installKeyVerifier, keyVerifierOptions } from './auth/key-verifier';
 import { readConfig } from './config';
 import { buildApp } from './http/app';
+import { answerClientErrors } from './http/client-errors';
 import { migrations } from './migrations';
+import { parseChangelog } from './changelog/parse-changelog';
 import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const tracing = initTracing('gateway', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -18,11 +26,22 @@ async function main(): Promise<void> {
     log: (message) => logger.info(message),
   });
 
+  registerDbPoolMetrics(sequelize);
+  // Read once at start: a malformed changelog stops the gateway at once. Its newest release is the API's version.
+  const releases = parseChangelog(readFileSync(config.CHANGELOG_PATH, 'utf8'));
+  await bootstrapAdmin(config, sequelize, logger);
+  const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);
+
   const upstreams = connectUpstreams(config, logger);
-  const server = createServer(buildApp(config, logger, sequelize, upstreams));
-  // Bound slow or stalled clients: no request may hold a socket forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  // Bound slow or stalled clients (slowloris): no request may hold a socket for
+  // longer than these, and Node checks them often enough to notice in time.
+  const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
+  const server = createServer(
+    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    buildApp(config, logger, sequelize, upstreams, releases),
+  );
+  answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.PORT }, 'gateway listening');
@@ -33,7 +52,9 @@ async function main(): Promise<void> {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS))]);
     server.closeAllConnections();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
+    await keys.stop();
     await sequelize.close();
+    await tracing.shutdown();
   });
 }
 

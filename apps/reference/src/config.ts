@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { env, grpcServiceFields, loadConfig } from '@libs/config';
+import { env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
 
 const schema = z.object({
+  ...metricsFields(9464),
   ...grpcServiceFields('reference', 50051),
   CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
   DEFAULT_DATA_DIR: env.text(join(__dirname, 'default-data')),

@@ -2,6 +2,8 @@ import { CursorCodec } from '@libs/cursor';
 import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
 import { createLogger } from '@libs/logging';
+import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
+import { initTracing } from '@libs/tracing';
 import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
 import { migrations } from '@libs/reference-db';
@@ -13,6 +15,7 @@ import { onShutdownSignal, runMain } from '@libs/lifecycle';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('reference', config.LOG_LEVEL);
+  const tracing = initTracing('reference', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
 
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
     migrations,
     log: (message) => logger.info(message),
   });
+  registerDbPoolMetrics(sequelize);
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
   const cursors = new CursorCodec(config.CURSOR_SECRET);
@@ -40,9 +44,13 @@ async function main(): Promise<void> {
     ],
   });
 
+  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);
     await sequelize.close();
+    await metrics.close();
+    await tracing.shutdown();
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { requestContext, type Logger } from '@libs/logging';
+import { inSpan, SpanKind } from '@libs/tracing';
 import { MESSAGE_HEADERS } from './message-headers';
 
 /**
@@ -48,10 +49,15 @@ export function startConsumer(options: {
     const { consumerTag } = await channel.consume(options.queue, (message) => {
       if (!message) return; // the broker cancelled us; recovery resubscribes
       inFlight += 1;
-      const requestId = message.properties.headers?.[MESSAGE_HEADERS.requestId];
+      const headers = message.properties.headers ?? {};
+      const requestId = headers[MESSAGE_HEADERS.requestId];
+      // The handler runs in a span continued from the message's traceparent header.
       requestContext
         .run({ requestId: typeof requestId === 'string' ? requestId : String(message.properties.messageId) }, () =>
-          options.handle(message),
+          inSpan(`${options.queue} process`, SpanKind.CONSUMER, headers, () => options.handle(message), {
+            'messaging.system': 'rabbitmq',
+            'messaging.message.id': String(message.properties.messageId),
+          }),
         )
         .catch((error: unknown) => {
           options.logger.error({ err: error }, 'consumer handler failed; the message goes back to the queue');

@@ -3,3 +3,4 @@ export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
 export { MESSAGE_HEADERS } from './message-headers';
+export { QueueDepths } from './queue-depths';

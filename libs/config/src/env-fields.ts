@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+function isUrlWith(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const urlMessage = (protocols: string[]) => `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`;
+
 /** Reusable validators for environment variables, which always arrive as strings. */
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
@@ -13,15 +23,28 @@ export const env = {
     z
       .string()
       .default(fallback)
-      .refine((value) => {
-        try {
-          return protocols.includes(new URL(value).protocol);
-        } catch {
-          return false;
-        }
-      }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`),
+      .refine((value) => isUrlWith(value, protocols), urlMessage(protocols)),
+  /** Unset or empty means "not configured"; set, it must be a URL with one of the protocols. */
+  optionalUrl: (protocols: string[]) =>
+    z
+      .string()
+      .optional()
+      .transform((value) => value || undefined)
+      .refine((value) => value === undefined || isUrlWith(value, protocols), urlMessage(protocols)),
   hostPort: (fallback: string) =>
     z.string().regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port').default(fallback),
+  /**
+   * Where a gRPC client connects: host:port, or a gRPC target naming several
+   * instances (`ipv4:127.0.0.1:50052,127.0.0.1:50062`, `dns:finance:50052`).
+   */
+  grpcTarget: (fallback: string) =>
+    z
+      .string()
+      .regex(
+        /^(?:[\w.-]+:\d{1,5}|ipv4:[\d.]+:\d{1,5}(?:,[\d.]+:\d{1,5})*|dns:(?:\/\/[\w.:-]*\/)?[\w.-]+:\d{1,5})$/,
+        'must be host:port, ipv4:host:port,host:port,... or dns:name:port',
+      )
+      .default(fallback),
   text: (fallback: string) => z.string().default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Outside production a development value is filled in; in production the variable must be set. */

@@ -31,3 +31,28 @@ describe('parseConfig', () => {
     expect(attempt).toThrow(new RegExp(`^invalid configuration: ${variable}="${value}"`));
   });
 });
+
+describe('gRPC targets and optional URLs', () => {
+  const targets = z.object({
+    ADDR: env.grpcTarget('127.0.0.1:50051'),
+    OTLP: env.optionalUrl(['http:', 'https:']),
+  });
+
+  it.each(['finance:50052', 'ipv4:127.0.0.1:50052,127.0.0.1:50062', 'dns:///finance.default.svc.cluster.local:50052'])(
+    'accepts %s as a gRPC target',
+    (ADDR) => {
+      expect(parseConfig(targets, { ADDR }).ADDR).toBe(ADDR);
+    },
+  );
+
+  it.each(['finance', 'ipv4:127.0.0.1', 'http://finance:50052', 'finance:50052\nx'])('refuses %j as a gRPC target', (ADDR) => {
+    expect(() => parseConfig(targets, { ADDR })).toThrow(/^invalid configuration: ADDR=.* must be host:port/);
+  });
+
+  it('leaves an optional URL undefined when unset or empty, and checks it when set', () => {
+    expect(parseConfig(targets, {}).OTLP).toBeUndefined();
+    expect(parseConfig(targets, { OTLP: '' }).OTLP).toBeUndefined();
+    expect(parseConfig(targets, { OTLP: 'http://collector:4318' }).OTLP).toBe('http://collector:4318');
+    expect(() => parseConfig(targets, { OTLP: 'collector:4318' })).toThrow(/OTLP=.* must be a URL starting with http:\/\//);
+  });
+});

@@ -6,6 +6,8 @@ export const commonFields = (service: string) => ({
   DB_POOL_MAX: env.int(10, 1, 200),
   LOG_LEVEL: env.logLevel(),
   SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000),
+  // The standard OpenTelemetry variable; unset, spans are not exported (trace ids still propagate).
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl(['http:', 'https:']),
 });
 
 /** Variables of a gRPC service: where it listens, plus the common ones. */
@@ -19,4 +21,9 @@ export const grpcServiceFields = (service: string, defaultPort: number) => ({
 export const busFields = () => ({
   AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']),
   AMQP_NAMESPACE: env.text(''),
+});
+
+/** Where a gRPC service serves Prometheus metrics over HTTP; METRICS_PORT=0 turns the endpoint off. */
+export const metricsFields = (defaultPort: number) => ({
+  METRICS_PORT: env.port(defaultPort),
 });

@@ -7,6 +7,7 @@ import {
   type ClientUnaryCall,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { traceHeaders } from '@libs/tracing';
 import type { Actor } from './handler';
 import { METADATA } from './metadata';
 
@@ -33,8 +34,10 @@ export function createClient<C>(Client: ClientConstructor<C>, address: string): 
   });
 }
 
+/** Metadata for a call: request id, acting user, and the active span's W3C traceparent. */
 export function outgoingMetadata(context: { requestId?: string; actor?: Actor }): Metadata {
   const metadata = new Metadata();
+  for (const [key, value] of Object.entries(traceHeaders())) metadata.set(key, value);
   if (context.requestId) metadata.set(METADATA.requestId, context.requestId);
   if (context.actor) {
     metadata.set(METADATA.actorId, context.actor.userId);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { requestContext, type Logger } from '@libs/logging';
+import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext } from '@libs/tracing';
 import { RpcError } from './errors';
+import { observeHandledCall } from './handler-metrics';
 import { METADATA } from './metadata';
 
 export interface Actor {
@@ -30,8 +32,9 @@ function contextOf(metadata: Metadata): CallContext {
 
 /**
  * Adapts an async handler to grpc-js: it runs inside the request's context (so
- * logs carry the request id), RpcErrors pass through, and anything else becomes
- * INTERNAL with a generic message while the detail stays in the log.
+ * logs carry the request id) and inside a span continued from the caller's
+ * traceparent; RpcErrors pass through, and anything else becomes INTERNAL with
+ * a generic message while the detail stays in the log. Every call is timed.
  */
 export function unaryHandler<Req, Res>(
   logger: Logger,
@@ -42,22 +45,35 @@ export function unaryHandler<Req, Res>(
     const context = contextOf(call.metadata);
     const started = process.hrtime.bigint();
     const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
-    requestContext.run({ requestId: context.requestId }, () => {
+    const { span, context: traceContext } = startSpanFrom(method, SpanKind.SERVER, call.metadata.getMap(), {
+      'rpc.system': 'grpc',
+      'rpc.method': method,
+    });
+    const finish = (code: status) => {
+      observeHandledCall(method, code, elapsedMs() / 1000);
+      span.setAttribute('rpc.grpc.status_code', code);
+      if (code !== status.OK) markSpanFailed(span, status[code]);
+      span.end();
+    };
+    const run = () =>
       handler(call.request, context).then(
         (response) => {
           logger.debug({ method, ms: elapsedMs() }, 'call handled');
+          finish(status.OK);
           callback(null, response);
         },
         (error: unknown) => {
           if (error instanceof RpcError) {
             logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
+            finish(error.code);
             callback(error.toServiceError() as ServiceError);
             return;
           }
           logger.error({ err: error, method }, 'handler failed');
+          finish(status.INTERNAL);
           callback({ code: status.INTERNAL, details: 'internal error' } as ServiceError);
         },
       );
-    });
+    requestContext.run({ requestId: context.requestId }, () => withTraceContext(traceContext, run));
   };
 }

@@ -5,3 +5,4 @@ export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './c
 export { METADATA } from './metadata';
 export { HealthProbe } from './health-client';
 export { status as GrpcStatus, Metadata, type ServiceError } from '@grpc/grpc-js';
+export { retryWithinDeadline, READ_RETRY_POLICY, type RetryPolicy, type RetryOptions } from './retry';

@@ -6,6 +6,7 @@ import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQ
 import { waitFor } from './wait-for';
 
 export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
+type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
 type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -17,11 +18,16 @@ export interface RunningSystem {
   /** A fresh key per role, issued the way `npm start` issues them. */
   keys: Record<Role, string>;
   databaseUrl(service: ServiceName): string;
-  /** Starts a service that is not running, and waits until it answers health checks. */
-  start(service: ServiceName): Promise<void>;
-  /** Sends SIGTERM (or another signal) and resolves with the exit code once the process ends. */
-  stop(service: ServiceName, signal?: NodeJS.Signals): Promise<number | null>;
-  logs(service: ServiceName): string;
+  /**
+   * Starts a service instance (1 unless told) that is not running (again, with the same database and
+   * RabbitMQ names), and waits until it answers health checks. `env` overrides variables for this start only.
+   */
+  start(service: ServiceName, options?: { instance?: number; env?: Record<string, string> }): Promise<void>;
+  /** Sends SIGTERM (or another signal, e.g. SIGKILL) and resolves with the exit code once the process ends. */
+  stop(service: ServiceName, signal?: NodeJS.Signals, instance?: number): Promise<number | null>;
+  logs(service: ServiceName, instance?: number): string;
+  /** Where an instance serves Prometheus metrics: the gateway's /metrics, or a gRPC service's metrics port. */
+  metricsUrl(service: ServiceName, instance?: number): string;
   /** Stops everything and removes the run's databases and RabbitMQ names. */
   shutdown(): Promise<void>;
 }
@@ -32,55 +38,88 @@ function entryPoint(service: ServiceName): string {
   return path;
 }
 
+export interface SystemOptions {
+  env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /**
+   * How many instances of a gRPC service to run (default 1). They share the
+   * service's database and queue, as scaled instances do, and the gateway
+   * spreads its calls over all of them.
+   */
+  instances?: Partial<Record<GrpcServiceName, number>>;
+}
+
 /**
  * Starts the four real service processes from dist/, on free ports, with their
  * own databases (<namespace>_<service>) and RabbitMQ names (<namespace>.*), so
  * a test run never touches `npm start`'s data or another run's.
  */
-export async function startSystem(options: { env?: Partial<Record<ServiceName, Record<string, string>>> } = {}): Promise<RunningSystem> {
+export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await dropStaleTestDatabases();
   const namespace = uniqueNamespace();
   const logDir = join(ROOT, 'test-artifacts', namespace);
   mkdirSync(logDir, { recursive: true });
-  const ports = {
-    reference: await freePort(),
-    finance: await freePort(),
-    audit: await freePort(),
-    gateway: await freePort(),
+  const countOf = (service: ServiceName) => (service === 'gateway' ? 1 : (options.instances?.[service] ?? 1));
+  // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
+  const portsOf = async (service: ServiceName) => {
+    const list: { main: number; metrics: number }[] = [];
+    while (list.length < countOf(service)) list.push({ main: await freePort(), metrics: await freePort() });
+    return list;
   };
+  const instancePorts: Record<ServiceName, { main: number; metrics: number }[]> = {
+    reference: await portsOf('reference'),
+    finance: await portsOf('finance'),
+    audit: await portsOf('audit'),
+    gateway: await portsOf('gateway'),
+  };
+  const ports = Object.fromEntries(
+    Object.entries(instancePorts).map(([service, list]) => [service, list[0].main]),
+  ) as Record<ServiceName, number>;
+  const target = (service: GrpcServiceName) =>
+    countOf(service) === 1
+      ? `127.0.0.1:${ports[service]}`
+      : `ipv4:${instancePorts[service].map((p) => `127.0.0.1:${p.main}`).join(',')}`;
+  const instanceKey = (service: ServiceName, instance: number) => (instance === 1 ? service : `${service}-${instance}`);
   const databaseUrl = (service: ServiceName) => `${POSTGRES_URL}/${namespace}_${service}`;
   const common = { LOG_LEVEL: 'debug', AMQP_URL, AMQP_NAMESPACE: `${namespace}.`, NODE_ENV: 'test' };
-  const envOf = (service: ServiceName): Record<string, string> => ({
+  const envOf = (service: ServiceName, instance = 1): Record<string, string> => ({
     ...common,
     DATABASE_URL: databaseUrl(service),
     ...(service === 'gateway'
       ? {
           PORT: String(ports.gateway),
           HOST: '127.0.0.1',
-          REFERENCE_ADDR: `127.0.0.1:${ports.reference}`,
-          FINANCE_ADDR: `127.0.0.1:${ports.finance}`,
-          AUDIT_ADDR: `127.0.0.1:${ports.audit}`,
+          REFERENCE_ADDR: target('reference'),
+          FINANCE_ADDR: target('finance'),
+          AUDIT_ADDR: target('audit'),
         }
-      : { GRPC_PORT: String(ports[service]), GRPC_HOST: '127.0.0.1' }),
+      : {
+          GRPC_PORT: String(instancePorts[service][instance - 1].main),
+          GRPC_HOST: '127.0.0.1',
+          METRICS_PORT: String(instancePorts[service][instance - 1].metrics),
+        }),
     ...options.env?.[service],
   });
 
-  const processes = new Map<ServiceName, ChildProcess>();
+  const processes = new Map<string, ChildProcess>();
 
-  async function start(service: ServiceName): Promise<void> {
-    if (processes.has(service)) throw new Error(`${service} is already running`);
+  async function start(
+    service: ServiceName,
+    { instance = 1, env }: { instance?: number; env?: Record<string, string> } = {},
+  ): Promise<void> {
+    const key = instanceKey(service, instance);
+    if (processes.has(key)) throw new Error(`${key} is already running`);
     const child = spawn(process.execPath, ['--enable-source-maps', entryPoint(service)], {
-      env: { ...process.env, ...envOf(service) },
+      env: { ...process.env, ...envOf(service, instance), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const log = createWriteStream(join(logDir, `${service}.log`), { flags: 'a' });
+    const logFile = join(logDir, `${key}.log`);
+    const log = createWriteStream(logFile, { flags: 'a' });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
-    processes.set(service, child);
+    processes.set(key, child);
     child.once('exit', () => {
-      if (processes.get(service) === child) processes.delete(service);
+      if (processes.get(key) === child) processes.delete(key);
     });
-    const logFile = join(logDir, `${service}.log`);
     if (service === 'gateway') {
       await waitFor(`the gateway to become healthy (log: ${logFile})`, async () => {
         if (!processes.has(service)) throw new Error('the gateway exited during start-up');
@@ -88,26 +127,30 @@ export async function startSystem(options: { env?: Partial<Record<ServiceName, R
       }, 30_000);
       return;
     }
-    const probe = new HealthProbe(`127.0.0.1:${ports[service]}`);
+    const probe = new HealthProbe(`127.0.0.1:${instancePorts[service][instance - 1].main}`);
     try {
       await probe.waitUntilServing(30_000);
     } catch (error) {
-      throw new Error(`${service} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
+      throw new Error(`${key} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
     } finally {
       probe.close();
     }
   }
 
-  function stop(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    const child = processes.get(service);
-    if (!child) return Promise.resolve(null);
+  function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<number | null> {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(null);
     return new Promise((resolveExit) => {
       child.once('exit', (code) => resolveExit(code));
       child.kill(signal);
     });
   }
 
-  await Promise.all(GRPC_SERVICES.map(start));
+  const stop = (service: ServiceName, signal: NodeJS.Signals = 'SIGTERM', instance = 1) =>
+    stopChild(processes.get(instanceKey(service, instance)), signal);
+
+  await Promise.all(
+    GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => start(service, { instance: i + 1 }))),
+  );
   await start('gateway');
   const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
     env: { ...process.env, ...envOf('gateway') },
@@ -124,9 +167,13 @@ export async function startSystem(options: { env?: Partial<Record<ServiceName, R
     databaseUrl,
     start,
     stop,
-    logs: (service) => readFileSync(join(logDir, `${service}.log`), 'utf8'),
+    logs: (service, instance = 1) => readFileSync(join(logDir, `${instanceKey(service, instance)}.log`), 'utf8'),
+    metricsUrl: (service, instance = 1) =>
+      service === 'gateway'
+        ? `http://127.0.0.1:${ports.gateway}/metrics`
+        : `http://127.0.0.1:${instancePorts[service][instance - 1].metrics}/metrics`,
     async shutdown() {
-      await Promise.all([...processes.keys()].map((service) => stop(service)));
+      await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
       await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));
       await deleteBusTopology(namespace);
     },

@@ -1,112 +1,88 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { AuditEvent, auditV1 } from '@libs/contracts';
+import type { AuditEvent } from '@libs/contracts';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 
-interface EntryRow {
-  sequence: string;
-  event_id: string;
-  occurred_at: Date;
-  action: string;
-  entity_type: string;
-  entity_ids: string[];
-  actor_id: string;
-  actor_role: string;
-  request_id: string;
-  before: unknown;
-  after: unknown;
-  prev_hash: string;
-  hash: string;
-  recorded_at: Date;
+export type AppendOutcome = 'stored' | 'duplicate';
+
+const COLUMNS_PER_ROW = 13;
+
+/** Normalised to what the row gives back, so /verify recomputes the very same hash. */
+function normalised(received: AuditEvent): AuditEvent {
+  return {
+    ...received,
+    occurredAt: new Date(received.occurredAt).toISOString(), // UTC, milliseconds
+    before: received.before ?? null,
+    after: received.after ?? null,
+  };
 }
 
 /**
- * Stores an event once. The chain needs one writer at a time, so the append
- * holds a transaction-scoped advisory lock; a redelivered event (same eventId)
- * is recognised under that lock and reported as a duplicate, not stored again.
+ * Stores events in the given order, each once. The chain needs one writer at a
+ * time, so the append holds a transaction-scoped advisory lock; events already
+ * stored (same eventId, also twice in one batch) are recognised under that lock
+ * and reported as duplicates. One transaction for the whole batch: all or nothing.
  */
-export async function appendEvent(sequelize: Sequelize, received: AuditEvent): Promise<'stored' | 'duplicate'> {
-  const event: AuditEvent = { ...received, occurredAt: new Date(received.occurredAt).toISOString() };
+export async function appendEvents(
+  sequelize: Sequelize,
+  received: AuditEvent[],
+  /** The trace each event travelled in, by index; kept beside the entry, outside its hash. */
+  traceIds: (string | undefined)[] = [],
+): Promise<AppendOutcome[]> {
+  const events = received.map(normalised);
   return sequelize.transaction(async (transaction) => {
     await sequelize.query("SELECT pg_advisory_xact_lock(hashtext('audit:chain'))", { transaction });
-    const existing = await sequelize.query('SELECT 1 FROM audit_entries WHERE event_id = $1', {
-      bind: [event.eventId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
-    if (existing.length > 0) return 'duplicate';
+    const existing = await sequelize.query<{ event_id: string }>(
+      'SELECT event_id::text FROM audit_entries WHERE event_id = ANY($1::uuid[])',
+      { bind: [events.map((e) => e.eventId)], type: QueryTypes.SELECT, transaction },
+    );
+    const seen = new Set(existing.map((row) => row.event_id.toLowerCase()));
     const [last] = await sequelize.query<{ hash: string }>(
       'SELECT hash FROM audit_entries ORDER BY sequence DESC LIMIT 1',
       { type: QueryTypes.SELECT, transaction },
     );
-    const prevHash = last?.hash ?? GENESIS_HASH;
-    await sequelize.query(
-      `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-                                  request_id, before, after, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12)`,
-      {
-        bind: [
-          event.eventId,
-          event.occurredAt,
-          event.action,
-          event.entityType,
-          event.entityIds,
-          event.actor.userId,
-          event.actor.role,
-          event.requestId,
-          JSON.stringify(event.before),
-          JSON.stringify(event.after),
-          prevHash,
-          entryHash(prevHash, event),
-        ],
-        transaction,
-      },
-    );
-    return 'stored';
+    let prevHash = last?.hash ?? GENESIS_HASH;
+    const bind: unknown[] = [];
+    const outcomes = events.map((event, index): AppendOutcome => {
+      const key = event.eventId.toLowerCase();
+      if (seen.has(key)) return 'duplicate';
+      seen.add(key);
+      const hash = entryHash(prevHash, event);
+      bind.push(
+        event.eventId,
+        event.occurredAt,
+        event.action,
+        event.entityType,
+        event.entityIds,
+        event.actor.userId,
+        event.actor.role,
+        event.requestId,
+        JSON.stringify(event.before),
+        JSON.stringify(event.after),
+        prevHash,
+        hash,
+        traceIds[index] ?? null,
+      );
+      prevHash = hash;
+      return 'stored';
+    });
+    if (bind.length > 0) {
+      const rows = Array.from({ length: bind.length / COLUMNS_PER_ROW }, (_, row) => {
+        const p = (column: number) => `$${row * COLUMNS_PER_ROW + column}`;
+        return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)})`;
+      });
+      // Rows are listed in chain order; sequence (bigserial) follows the VALUES order of one INSERT.
+      await sequelize.query(
+        `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
+                                    request_id, before, after, prev_hash, hash, trace_id)
+         VALUES ${rows.join(', ')}`,
+        { bind, transaction },
+      );
+    }
+    return outcomes;
   });
 }
 
-function toEntry(row: EntryRow): auditV1.AuditEntry {
-  return {
-    eventId: row.event_id,
-    occurredAt: row.occurred_at.toISOString(),
-    action: row.action,
-    entityType: row.entity_type,
-    entityIds: row.entity_ids,
-    actor: { userId: row.actor_id, role: row.actor_role },
-    requestId: row.request_id,
-    beforeJson: JSON.stringify(row.before),
-    afterJson: JSON.stringify(row.after),
-    sequence: row.sequence,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-    recordedAt: row.recorded_at.toISOString(),
-  };
-}
-
-export interface EntryFilters {
-  entityType: string;
-  entityId: string;
-  action: string;
-  limit: number;
-}
-
-export async function listEntries(sequelize: Sequelize, filters: EntryFilters): Promise<auditV1.AuditEntry[]> {
-  const bind: unknown[] = [];
-  const where: string[] = [];
-  const add = (clause: (placeholder: string) => string, value: unknown) => {
-    bind.push(value);
-    where.push(clause(`$${bind.length}`));
-  };
-  if (filters.entityType) add((p) => `entity_type = ${p}`, filters.entityType);
-  if (filters.entityId) add((p) => `entity_ids @> ARRAY[${p}]::text[]`, filters.entityId);
-  if (filters.action) add((p) => `action = ${p}`, filters.action);
-  bind.push(filters.limit);
-  const rows = await sequelize.query<EntryRow>(
-    `SELECT sequence::text, event_id::text, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-            request_id, before, after, prev_hash, hash, recorded_at
-       FROM audit_entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY sequence DESC LIMIT $${bind.length}`,
-    { bind, type: QueryTypes.SELECT },
-  );
-  return rows.map(toEntry);
+export async function appendEvent(sequelize: Sequelize, event: AuditEvent, traceId?: string): Promise<AppendOutcome> {
+  const [outcome] = await appendEvents(sequelize, [event], [traceId]);
+  return outcome;
 }

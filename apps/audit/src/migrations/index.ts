@@ -1,5 +1,6 @@
 import type { Migration } from '@libs/db';
 import { m0001AuditEntries } from './0001-audit-entries';
+import { m0002AuditTraceId } from './0002-audit-trace-id';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001AuditEntries];
+export const migrations: Migration[] = [m0001AuditEntries, m0002AuditTraceId];

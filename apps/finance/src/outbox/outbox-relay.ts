@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { MESSAGE_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
 import type { Logger } from '@libs/logging';
+import { outboxPublished, outboxPublishFailures } from './outbox-metrics';
 
 interface ClaimedRow {
   id: string;
@@ -8,7 +9,11 @@ interface ClaimedRow {
   routing_key: string;
   payload: unknown;
   request_id: string;
+  trace_parent: string | null;
 }
+
+/** Longest pause between passes while the database keeps failing. */
+const MAX_BACKOFF_MS = 5_000;
 
 export interface RelayOptions {
   batchSize: number;
@@ -26,6 +31,8 @@ export interface RelayOptions {
 export class OutboxRelay {
   private running = false;
   private wake?: () => void;
+  /** A nudge that came while a pass was running: the next sleep is skipped, so its rows are not left waiting. */
+  private nudged = false;
   private loop?: Promise<void>;
 
   constructor(
@@ -43,6 +50,7 @@ export class OutboxRelay {
 
   /** Called after a commit that wrote outbox rows, so they go out without waiting for the next poll. */
   nudge(): void {
+    this.nudged = true;
     this.wake?.();
   }
 
@@ -53,26 +61,52 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       let published = 0;
       try {
+        // While the broker is away nothing is claimed: rows stay free for any relay that can publish.
         published = this.publisher.ready ? await this.relayBatch() : 0;
+        failures = 0;
       } catch (error) {
-        this.logger.warn({ err: error }, 'outbox relay pass failed; retrying');
+        failures += 1;
+        this.logger.warn({ err: error, failures }, 'outbox relay pass failed; retrying');
       }
-      if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
+      // Back off while the database fails, so an outage is neither hammered nor flooding the log.
+      if (failures > 0) await this.sleep(Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
+      else if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
     }
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.nudged = false;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
+  }
+
+  /**
+   * A confirm that never comes (a silently dead connection, until heartbeats notice)
+   * must not stall the relay: past half the lease the publish counts as failed and
+   * the row is retried. Should the confirm still arrive, the event goes out twice,
+   * which the audit service absorbs.
+   */
+  private withinLease(publish: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no broker confirm within half the lease')), this.options.leaseMs / 2);
+    });
+    return Promise.race([publish, timeout]).finally(() => clearTimeout(timer));
   }
 
   /** One pass: claim, publish, mark. Returns how many rows were published. */
@@ -83,7 +117,7 @@ export class OutboxRelay {
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id::text, event_id::text, routing_key, payload, request_id`,
+       RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
       { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
     );
     if (rows.length === 0) return 0;
@@ -91,11 +125,16 @@ export class OutboxRelay {
 
     const outcomes = await Promise.allSettled(
       rows.map((row) =>
-        this.publisher.publish(this.topology.exchange, row.routing_key, Buffer.from(JSON.stringify(row.payload)), {
-          messageId: row.event_id,
-          contentType: 'application/json',
-          headers: { [MESSAGE_HEADERS.requestId]: row.request_id },
-        }),
+        this.withinLease(
+          this.publisher.publish(this.topology.exchange, row.routing_key, Buffer.from(JSON.stringify(row.payload)), {
+            messageId: row.event_id,
+            contentType: 'application/json',
+            headers: {
+              [MESSAGE_HEADERS.requestId]: row.request_id,
+              ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
+            },
+          }),
+        ),
       ),
     );
     const sent = rows.filter((_, i) => outcomes[i].status === 'fulfilled').map((row) => row.id);
@@ -105,8 +144,11 @@ export class OutboxRelay {
         'UPDATE outbox SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])',
         { bind: [sent] },
       );
+      outboxPublished.inc(sent.length);
+      this.logger.debug({ published: sent.length }, 'outbox events published');
     }
     if (failed.length > 0) {
+      outboxPublishFailures.inc(failed.length);
       const reason = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
       this.logger.warn({ failed: failed.length, err: reason }, 'some outbox rows were not confirmed; they will be retried');
       // Release the lease early so the retry does not wait for it to expire.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { AuditEvent } from '@libs/contracts';
 import type { Actor, CallContext } from '@libs/grpc';
+import { traceHeaders } from '@libs/tracing';
 
 export interface EventDraft {
   action: string;
@@ -34,8 +35,11 @@ export async function recordEvent(
     after: draft.after ?? null,
   };
   await sequelize.query(
-    'INSERT INTO outbox (event_id, routing_key, payload, request_id) VALUES ($1, $2, $3::jsonb, $4)',
-    { bind: [event.eventId, event.action, JSON.stringify(event), event.requestId], transaction },
+    'INSERT INTO outbox (event_id, routing_key, payload, request_id, trace_parent) VALUES ($1, $2, $3::jsonb, $4, $5)',
+    {
+      bind: [event.eventId, event.action, JSON.stringify(event), event.requestId, traceHeaders().traceparent ?? null],
+      transaction,
+    },
   );
   return event;
 }

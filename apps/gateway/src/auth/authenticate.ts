@@ -1,27 +1,65 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { HttpProblem } from '@libs/http-problems';
-import { looksLikeApiKey } from './api-key';
-import { findKeyOwner, type KeyOwner } from './key-store';
-import { isGranted, type Permission } from './permissions';
+import type { KeyOwner } from './key-store';
+import { keyVerifierOf } from './key-verifier';
+import { isGranted, type Permission, type Role } from './permissions';
+import { findSessionOwner, looksLikeSessionToken } from './session-store';
 
-const unauthorized = (detail: string) =>
+export const unauthorized = (detail: string) =>
   new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
+
+const forbidden = (role: Role, permission: Permission) =>
+  new HttpProblem(403, `the ${role} role does not have the ${permission} permission`);
+
+function bearerToken(req: Request, expected: string): string {
+  const match = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '');
+  if (!match) throw unauthorized(`send ${expected} as "Authorization: Bearer <token>"`);
+  return match[1];
+}
 
 export const ownerOf = (res: Response): KeyOwner => res.locals.owner as KeyOwner;
 
-/** Resolves `Authorization: Bearer <key>` to its owner and checks the route's permission. */
+/** Resolves `Authorization: Bearer <API key>` to its owner and checks the route's permission. */
 export function requireKey(sequelize: Sequelize, permission: Permission): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get('authorization') ?? '';
-    const match = /^Bearer +(\S+)$/i.exec(header);
-    if (!match) throw unauthorized('send an API key as "Authorization: Bearer <key>"');
-    const owner = looksLikeApiKey(match[1]) ? await findKeyOwner(sequelize, match[1]) : undefined;
+    const owner = await keyVerifierOf(sequelize).verify(bearerToken(req, 'an API key'));
     if (!owner) throw unauthorized('the API key is unknown or revoked');
-    if (!isGranted(owner.role, permission)) {
-      throw new HttpProblem(403, `the ${owner.role} role does not have the ${permission} permission`);
-    }
+    if (!isGranted(owner.role, permission)) throw forbidden(owner.role, permission);
     res.locals.owner = owner;
+    next();
+  };
+}
+
+/** Who manages an account: signed in on the dashboard, or holding one of the account's API keys. */
+export interface Account {
+  userId: string;
+  role: Role;
+  /** Set when the caller signed in; the token is needed to sign out. */
+  sessionToken?: string;
+}
+
+export const accountOf = (res: Response): Account => res.locals.account as Account;
+
+/**
+ * For the account endpoints (/api/v1/auth/*): a dashboard session token or an
+ * API key. Data endpoints take API keys only (requireKey).
+ */
+export function requireAccount(sequelize: Sequelize, permission?: Permission): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req, 'a session token or an API key');
+    let account: Account | undefined;
+    if (looksLikeSessionToken(token)) {
+      const owner = await findSessionOwner(sequelize, token);
+      if (!owner) throw unauthorized('the session has ended or is unknown; sign in again');
+      account = { userId: owner.userId, role: owner.role, sessionToken: token };
+    } else {
+      const owner = await keyVerifierOf(sequelize).verify(token);
+      if (!owner) throw unauthorized('the API key is unknown or revoked');
+      account = { userId: owner.userId, role: owner.role };
+    }
+    if (permission && !isGranted(account.role, permission)) throw forbidden(account.role, permission);
+    res.locals.account = account;
     next();
   };
 }

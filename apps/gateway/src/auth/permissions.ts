@@ -8,9 +8,13 @@ const GRANTS = {
   'finance:write': ['bursar', 'admin'],
   'finance:delete': ['admin'],
   'audit:read': ['admin'],
+  'audit:replay': ['admin'],
+  'users:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof GRANTS;
 
 export const isGranted = (role: Role, permission: Permission): boolean =>
   (GRANTS[permission] as readonly Role[]).includes(role);
+
+export const grantedRoles = (permission: Permission): readonly Role[] => GRANTS[permission];

@@ -27,11 +27,8 @@ export function searchsetBundle(req: Request, resources: FhirResource[], nextCur
       { relation: 'self', url: pageUrl(req, typeof req.query.cursor === 'string' ? req.query.cursor : undefined) },
       ...(nextCursor ? [{ relation: 'next', url: pageUrl(req, nextCursor) }] : []),
     ],
-    entry: resources.map((resource) => ({
-      fullUrl: resource.id ? `${resource.resourceType}/${resource.id}` : undefined,
-      resource,
-      search: { mode: 'match' },
-    })),
+    // No fullUrl: FHIR wants it absolute, and the gateway does not know its public address.
+    entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
   };
 }
 

@@ -14,12 +14,14 @@ const DAYS = ['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'];
 const FHIR_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /**
- * "Mo-Fr 08:00-17:00; Sa 09:00-13:00" (OpenStreetMap opening_hours, the form
- * the catalogue stores) → FHIR hoursOfOperation; undefined for anything else,
- * which then travels as text in availabilityExceptions.
+ * "Mo-Fr 08:00-17:00; Sa 09:00-13:00; Su off" or "24/7" (OpenStreetMap
+ * opening_hours, the form the catalogue stores) → FHIR hoursOfOperation, which
+ * lists open times only, so closed rules drop out. Undefined for anything else;
+ * the text then travels in availabilityExceptions.
  */
 export function hoursOfOperation(text: string) {
-  const rules = text.split(';').map((rule) => rule.trim()).filter(Boolean);
+  if (text.trim() === '24/7') return [{ daysOfWeek: FHIR_DAYS, allDay: true }];
+  const rules = text.split(';').map((rule) => rule.trim()).filter((rule) => rule && !/\boff$/i.test(rule));
   const parsed = rules.map((rule) => {
     const match = /^(\w\w)(?:-(\w\w))?\s+(\d\d:\d\d)-(\d\d:\d\d)$/i.exec(rule);
     if (!match?.[1] || !match[3] || !match[4]) return undefined;

@@ -1,40 +1,70 @@
+import compression from 'compression';
 import express, { type Express } from 'express';
 import pinoHttp from 'pino-http';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
+import { httpMetrics } from '../observability/http-metrics';
+import { tracing } from '../observability/tracing-middleware';
 import { auditRoutes } from '../routes/audit';
 import { categoryRoutes } from '../routes/categories';
+import { changelogRoutes } from '../routes/changelog';
+import type { Release } from '../changelog/parse-changelog';
 import { conditionRoutes } from '../routes/conditions';
+import { authRoutes } from '../routes/auth';
+import { authKeyRoutes } from '../routes/auth-keys';
+import { authUserRoutes } from '../routes/auth-users';
 import { diseaseRoutes } from '../routes/diseases';
+import { docsRoutes } from '../routes/docs';
 import { dosageRoutes } from '../routes/dosages';
 import { drugRoutes } from '../routes/drugs';
+import { buildOpenApiDocument } from '../openapi/document';
 import { healthRoutes } from '../routes/health';
 import { labRoutes } from '../routes/labs';
+import { metricsRoutes } from '../routes/metrics';
 import { premiseRoutes } from '../routes/premises';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
+import { dashboard } from './dashboard';
 import { requireJsonBody } from './json-body';
 import { requestId } from './request-id';
 
-export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Sequelize, upstreams: Upstreams): Express {
+export function buildApp(
+  config: GatewayConfig,
+  logger: Logger,
+  sequelize: Sequelize,
+  upstreams: Upstreams,
+  /** CHANGELOG.md's releases, newest first: served as JSON, and the newest is the API's version. */
+  releases: Release[],
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestId());
+  app.use(tracing());
+  app.use(httpMetrics());
   app.use(
     pinoHttp({
-      logger,
+      logger, // redacts credentials (libs/logging)
       genReqId: (_req, res) => res.locals.requestId as string,
       customAttributeKeys: { reqId: 'requestId' },
       autoLogging: { ignore: (req) => req.url === '/healthz' },
     }),
   );
+  // Small bodies gain nothing from compression and cost CPU, hence the threshold.
+  app.use(compression({ threshold: 1024 }));
   app.use(requireJsonBody());
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
 
   app.use(healthRoutes(config, sequelize, upstreams));
+  app.use(docsRoutes(buildOpenApiDocument(releases[0]?.version ?? '0.0.0')));
+  app.use(metricsRoutes());
+  app.use(changelogRoutes(releases));
+  app.use(dashboard());
+  app.use(authRoutes(config, sequelize));
+  app.use(authKeyRoutes(sequelize));
+  app.use(authUserRoutes(sequelize));
   app.use(diseaseRoutes(upstreams, sequelize));
   for (const routes of [labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes]) {
     app.use(routes(upstreams, sequelize));

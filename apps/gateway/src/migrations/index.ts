@@ -1,5 +1,6 @@
 import type { Migration } from '@libs/db';
 import { m0001UsersAndKeys } from './0001-users-and-keys';
+import { m0002SessionsAndLoginThrottle } from './0002-sessions-and-login-throttle';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001UsersAndKeys];
+export const migrations: Migration[] = [m0001UsersAndKeys, m0002SessionsAndLoginThrottle];

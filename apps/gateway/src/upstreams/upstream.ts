@@ -1,10 +1,30 @@
 import type { Response } from 'express';
 import CircuitBreaker from 'opossum';
-import { callUnary, outgoingMetadata, type UnaryMethod } from '@libs/grpc';
+import {
+  callUnary,
+  GrpcStatus,
+  outgoingMetadata,
+  READ_RETRY_POLICY,
+  retryWithinDeadline,
+  type UnaryMethod,
+} from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { KeyOwner } from '../auth/key-store';
 import { BUSINESS_CODES, isServiceError, problemFromGrpc } from './grpc-problem';
+import { upstreamDuration, upstreamRetries, type BreakerState } from './upstream-metrics';
+
+// Reads are safe to repeat; a mutation is never retried here (a lost answer is
+// not a lost write: the client retries it with its Idempotency-Key).
+const IDEMPOTENT_HTTP_METHODS = new Set(['GET', 'HEAD']);
+
+/** Only UNAVAILABLE means the call surely never reached a working server; anything else is final. */
+const isRetryable = (error: unknown) => isServiceError(error) && error.code === GrpcStatus.UNAVAILABLE;
+
+function outcomeOf(error: unknown): string {
+  if (isServiceError(error)) return GrpcStatus[error.code] ?? String(error.code);
+  return (error as { code?: string }).code === 'EOPENBREAKER' ? 'BREAKER_OPEN' : 'ERROR';
+}
 
 export interface UpstreamOptions {
   timeoutMs: number;
@@ -13,8 +33,9 @@ export interface UpstreamOptions {
 
 /**
  * One gRPC upstream: a long-lived client behind its own circuit breaker. Every
- * call carries the request id and the acting user, and a deadline; failures
- * come back as HttpProblems.
+ * call carries the request id, the acting user, the trace context and a
+ * deadline; calls made for GET requests are retried with jittered backoff
+ * within that same deadline. Failures come back as HttpProblems.
  */
 export class Upstream<C extends object> {
   private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
@@ -38,7 +59,7 @@ export class Upstream<C extends object> {
     this.breaker.on('close', () => logger.info({ upstream: name }, 'circuit closed'));
   }
 
-  get state(): 'closed' | 'open' | 'half-open' {
+  get state(): BreakerState {
     if (this.breaker.opened) return 'open';
     return this.breaker.halfOpen ? 'half-open' : 'closed';
   }
@@ -46,14 +67,31 @@ export class Upstream<C extends object> {
   async call<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
     const method = pick(this.client).bind(this.client) as UnaryMethod<Req, Res>;
     const owner = res.locals.owner as KeyOwner | undefined;
-    const metadata = outgoingMetadata({
+    const context = {
       requestId: res.locals.requestId as string,
       actor: owner && { userId: owner.userId, role: owner.role },
-    });
+    };
+    const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context), timeoutMs });
+    const deadline = Date.now() + this.options.timeoutMs;
+    const idempotent = IDEMPOTENT_HTTP_METHODS.has(res.req.method);
+    const stopTimer = upstreamDuration.startTimer({ upstream: this.name });
     const retryAfter = Math.ceil(this.options.resetMs / 1000);
     try {
-      return (await this.breaker.fire(() => callUnary(method, request, { metadata, timeoutMs: this.options.timeoutMs }))) as Res;
+      // The breaker sees one logical call, however many attempts it took.
+      const response = (await this.breaker.fire(() =>
+        idempotent
+          ? retryWithinDeadline(attempt, {
+              deadline,
+              policy: READ_RETRY_POLICY,
+              isRetryable,
+              onRetry: () => upstreamRetries.inc({ upstream: this.name }),
+            })
+          : attempt(this.options.timeoutMs),
+      )) as Res;
+      stopTimer({ outcome: 'OK' });
+      return response;
     } catch (error) {
+      stopTimer({ outcome: outcomeOf(error) });
       if (isServiceError(error)) throw problemFromGrpc(this.name, error, retryAfter);
       if ((error as { code?: string }).code === 'EOPENBREAKER') {
         throw new HttpProblem(503, `the ${this.name} service is failing; calls are paused for a moment`, {

@@ -3,6 +3,7 @@ import { createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { Upstream } from './upstream';
+import { registerBreakerStates } from './upstream-metrics';
 
 export interface Upstreams {
   reference: Upstream<referenceV1.ReferenceServiceClient>;
@@ -14,12 +15,14 @@ export interface Upstreams {
 
 export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
   const options = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, resetMs: config.BREAKER_RESET_MS };
-  return {
+  const upstreams: Upstreams = {
     reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), options, logger),
     catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), options, logger),
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
     audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
   };
+  registerBreakerStates(() => allUpstreams(upstreams));
+  return upstreams;
 }
 
 export const allUpstreams = (upstreams: Upstreams) => [

@@ -45,17 +45,25 @@ function groupByDrug(rows: DrugDosageRow[]): catalogueV1.DrugDosages[] {
   return groups;
 }
 
+/**
+ * Drugs in name order, each with its dosages in id order. The keyset splits in
+ * two: drugs at or after the cursor's drug, and within that drug only dosages
+ * after the cursor's, so the plan walks the drugs' name index and the
+ * dosages' (drug, id) index instead of joining everything and sorting.
+ */
 function selectDosages(sequelize: Sequelize, name: string, after: DosageKey | undefined, limit: number) {
   const params = new SqlParams();
   const where = [`d.name ILIKE ${params.add(containsPattern(name))}`];
+  let dosageAfter = 'TRUE';
   if (after) {
-    where.push(
-      `(lower(d.name), d.id, s.id) > (${params.add(after[0])}, ${params.add(after[1])}::bigint, ${params.add(after[2])}::bigint)`,
-    );
+    const drugId = params.add(after[1]);
+    where.push(`(lower(d.name), d.id) >= (${params.add(after[0])}, ${drugId}::bigint)`);
+    dosageAfter = `(d.id <> ${drugId}::bigint OR x.id > ${params.add(after[2])}::bigint)`;
   }
   return sequelize.query<DrugDosageRow>(
     `SELECT ${DOSAGE_COLUMNS}, d.id::text AS drug_id, d.name AS drug_name, lower(d.name) AS sort_name
-       FROM drugs d JOIN dosages s ON s.drug_pk = d.id
+       FROM drugs d
+       JOIN LATERAL (SELECT x.* FROM dosages x WHERE x.drug_pk = d.id AND ${dosageAfter}) s ON TRUE
       WHERE ${where.join(' AND ')}
       ORDER BY lower(d.name), d.id, s.id LIMIT ${params.add(limit)}`,
     { bind: params.values, type: QueryTypes.SELECT },

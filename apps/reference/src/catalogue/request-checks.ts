@@ -1,5 +1,4 @@
-import type { CursorCodec } from '@libs/cursor';
-import { InvalidCursorError } from '@libs/cursor';
+import { InvalidCursorError, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 
 /** Field names in errors are the HTTP parameters clients send, as for diseases. */

@@ -40,17 +40,67 @@ export interface AuditEntry {
   prevHash: string;
   hash: string;
   recordedAt: string;
+  /** W3C trace id (32 hex digits) of the request that caused the event; empty when it had none. */
+  traceId: string;
 }
 
+/** Empty strings mean "no filter". Entries come newest first. */
 export interface ListEntriesRequest {
   entityType: string;
   entityId: string;
   action: string;
   limit: number;
+  actorId: string;
+  /** RFC 3339 timestamps bounding occurred_at: from inclusive, before exclusive. */
+  occurredFrom: string;
+  occurredBefore: string;
+  /** nextCursor of an earlier page of the same query. */
+  cursor: string;
 }
 
 export interface ListEntriesResponse {
   entries: AuditEntry[];
+  /** Empty on the last page. */
+  nextCursor: string;
+}
+
+export interface VerifyChainRequest {
+}
+
+export interface ChainBreak {
+  sequence: string;
+  eventId: string;
+  /** What is wrong, in words: which hash does not match which. */
+  problem: string;
+}
+
+export interface VerifyChainResponse {
+  intact: boolean;
+  /** Entries checked (all of them when intact, up to and including the broken one otherwise). */
+  checked: string;
+  /** The hash of the newest entry when intact; compare it with a copy kept elsewhere to detect truncation. */
+  lastHash: string;
+  /** The first entry that does not fit, when not intact. */
+  firstBreak?: ChainBreak | undefined;
+}
+
+export interface GetDeadLettersRequest {
+}
+
+export interface GetDeadLettersResponse {
+  queue: string;
+  depth: number;
+}
+
+export interface ReplayDeadLettersRequest {
+  /** At most this many messages are moved (1 to 10000). */
+  limit: number;
+}
+
+export interface ReplayDeadLettersResponse {
+  replayed: number;
+  /** Messages still in the dead-letter queue afterwards. */
+  remaining: number;
 }
 
 function createBaseActor(): Actor {
@@ -157,6 +207,7 @@ function createBaseAuditEntry(): AuditEntry {
     prevHash: "",
     hash: "",
     recordedAt: "",
+    traceId: "",
   };
 }
 
@@ -200,6 +251,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     }
     if (message.recordedAt !== "") {
       writer.uint32(106).string(message.recordedAt);
+    }
+    if (message.traceId !== "") {
+      writer.uint32(114).string(message.traceId);
     }
     return writer;
   },
@@ -321,6 +375,14 @@ export const AuditEntry: MessageFns<AuditEntry> = {
             message.recordedAt = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.traceId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -384,6 +446,11 @@ export const AuditEntry: MessageFns<AuditEntry> = {
         : isSet(object.recorded_at)
         ? globalThis.String(object.recorded_at)
         : "",
+      traceId: isSet(object.traceId)
+        ? globalThis.String(object.traceId)
+        : isSet(object.trace_id)
+        ? globalThis.String(object.trace_id)
+        : "",
     };
   },
 
@@ -428,6 +495,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     if (message.recordedAt !== "") {
       obj.recordedAt = message.recordedAt;
     }
+    if (message.traceId !== "") {
+      obj.traceId = message.traceId;
+    }
     return obj;
   },
 
@@ -449,12 +519,22 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     message.prevHash = object.prevHash ?? "";
     message.hash = object.hash ?? "";
     message.recordedAt = object.recordedAt ?? "";
+    message.traceId = object.traceId ?? "";
     return message;
   },
 };
 
 function createBaseListEntriesRequest(): ListEntriesRequest {
-  return { entityType: "", entityId: "", action: "", limit: 0 };
+  return {
+    entityType: "",
+    entityId: "",
+    action: "",
+    limit: 0,
+    actorId: "",
+    occurredFrom: "",
+    occurredBefore: "",
+    cursor: "",
+  };
 }
 
 export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
@@ -470,6 +550,18 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(32).int32(message.limit);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(42).string(message.actorId);
+    }
+    if (message.occurredFrom !== "") {
+      writer.uint32(50).string(message.occurredFrom);
+    }
+    if (message.occurredBefore !== "") {
+      writer.uint32(58).string(message.occurredBefore);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(66).string(message.cursor);
     }
     return writer;
   },
@@ -519,6 +611,38 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.occurredFrom = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.occurredBefore = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -545,6 +669,22 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
         : "",
       action: isSet(object.action) ? globalThis.String(object.action) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      occurredFrom: isSet(object.occurredFrom)
+        ? globalThis.String(object.occurredFrom)
+        : isSet(object.occurred_from)
+        ? globalThis.String(object.occurred_from)
+        : "",
+      occurredBefore: isSet(object.occurredBefore)
+        ? globalThis.String(object.occurredBefore)
+        : isSet(object.occurred_before)
+        ? globalThis.String(object.occurred_before)
+        : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -562,6 +702,18 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.occurredFrom !== "") {
+      obj.occurredFrom = message.occurredFrom;
+    }
+    if (message.occurredBefore !== "") {
+      obj.occurredBefore = message.occurredBefore;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
     return obj;
   },
 
@@ -574,18 +726,25 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
     message.entityId = object.entityId ?? "";
     message.action = object.action ?? "";
     message.limit = object.limit ?? 0;
+    message.actorId = object.actorId ?? "";
+    message.occurredFrom = object.occurredFrom ?? "";
+    message.occurredBefore = object.occurredBefore ?? "";
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBaseListEntriesResponse(): ListEntriesResponse {
-  return { entries: [] };
+  return { entries: [], nextCursor: "" };
 }
 
 export const ListEntriesResponse: MessageFns<ListEntriesResponse> = {
   encode(message: ListEntriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.entries) {
       AuditEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
@@ -611,6 +770,14 @@ export const ListEntriesResponse: MessageFns<ListEntriesResponse> = {
             message.entries.push(AuditEntry.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -626,6 +793,11 @@ export const ListEntriesResponse: MessageFns<ListEntriesResponse> = {
   fromJSON(object: any): ListEntriesResponse {
     return {
       entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => AuditEntry.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
     };
   },
 
@@ -633,6 +805,9 @@ export const ListEntriesResponse: MessageFns<ListEntriesResponse> = {
     const obj: any = {};
     if (message.entries?.length) {
       obj.entries = message.entries.map((e) => AuditEntry.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
@@ -643,6 +818,580 @@ export const ListEntriesResponse: MessageFns<ListEntriesResponse> = {
   fromPartial(object: DeepPartial<ListEntriesResponse>): ListEntriesResponse {
     const message = createBaseListEntriesResponse();
     message.entries = object.entries?.map((e) => AuditEntry.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyChainRequest(): VerifyChainRequest {
+  return {};
+}
+
+export const VerifyChainRequest: MessageFns<VerifyChainRequest> = {
+  encode(_: VerifyChainRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyChainRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyChainRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): VerifyChainRequest {
+    return {};
+  },
+
+  toJSON(_: VerifyChainRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<VerifyChainRequest>): VerifyChainRequest {
+    return VerifyChainRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<VerifyChainRequest>): VerifyChainRequest {
+    const message = createBaseVerifyChainRequest();
+    return message;
+  },
+};
+
+function createBaseChainBreak(): ChainBreak {
+  return { sequence: "", eventId: "", problem: "" };
+}
+
+export const ChainBreak: MessageFns<ChainBreak> = {
+  encode(message: ChainBreak, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sequence !== "") {
+      writer.uint32(10).string(message.sequence);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(18).string(message.eventId);
+    }
+    if (message.problem !== "") {
+      writer.uint32(26).string(message.problem);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChainBreak {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChainBreak();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sequence = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChainBreak {
+    return {
+      sequence: isSet(object.sequence) ? globalThis.String(object.sequence) : "",
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+    };
+  },
+
+  toJSON(message: ChainBreak): unknown {
+    const obj: any = {};
+    if (message.sequence !== "") {
+      obj.sequence = message.sequence;
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChainBreak>): ChainBreak {
+    return ChainBreak.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChainBreak>): ChainBreak {
+    const message = createBaseChainBreak();
+    message.sequence = object.sequence ?? "";
+    message.eventId = object.eventId ?? "";
+    message.problem = object.problem ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyChainResponse(): VerifyChainResponse {
+  return { intact: false, checked: "", lastHash: "", firstBreak: undefined };
+}
+
+export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
+  encode(message: VerifyChainResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.intact !== false) {
+      writer.uint32(8).bool(message.intact);
+    }
+    if (message.checked !== "") {
+      writer.uint32(18).string(message.checked);
+    }
+    if (message.lastHash !== "") {
+      writer.uint32(26).string(message.lastHash);
+    }
+    if (message.firstBreak !== undefined) {
+      ChainBreak.encode(message.firstBreak, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyChainResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyChainResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.intact = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checked = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.lastHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.firstBreak = ChainBreak.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyChainResponse {
+    return {
+      intact: isSet(object.intact) ? globalThis.Boolean(object.intact) : false,
+      checked: isSet(object.checked) ? globalThis.String(object.checked) : "",
+      lastHash: isSet(object.lastHash)
+        ? globalThis.String(object.lastHash)
+        : isSet(object.last_hash)
+        ? globalThis.String(object.last_hash)
+        : "",
+      firstBreak: isSet(object.firstBreak)
+        ? ChainBreak.fromJSON(object.firstBreak)
+        : isSet(object.first_break)
+        ? ChainBreak.fromJSON(object.first_break)
+        : undefined,
+    };
+  },
+
+  toJSON(message: VerifyChainResponse): unknown {
+    const obj: any = {};
+    if (message.intact !== false) {
+      obj.intact = message.intact;
+    }
+    if (message.checked !== "") {
+      obj.checked = message.checked;
+    }
+    if (message.lastHash !== "") {
+      obj.lastHash = message.lastHash;
+    }
+    if (message.firstBreak !== undefined) {
+      obj.firstBreak = ChainBreak.toJSON(message.firstBreak);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VerifyChainResponse>): VerifyChainResponse {
+    return VerifyChainResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerifyChainResponse>): VerifyChainResponse {
+    const message = createBaseVerifyChainResponse();
+    message.intact = object.intact ?? false;
+    message.checked = object.checked ?? "";
+    message.lastHash = object.lastHash ?? "";
+    message.firstBreak = (object.firstBreak !== undefined && object.firstBreak !== null)
+      ? ChainBreak.fromPartial(object.firstBreak)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetDeadLettersRequest(): GetDeadLettersRequest {
+  return {};
+}
+
+export const GetDeadLettersRequest: MessageFns<GetDeadLettersRequest> = {
+  encode(_: GetDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeadLettersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeadLettersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetDeadLettersRequest {
+    return {};
+  },
+
+  toJSON(_: GetDeadLettersRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetDeadLettersRequest>): GetDeadLettersRequest {
+    return GetDeadLettersRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetDeadLettersRequest>): GetDeadLettersRequest {
+    const message = createBaseGetDeadLettersRequest();
+    return message;
+  },
+};
+
+function createBaseGetDeadLettersResponse(): GetDeadLettersResponse {
+  return { queue: "", depth: 0 };
+}
+
+export const GetDeadLettersResponse: MessageFns<GetDeadLettersResponse> = {
+  encode(message: GetDeadLettersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queue !== "") {
+      writer.uint32(10).string(message.queue);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(16).uint32(message.depth);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeadLettersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeadLettersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queue = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.depth = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeadLettersResponse {
+    return {
+      queue: isSet(object.queue) ? globalThis.String(object.queue) : "",
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+    };
+  },
+
+  toJSON(message: GetDeadLettersResponse): unknown {
+    const obj: any = {};
+    if (message.queue !== "") {
+      obj.queue = message.queue;
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetDeadLettersResponse>): GetDeadLettersResponse {
+    return GetDeadLettersResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetDeadLettersResponse>): GetDeadLettersResponse {
+    const message = createBaseGetDeadLettersResponse();
+    message.queue = object.queue ?? "";
+    message.depth = object.depth ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplayDeadLettersRequest(): ReplayDeadLettersRequest {
+  return { limit: 0 };
+}
+
+export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
+  encode(message: ReplayDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).uint32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeadLettersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeadLettersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeadLettersRequest {
+    return { limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0 };
+  },
+
+  toJSON(message: ReplayDeadLettersRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReplayDeadLettersRequest>): ReplayDeadLettersRequest {
+    return ReplayDeadLettersRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayDeadLettersRequest>): ReplayDeadLettersRequest {
+    const message = createBaseReplayDeadLettersRequest();
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplayDeadLettersResponse(): ReplayDeadLettersResponse {
+  return { replayed: 0, remaining: 0 };
+}
+
+export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = {
+  encode(message: ReplayDeadLettersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.replayed !== 0) {
+      writer.uint32(8).uint32(message.replayed);
+    }
+    if (message.remaining !== 0) {
+      writer.uint32(16).uint32(message.remaining);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeadLettersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeadLettersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.replayed = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.remaining = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeadLettersResponse {
+    return {
+      replayed: isSet(object.replayed) ? globalThis.Number(object.replayed) : 0,
+      remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+    };
+  },
+
+  toJSON(message: ReplayDeadLettersResponse): unknown {
+    const obj: any = {};
+    if (message.replayed !== 0) {
+      obj.replayed = Math.round(message.replayed);
+    }
+    if (message.remaining !== 0) {
+      obj.remaining = Math.round(message.remaining);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReplayDeadLettersResponse>): ReplayDeadLettersResponse {
+    return ReplayDeadLettersResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayDeadLettersResponse>): ReplayDeadLettersResponse {
+    const message = createBaseReplayDeadLettersResponse();
+    message.replayed = object.replayed ?? 0;
+    message.remaining = object.remaining ?? 0;
     return message;
   },
 };
@@ -662,10 +1411,50 @@ export const AuditServiceService = {
     responseSerialize: (value: ListEntriesResponse): Buffer => Buffer.from(ListEntriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListEntriesResponse => ListEntriesResponse.decode(value),
   },
+  /** Recomputes the hash chain from the first entry and reports the first entry that does not fit. */
+  verifyChain: {
+    path: "/audit.v1.AuditService/VerifyChain" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyChainRequest): Buffer => Buffer.from(VerifyChainRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyChainRequest => VerifyChainRequest.decode(value),
+    responseSerialize: (value: VerifyChainResponse): Buffer => Buffer.from(VerifyChainResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyChainResponse => VerifyChainResponse.decode(value),
+  },
+  /** How many messages wait in the dead-letter queue. */
+  getDeadLetters: {
+    path: "/audit.v1.AuditService/GetDeadLetters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDeadLettersRequest): Buffer =>
+      Buffer.from(GetDeadLettersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDeadLettersRequest => GetDeadLettersRequest.decode(value),
+    responseSerialize: (value: GetDeadLettersResponse): Buffer =>
+      Buffer.from(GetDeadLettersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDeadLettersResponse => GetDeadLettersResponse.decode(value),
+  },
+  /** Moves dead-lettered messages back onto the finance.events exchange, so they are consumed again. */
+  replayDeadLetters: {
+    path: "/audit.v1.AuditService/ReplayDeadLetters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplayDeadLettersRequest): Buffer =>
+      Buffer.from(ReplayDeadLettersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplayDeadLettersRequest => ReplayDeadLettersRequest.decode(value),
+    responseSerialize: (value: ReplayDeadLettersResponse): Buffer =>
+      Buffer.from(ReplayDeadLettersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplayDeadLettersResponse => ReplayDeadLettersResponse.decode(value),
+  },
 } as const;
 
 export interface AuditServiceServer extends UntypedServiceImplementation {
   listEntries: handleUnaryCall<ListEntriesRequest, ListEntriesResponse>;
+  /** Recomputes the hash chain from the first entry and reports the first entry that does not fit. */
+  verifyChain: handleUnaryCall<VerifyChainRequest, VerifyChainResponse>;
+  /** How many messages wait in the dead-letter queue. */
+  getDeadLetters: handleUnaryCall<GetDeadLettersRequest, GetDeadLettersResponse>;
+  /** Moves dead-lettered messages back onto the finance.events exchange, so they are consumed again. */
+  replayDeadLetters: handleUnaryCall<ReplayDeadLettersRequest, ReplayDeadLettersResponse>;
 }
 
 export interface AuditServiceClient extends Client {
@@ -683,6 +1472,54 @@ export interface AuditServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListEntriesResponse) => void,
+  ): ClientUnaryCall;
+  /** Recomputes the hash chain from the first entry and reports the first entry that does not fit. */
+  verifyChain(
+    request: VerifyChainRequest,
+    callback: (error: ServiceError | null, response: VerifyChainResponse) => void,
+  ): ClientUnaryCall;
+  verifyChain(
+    request: VerifyChainRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyChainResponse) => void,
+  ): ClientUnaryCall;
+  verifyChain(
+    request: VerifyChainRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyChainResponse) => void,
+  ): ClientUnaryCall;
+  /** How many messages wait in the dead-letter queue. */
+  getDeadLetters(
+    request: GetDeadLettersRequest,
+    callback: (error: ServiceError | null, response: GetDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  getDeadLetters(
+    request: GetDeadLettersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  getDeadLetters(
+    request: GetDeadLettersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  /** Moves dead-lettered messages back onto the finance.events exchange, so they are consumed again. */
+  replayDeadLetters(
+    request: ReplayDeadLettersRequest,
+    callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  replayDeadLetters(
+    request: ReplayDeadLettersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  replayDeadLetters(
+    request: ReplayDeadLettersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,
   ): ClientUnaryCall;
 }
 

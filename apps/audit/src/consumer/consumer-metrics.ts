@@ -1,0 +1,60 @@
+import type { BusTopology, QueueDepths } from '@libs/bus';
+import type { Logger } from '@libs/logging';
+import { Counter, Gauge, Histogram, metricsRegistry } from '@libs/metrics';
+
+const registers = [metricsRegistry()];
+
+export const eventsStored = new Counter({
+  name: 'audit_events_stored_total',
+  help: 'Audit events this instance handled, by outcome: stored, or duplicate (already stored, acknowledged again)',
+  labelNames: ['outcome'],
+  registers,
+});
+
+export const eventsDeadLettered = new Counter({
+  name: 'audit_messages_rejected_total',
+  help: 'Messages this instance sent to the dead-letter queue at once because they can never be stored',
+  registers,
+});
+
+export const eventLag = new Histogram({
+  name: 'audit_event_lag_seconds',
+  help: 'Time from a finance change (occurredAt) to its audit entry being stored',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers,
+});
+
+const QUEUE_POLL_MS = 5_000;
+
+/**
+ * Polls the depth of the audit queue (consumer lag, in messages) and of its
+ * dead-letter queue. Both are broker-wide figures: every instance reports the
+ * same. Until the first successful read (or while RabbitMQ is down) they are -1.
+ */
+export function watchQueueDepths(depths: QueueDepths, topology: BusTopology, logger: Logger): { stop(): void } {
+  const waiting = new Gauge({
+    name: 'audit_queue_messages',
+    help: 'Messages waiting in the audit queue for a consumer (-1 when unknown)',
+    registers,
+  });
+  const dead = new Gauge({
+    name: 'audit_dead_letter_messages',
+    help: 'Messages in the dead-letter queue, waiting for an operator (-1 when unknown)',
+    registers,
+  });
+  waiting.set(-1);
+  dead.set(-1);
+  const poll = async () => {
+    const [main, deadLetters] = await Promise.all([
+      depths.messages(topology.queue),
+      depths.messages(topology.deadLetterQueue),
+    ]);
+    waiting.set(main ?? -1);
+    dead.set(deadLetters ?? -1);
+    if (deadLetters) logger.warn({ deadLetters, queue: topology.deadLetterQueue }, 'dead-letter queue is not empty');
+  };
+  void poll();
+  const timer = setInterval(() => void poll(), QUEUE_POLL_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

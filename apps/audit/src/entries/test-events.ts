@@ -1,0 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditEvent } from '@libs/contracts';
+
+/** A valid event for tests; override what the test is about. */
+export const testEvent = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
+  eventId: randomUUID(),
+  occurredAt: new Date().toISOString(),
+  action: 'transaction.created',
+  entityType: 'transaction',
+  entityIds: [randomUUID()],
+  actor: { userId: 'u1', role: 'bursar' },
+  requestId: 'req-1',
+  before: null,
+  after: { amount: '100', nested: { b: 1, a: [1, 2] } },
+  ...overrides,
+});

@@ -1,0 +1,76 @@
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { api } from './http';
+
+interface DocumentedOperation {
+  method: string;
+  path: string;
+  permission?: string;
+  secured: boolean;
+}
+
+/** A concrete URL for a templated path: every path parameter becomes a well-formed id nobody has. */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-00000000ffff');
+
+describe('every operation of /openapi.json enforces its key and permission', () => {
+  let system: RunningSystem;
+  let operations: DocumentedOperation[];
+
+  beforeAll(async () => {
+    system = await startSystem();
+    const document = (await api(system.gatewayUrl, '/openapi.json')).body as {
+      paths: Record<string, Record<string, { security: unknown[]; 'x-permission'?: string }>>;
+    };
+    operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        permission: op['x-permission'],
+        secured: op.security.length > 0,
+      })),
+    );
+  }, 90_000);
+  afterAll(() => system?.shutdown());
+
+  const call = (op: DocumentedOperation, key?: string) =>
+    api(system.gatewayUrl, concrete(op.path), {
+      method: op.method,
+      key,
+      ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }),
+    });
+
+  it('answers 401 with WWW-Authenticate: Bearer without a key, on every secured operation', async () => {
+    const secured = operations.filter((op) => op.secured);
+    expect(secured.length).toBeGreaterThan(0);
+    for (const op of secured) {
+      const response = await call(op);
+      expect({ op: `${op.method} ${op.path}`, status: response.status }).toEqual({
+        op: `${op.method} ${op.path}`,
+        status: 401,
+      });
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  it('answers public operations without a key', async () => {
+    for (const op of operations.filter((o) => !o.secured)) {
+      const response = await call(op);
+      expect({ op: `${op.method} ${op.path}`, unauthorized: response.status === 401 }).toEqual({
+        op: `${op.method} ${op.path}`,
+        unauthorized: false,
+      });
+    }
+  });
+
+  it('answers 403 to a reader on every finance, audit and user-admin operation', async () => {
+    const guarded = operations.filter((op) => /^(finance|audit|users):/.test(op.permission ?? ''));
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const op of guarded) {
+      const response = await call(op, system.keys.reader);
+      expect({ op: `${op.method} ${op.path}`, status: response.status }).toEqual({
+        op: `${op.method} ${op.path}`,
+        status: 403,
+      });
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+/**
+ * Checks real gateway responses against the gateway's own /openapi.json, so
+ * the document cannot drift from the code: every response an e2e test sees
+ * must be documented for its operation, status and content type, and its body
+ * must match the documented schema.
+ */
+interface Operation {
+  method: string;
+  pattern: RegExp;
+  templated: number;
+  path: string;
+  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
+interface Contract {
+  operations: Operation[];
+  validator: (schema: object) => ValidateFunction;
+}
+
+const contracts = new Map<string, Promise<Contract>>();
+
+async function loadContract(baseUrl: string): Promise<Contract> {
+  const response = await fetch(`${baseUrl}/openapi.json`);
+  if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
+  const document = (await response.json()) as { paths: Record<string, Record<string, Operation['responses']>> };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  // Registered whole, so `#/components/...` inside it resolves against the document.
+  ajv.addSchema({ ...document, $id: 'openapi' });
+  const compiled = new Map<object, ValidateFunction>();
+  const validator = (schema: object) => {
+    let validate = compiled.get(schema);
+    if (!validate) {
+      validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
+      compiled.set(schema, validate);
+    }
+    return validate;
+  };
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      templated: (path.match(/\{/g) ?? []).length,
+      responses: (op as unknown as { responses: Operation['responses'] }).responses,
+    })),
+  );
+  // A literal segment wins over a template (`/payments` before `/{id}`), as in the router.
+  operations.sort((a, b) => a.templated - b.templated);
+  return { operations, validator };
+}
+
+export async function checkAgainstContract(
+  baseUrl: string,
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): Promise<void> {
+  let contract = contracts.get(baseUrl);
+  if (!contract) {
+    contract = loadContract(baseUrl);
+    contracts.set(baseUrl, contract);
+    contract.catch(() => contracts.delete(baseUrl));
+  }
+  const { operations, validator } = await contract;
+  const path = new URL(url, baseUrl).pathname;
+  const where = `${method} ${path} → ${status}`;
+  const operation = operations.find((op) => op.method === method && op.pattern.test(path));
+  const mediaType = contentType?.split(';')[0].trim() ?? '';
+  if (!operation) {
+    // Undocumented paths may only be refused, as problem details.
+    if ((status === 404 || status === 405) && mediaType === 'application/problem+json') return;
+    throw new Error(`${where}: no operation in /openapi.json matches this request`);
+  }
+  const response = operation.responses[String(status)] ?? operation.responses.default;
+  if (!response) throw new Error(`${where}: status ${status} is not documented for ${operation.path}`);
+  if (status === 304 || !response.content) return;
+  const media = response.content[mediaType];
+  if (!media) throw new Error(`${where}: content type "${mediaType}" is not documented for ${operation.path}`);
+  if (!media.schema) return;
+  const validate = validator(media.schema);
+  if (!validate(body)) {
+    throw new Error(`${where}: body does not match /openapi.json: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
+  }
+}

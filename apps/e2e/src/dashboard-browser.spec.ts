@@ -1,0 +1,109 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { api } from './http';
+
+const ROOT = resolve(__dirname, '../../..');
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('the dashboard in a real browser', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    // CI installs chromium (.ci/run); a missing browser is a broken setup, not a reason to skip.
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    }
+    system = await startSystem();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.gatewayUrl });
+    page = await context.newPage();
+    // A violated Content-Security-Policy shows up as a console error.
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    // The last state of the page, also when a test failed half-way.
+    if (page) await page.screenshot({ path: screenshotPath(system, 'dashboard-last.png'), fullPage: true }).catch(() => undefined);
+    await browser?.close();
+    await system?.shutdown();
+  }, 60_000);
+
+  it('signs up, creates a key, queries diseases with it, revokes it, and the key then gets 401', async () => {
+    const served = await page.goto(`${system.gatewayUrl}/dashboard`);
+    const policy = served?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+
+    // Sign up, with the keyboard only.
+    await page.getByLabel('Email').first().focus();
+    await page.keyboard.type('browser-user@example.org');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('a fine password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Signed in as browser-user@example.org' }).waitFor();
+    await expectText(page, '#account-role', 'reader');
+    const firstKey = await page.locator('#new-key-value').textContent();
+    expect(firstKey).toMatch(/^cfk_/);
+
+    // Create a second key; it is shown once, with a copy button.
+    await page.getByLabel('Name of a new key').fill('from the browser');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('cell', { name: 'from the browser' }).waitFor();
+    const key = (await page.locator('#new-key-value').textContent()) ?? '';
+    expect(key).toMatch(/^cfk_/);
+    expect(key).not.toBe(firstKey);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expectText(page, '#notice', 'The key is copied to the clipboard.');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+
+    // Query the reference data with it from the page.
+    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key);
+    await page.getByLabel('Disease name').fill('asthma');
+    await page.getByRole('button', { name: 'Run GET /api/v1/diseases' }).click();
+    await expectText(page, '#try-status', 'Status 200');
+    const shown = JSON.parse((await page.locator('#try-result').textContent()) ?? '{}');
+    expect(shown.diseases.map((d: { Disease_Name: string }) => d.Disease_Name)).toContain('Asthma');
+
+    // Revoke it: the page says so, and the key now gets 401, from the page and from any client.
+    const prefix = key.split('_').slice(0, 2).join('_');
+    await page.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+    await expectText(page, '#notice', `Key ${prefix} is revoked. Requests with it now get 401.`);
+    await page.getByRole('button', { name: 'Run GET /api/v1/diseases' }).click();
+    await expectText(page, '#try-status', 'Status 401');
+    await expectText(page, '#error', 'Unauthorized (401): the API key is unknown or revoked');
+    expect((await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key })).status).toBe(401);
+
+    await page.screenshot({ path: screenshotPath(system, 'dashboard-after-revoke.png'), fullPage: true });
+    // Only the deliberate 401s: no CSP violation, no script error, no missing file.
+    expect(consoleErrors.filter((e) => !e.includes('status of 401'))).toEqual([]);
+  }, 60_000);
+
+  it('shows an error message when sign-in fails', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('#sign-in-email').fill('browser-user@example.org');
+    await page.locator('#sign-in-password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText(page, '#error', 'Unauthorized (401): the email or password is wrong');
+  }, 30_000);
+});
+
+/** Screenshots sit beside the run's service logs in test-artifacts/<run>/. */
+function screenshotPath(system: RunningSystem, name: string): string {
+  const dir = join(ROOT, 'test-artifacts', system.namespace);
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
+async function expectText(page: Page, selector: string, text: string): Promise<void> {
+  const locator = page.locator(selector);
+  await locator.filter({ hasText: text }).waitFor({ timeout: 10_000 }).catch(() => undefined);
+  expect(await locator.textContent()).toContain(text);
+}

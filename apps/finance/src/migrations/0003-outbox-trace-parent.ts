@@ -1,0 +1,15 @@
+import type { Migration } from '@libs/db';
+
+export const m0003OutboxTraceParent: Migration = {
+  name: '0003-outbox-trace-parent',
+  async up({ context }) {
+    await context.sequelize.query(`
+      -- The W3C traceparent of the call that wrote the event, sent on as an AMQP
+      -- header, so the audit entry can name the trace that caused it.
+      ALTER TABLE outbox ADD COLUMN trace_parent text;
+    `);
+  },
+  async down({ context }) {
+    await context.sequelize.query('ALTER TABLE outbox DROP COLUMN trace_parent;');
+  },
+};

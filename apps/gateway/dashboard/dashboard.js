@@ -1,0 +1,230 @@
+// The API management dashboard. Plain browser JavaScript, no build step: it
+// calls the gateway's /api/v1/auth endpoints with the session token from
+// sign-in, kept in sessionStorage (so it ends with the tab).
+'use strict';
+
+const SESSION_KEY = 'dashboard.session';
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  $('error').textContent = message;
+  $('error').hidden = false;
+  $('notice').textContent = '';
+}
+
+function showNotice(message) {
+  $('error').hidden = true;
+  $('notice').textContent = message;
+}
+
+/** Turns an RFC 9457 problem (or anything else that went wrong) into one readable message. */
+function describeFailure(status, body) {
+  if (body && typeof body === 'object' && body.detail) {
+    const fields = Array.isArray(body.errors) ? body.errors.map((e) => `${e.field}: ${e.message}`) : [];
+    return [`${body.title || 'Error'} (${status}): ${body.detail}`, ...fields].join('\n');
+  }
+  return `The request failed with status ${status}.`;
+}
+
+async function call(method, path, { body, token } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    // Reference answers are cacheable for minutes; the dashboard must show what the key gets now
+    // (a revoked key, 401), so it always revalidates with the gateway, which checks the key first.
+    response = await fetch(path, {
+      method,
+      headers,
+      cache: 'no-cache',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Error('The gateway could not be reached. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let parsed;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { ok: response.ok, status: response.status, body: parsed };
+}
+
+function session() {
+  try {
+    return JSON.parse(sessionStorage.getItem(SESSION_KEY) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+/** Calls an account endpoint with the session; an ended session sends the user back to sign-in. */
+async function accountCall(method, path, body) {
+  const current = session();
+  if (!current) throw new Error('You are not signed in.');
+  const result = await call(method, path, { body, token: current.token });
+  if (result.status === 401) {
+    sessionStorage.removeItem(SESSION_KEY);
+    render();
+    throw new Error('Your session has ended. Sign in again.');
+  }
+  if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+  return result.body;
+}
+
+const formatTime = (iso) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+function showNewKey(key) {
+  $('new-key-value').textContent = key;
+  $('new-key-panel').hidden = false;
+  $('try-key').value = key;
+  $('copy-key').focus();
+}
+
+async function loadKeys() {
+  const { keys } = await accountCall('GET', '/api/v1/auth/keys');
+  const body = $('keys-body');
+  body.replaceChildren();
+  for (const key of keys) {
+    const row = document.createElement('tr');
+    for (const text of [key.prefix, key.name, formatTime(key.createdAt), formatTime(key.lastUsedAt), String(key.requestCount)]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    const actions = document.createElement('td');
+    const revoke = document.createElement('button');
+    revoke.type = 'button';
+    revoke.className = 'danger';
+    revoke.textContent = 'Revoke';
+    revoke.setAttribute('aria-label', `Revoke key ${key.prefix}`);
+    revoke.addEventListener('click', () => run(() => revokeKey(key)));
+    actions.append(revoke);
+    row.append(actions);
+    body.append(row);
+  }
+  $('no-keys').hidden = keys.length > 0;
+  $('keys-table').hidden = keys.length === 0;
+}
+
+async function revokeKey(key) {
+  await accountCall('DELETE', `/api/v1/auth/keys/${encodeURIComponent(key.id)}`);
+  if ($('new-key-value').textContent.startsWith(`${key.prefix}_`)) $('new-key-panel').hidden = true;
+  showNotice(`Key ${key.prefix} is revoked. Requests with it now get 401.`);
+  await loadKeys();
+}
+
+function render() {
+  const current = session();
+  $('signed-out').hidden = Boolean(current);
+  $('signed-in').hidden = !current;
+  if (!current) return;
+  $('account-email').textContent = current.user.email;
+  $('account-role').textContent = current.user.role;
+}
+
+async function signIn(email, password) {
+  const result = await call('POST', '/api/v1/auth/login', { body: { email, password } });
+  if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ token: result.body.token, user: result.body.user }));
+  render();
+  await loadKeys();
+}
+
+/** Runs an action and shows any failure; every failure ends up in the alert region. */
+async function run(action) {
+  try {
+    $('error').hidden = true;
+    await action();
+  } catch (error) {
+    showError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function formValues(form) {
+  return Object.fromEntries(new FormData(form).entries());
+}
+
+$('sign-up-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { email, password } = formValues(event.target);
+    const result = await call('POST', '/api/v1/auth/register', { body: { email, password } });
+    if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+    await signIn(email, password);
+    event.target.reset();
+    showNotice('Your account is ready. Here is your first key.');
+    showNewKey(result.body.key.key);
+  });
+});
+
+$('sign-in-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { email, password } = formValues(event.target);
+    await signIn(email, password);
+    event.target.reset();
+    showNotice('Signed in.');
+  });
+});
+
+$('sign-out').addEventListener('click', () =>
+  run(async () => {
+    try {
+      await accountCall('POST', '/api/v1/auth/logout');
+    } finally {
+      sessionStorage.removeItem(SESSION_KEY);
+      $('new-key-panel').hidden = true;
+      $('try-key').value = '';
+      render();
+    }
+    showNotice('Signed out.');
+    $('sign-in-email').focus();
+  }),
+);
+
+$('create-key-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { name } = formValues(event.target);
+    const created = await accountCall('POST', '/api/v1/auth/keys', name ? { name } : {});
+    event.target.reset();
+    showNotice(`Key ${created.prefix} created.`);
+    showNewKey(created.key);
+    await loadKeys();
+  });
+});
+
+$('copy-key').addEventListener('click', () =>
+  run(async () => {
+    try {
+      await navigator.clipboard.writeText($('new-key-value').textContent);
+    } catch {
+      throw new Error('The browser did not allow copying. Select the key and copy it by hand.');
+    }
+    showNotice('The key is copied to the clipboard.');
+  }),
+);
+
+$('refresh-keys').addEventListener('click', () => run(loadKeys));
+
+$('try-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { key, n } = formValues(event.target);
+    if (!key) throw new Error('Paste an API key to run the query.');
+    const query = new URLSearchParams({ b: '5' });
+    if (n) query.set('n', n);
+    $('try-status').textContent = 'Running…';
+    const result = await call('GET', `/api/v1/diseases?${query}`, { token: key });
+    $('try-status').textContent = `Status ${result.status}`;
+    $('try-result').textContent = JSON.stringify(result.body, null, 2);
+    if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+  });
+});
+
+render();
+if (session()) run(loadKeys);

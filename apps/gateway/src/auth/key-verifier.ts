@@ -1,0 +1,150 @@
+import { LRUCache } from 'lru-cache';
+import type { Sequelize } from 'sequelize';
+import type { Logger } from '@libs/logging';
+import type { GatewayConfig } from '../config';
+import { hashApiKey, looksLikeApiKey } from './api-key';
+import { announceKeyEvent, KeyEventListener, type KeyEvent } from './key-events';
+import { findKeyOwner, type KeyOwner } from './key-store';
+import { UsageCounter } from './usage-counter';
+
+export interface KeyVerifierOptions {
+  /** The gateway database, for the connection that LISTENs for revocations made by other instances. */
+  databaseUrl: string;
+  /** How long a verified key is trusted without asking the database: the bound on how late a revocation bites. */
+  cacheTtlMs: number;
+  cacheMax: number;
+  usageFlushMs: number;
+}
+
+export const keyVerifierOptions = (config: GatewayConfig): KeyVerifierOptions => ({
+  databaseUrl: config.DATABASE_URL,
+  cacheTtlMs: config.KEY_CACHE_TTL_MS,
+  cacheMax: config.KEY_CACHE_MAX,
+  usageFlushMs: config.KEY_USAGE_FLUSH_MS,
+});
+
+/**
+ * Verifies API keys. A key seen within the cache TTL is answered from memory.
+ * A revocation or role change is announced with PostgreSQL NOTIFY, and every
+ * instance drops the key from its cache when told; should a notice be missed
+ * (listener reconnecting), the entry still expires within the TTL (≤ 5 s).
+ */
+export class KeyVerifier {
+  private readonly cache: LRUCache<string, KeyOwner>;
+  private readonly usage: UsageCounter;
+  private readonly events: KeyEventListener;
+  /** Lookups under way, shared by concurrent requests with the same key. */
+  private readonly lookups = new Map<string, Promise<KeyOwner | undefined>>();
+  /** Bumped by every forget, so that a lookup begun before a revocation does not cache its stale answer. */
+  private generation = 0;
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    options: KeyVerifierOptions,
+    private readonly logger: Logger,
+  ) {
+    this.cache = new LRUCache<string, KeyOwner>({ max: options.cacheMax, ttl: options.cacheTtlMs });
+    this.usage = new UsageCounter(sequelize, options.usageFlushMs, logger);
+    this.events = new KeyEventListener(
+      options.databaseUrl,
+      { onEvent: (event) => this.forget(event), onReconnect: () => this.forgetAll() },
+      logger,
+    );
+  }
+
+  start(): Promise<void> {
+    return this.events.start();
+  }
+
+  /** The owner of a live key (its use counted), or undefined. */
+  async verify(key: string): Promise<KeyOwner | undefined> {
+    if (!looksLikeApiKey(key)) return undefined;
+    const keyHash = hashApiKey(key);
+    const owner = this.cache.get(keyHash) ?? (await this.lookup(keyHash));
+    if (owner) this.usage.count(owner.keyId);
+    return owner;
+  }
+
+  private lookup(keyHash: string): Promise<KeyOwner | undefined> {
+    const running = this.lookups.get(keyHash);
+    if (running) return running;
+    const generation = this.generation;
+    const lookup = findKeyOwner(this.sequelize, keyHash)
+      .then((owner) => {
+        if (owner && generation === this.generation) this.cache.set(keyHash, owner);
+        return owner;
+      })
+      .finally(() => {
+        if (this.lookups.get(keyHash) === lookup) this.lookups.delete(keyHash);
+      });
+    this.lookups.set(keyHash, lookup);
+    return lookup;
+  }
+
+  /** After a revocation: this instance forgets the key at once, the others when the notice arrives. */
+  keyRevoked(keyHash: string): Promise<void> {
+    return this.announce({ kind: 'key', keyHash });
+  }
+
+  /** After a role change: every instance re-reads the user's keys. */
+  roleChanged(userId: string): Promise<void> {
+    return this.announce({ kind: 'user', userId });
+  }
+
+  private async announce(event: KeyEvent): Promise<void> {
+    this.forget(event);
+    try {
+      await announceKeyEvent(this.sequelize, event);
+    } catch (error) {
+      // The change is committed; other instances still drop the key when its cache entry expires.
+      this.logger.warn({ err: error }, 'could not announce a key change; other instances follow within the cache TTL');
+    }
+  }
+
+  private forget(event: KeyEvent): void {
+    this.generation += 1;
+    if (event.kind === 'key') {
+      this.cache.delete(event.keyHash);
+      this.lookups.delete(event.keyHash);
+      return;
+    }
+    this.lookups.clear();
+    for (const [keyHash, owner] of this.cache.entries()) if (owner.userId === event.userId) this.cache.delete(keyHash);
+  }
+
+  private forgetAll(): void {
+    this.generation += 1;
+    this.cache.clear();
+    this.lookups.clear();
+  }
+
+  flushUsage(): Promise<void> {
+    return this.usage.flush();
+  }
+
+  async stop(): Promise<void> {
+    await this.events.stop();
+    await this.usage.stop();
+  }
+}
+
+// requireKey(sequelize, permission) is how every route asks for a key; the
+// verifier for that database is found here, so routes need no extra argument.
+const verifiers = new WeakMap<Sequelize, KeyVerifier>();
+
+export async function installKeyVerifier(
+  sequelize: Sequelize,
+  options: KeyVerifierOptions,
+  logger: Logger,
+): Promise<KeyVerifier> {
+  const verifier = new KeyVerifier(sequelize, options, logger);
+  await verifier.start();
+  verifiers.set(sequelize, verifier);
+  return verifier;
+}
+
+export function keyVerifierOf(sequelize: Sequelize): KeyVerifier {
+  const verifier = verifiers.get(sequelize);
+  if (!verifier) throw new Error('no key verifier installed for this database: call installKeyVerifier at start');
+  return verifier;
+}

@@ -1,0 +1,50 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+
+/** Failed sign-ins allowed per account in a window; the next attempt is refused until the window ends. */
+export const MAX_ACCOUNT_FAILURES = 5;
+/** Per client address the bar is higher: many people can share one address, but a password sprayer shows up here. */
+export const MAX_ADDRESS_FAILURES = 50;
+export const THROTTLE_WINDOW_SECONDS = 15 * 60;
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Counts one attempt against a subject before the password is checked, in
+ * one statement, so that parallel guesses cannot slip past the limit; a
+ * successful sign-in takes its attempt back. Every gateway instance shares the
+ * counts through the database.
+ */
+async function countAttempt(sequelize: Sequelize, subject: string, limit: number): Promise<ThrottleVerdict> {
+  const [row] = await sequelize.query<{ attempts: number; retry_after: number }>(
+    `INSERT INTO login_throttle AS t (subject, attempts, window_started_at) VALUES ($1, 1, now())
+     ON CONFLICT (subject) DO UPDATE SET
+       attempts = CASE WHEN t.window_started_at < now() - make_interval(secs => $2) THEN 1 ELSE t.attempts + 1 END,
+       window_started_at = CASE WHEN t.window_started_at < now() - make_interval(secs => $2) THEN now() ELSE t.window_started_at END
+     RETURNING attempts,
+       ceil(extract(epoch FROM t.window_started_at + make_interval(secs => $2) - now()))::int AS retry_after`,
+    { bind: [subject, THROTTLE_WINDOW_SECONDS], type: QueryTypes.SELECT },
+  );
+  return row.attempts > limit ? { allowed: false, retryAfterSeconds: Math.max(1, row.retry_after) } : { allowed: true };
+}
+
+const subjects = (email: string, address: string) => ({ account: `account:${email}`, address: `ip:${address}` });
+
+/** Counts a sign-in attempt for the account and the client address; refused when either is over its limit. */
+export async function admitLoginAttempt(sequelize: Sequelize, email: string, address: string): Promise<ThrottleVerdict> {
+  const { account, address: client } = subjects(email, address);
+  const byAccount = await countAttempt(sequelize, account, MAX_ACCOUNT_FAILURES);
+  const byAddress = await countAttempt(sequelize, client, MAX_ADDRESS_FAILURES);
+  if (!byAccount.allowed && !byAddress.allowed) {
+    return { allowed: false, retryAfterSeconds: Math.max(byAccount.retryAfterSeconds, byAddress.retryAfterSeconds) };
+  }
+  return byAccount.allowed ? byAddress : byAccount;
+}
+
+/** A correct password: the account starts afresh and the address gets its attempt back. */
+export async function forgiveLoginAttempt(sequelize: Sequelize, email: string, address: string): Promise<void> {
+  const { account, address: client } = subjects(email, address);
+  await sequelize.query('DELETE FROM login_throttle WHERE subject = $1', { bind: [account] });
+  await sequelize.query('UPDATE login_throttle SET attempts = greatest(attempts - 1, 0) WHERE subject = $1', {
+    bind: [client],
+  });
+}

@@ -1,0 +1,32 @@
+import { hashPassword, verifyPassword } from './password';
+
+describe('password hashing (scrypt)', () => {
+  it('stores the parameters and a random salt with the hash, never the password', async () => {
+    const [first, second] = await Promise.all([hashPassword('correct horse'), hashPassword('correct horse')]);
+    expect(first).toMatch(/^scrypt\$15\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(first).not.toContain('correct');
+    expect(first).not.toBe(second);
+  });
+
+  it('accepts the right password and refuses a wrong one', async () => {
+    const stored = await hashPassword('correct horse');
+    expect(await verifyPassword('correct horse', stored)).toBe(true);
+    expect(await verifyPassword('correct horsf', stored)).toBe(false);
+  });
+
+  it('treats NFC and NFD spellings of a password as the same', async () => {
+    const stored = await hashPassword('Zoë secret');
+    expect(await verifyPassword('Zoe\u0308 secret', stored)).toBe(true);
+  });
+
+  it('refuses when there is no hash (unknown email, or a user without a password)', async () => {
+    expect(await verifyPassword('anything at all', undefined)).toBe(false);
+    expect(await verifyPassword('anything at all', null)).toBe(false);
+  });
+
+  it('refuses a stored hash with parameters beyond its limits instead of allocating for them', async () => {
+    const stored = await hashPassword('correct horse');
+    expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$15\$/, 'scrypt$30$'))).toBe(false);
+    expect(await verifyPassword('correct horse', 'md5$abc')).toBe(false);
+  });
+});

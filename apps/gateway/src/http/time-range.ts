@@ -1,0 +1,36 @@
+import { HttpProblem } from '@libs/http-problems';
+import type { QueryParams } from './query-params';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(10000, 0, 1);
+const DAY_MS = 86_400_000;
+
+/** Milliseconds since the epoch of a YYYY-MM-DD day (UTC) or an RFC 3339 timestamp with offset. */
+function instant(query: QueryParams, name: string): { ms: number; isDate: boolean } | undefined {
+  const value = query.string(name, { max: 40 });
+  if (value === undefined) return undefined;
+  const date = DATE.exec(value);
+  const ms = date ? Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])) : Date.parse(value);
+  const realDay = !date || new Date(ms).toISOString().startsWith(value);
+  if ((!date && !TIMESTAMP.test(value)) || Number.isNaN(ms) || !realDay || ms < EARLIEST || ms >= LATEST) {
+    throw HttpProblem.invalidParameter(name, 'must be a date (YYYY-MM-DD) or a timestamp with offset (2026-09-01T08:00:00Z) from 1900 to 9999');
+  }
+  return { ms, isDate: Boolean(date) };
+}
+
+/**
+ * Reads `from` and `to`, both inclusive: a day covers all of it, a timestamp is
+ * exact to the millisecond. Returns ISO bounds as [from, before) for the upstream.
+ */
+export function timeRange(query: QueryParams): { from: string; before: string } {
+  const from = instant(query, 'from');
+  const to = instant(query, 'to');
+  const beforeMs = to && to.ms + (to.isDate ? DAY_MS : 1);
+  if (from && beforeMs !== undefined && from.ms >= beforeMs) throw HttpProblem.invalidParameter('to', 'must not be before from');
+  return {
+    from: from ? new Date(from.ms).toISOString() : '',
+    before: beforeMs !== undefined ? new Date(beforeMs).toISOString() : '',
+  };
+}

@@ -1,0 +1,127 @@
+import { grantedRoles, type Permission } from '../auth/permissions';
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
+export type Schema = Record<string, unknown>;
+export type Responses = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+export const json = (description: string, schema: Schema, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema } },
+});
+
+export const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+
+export const queryParam = (name: string, schema: Schema, description: string, required = false) => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema,
+});
+
+export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
+
+export const booleanParam = (name: string, description: string, fallback: boolean) =>
+  queryParam(name, { type: 'string', enum: ['true', 'false'], default: String(fallback) }, description);
+
+export const cursorParam = queryParam(
+  'cursor',
+  { type: 'string', maxLength: 2048 },
+  'The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400.',
+);
+
+export const formatParam = queryParam(
+  '_format',
+  { enum: ['fhir', 'json', 'application/json', 'application/fhir+json'] },
+  'Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON.',
+);
+
+/**
+ * The answers of a cacheable reference read: JSON in the shape of the spec, or
+ * FHIR R4 on request, with an ETag; 304 to a matching If-None-Match.
+ */
+export function referenceResponses(description: string, schema: Schema, fhirResource: string, notFound?: string): Responses {
+  return {
+    '200': {
+      description,
+      headers: {
+        ETag: { description: 'A digest of the body; send it as `If-None-Match` to revalidate.', schema: { type: 'string' } },
+        'Cache-Control': { schema: { type: 'string', examples: ['private, max-age=300'] } },
+      },
+      content: {
+        'application/json': { schema },
+        'application/fhir+json': {
+          schema: {
+            type: 'object',
+            required: ['resourceType'],
+            properties: { resourceType: { type: 'string', examples: [fhirResource] } },
+            description: `FHIR R4: ${fhirResource}. See docs/REFERENCE.md for the mapping.`,
+          },
+        },
+      },
+    },
+    '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },
+    ...(notFound ? { '404': problem(notFound) } : {}),
+  };
+}
+
+export interface OperationSpec {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /**
+   * The permission the route checks; `null` for a public operation; `account`
+   * for any signed-in user (a session token or an API key).
+   */
+  permission: Permission | 'account' | null;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Responses;
+}
+
+/**
+ * An operation with what every operation shares: the bearer-key requirement
+ * and its 401/403 answers, the 400 for bad input, and a default problem for
+ * 429/5xx. Roles come from the permission table, so the document cannot
+ * disagree with what the gateway enforces.
+ */
+export function operation(spec: OperationSpec) {
+  const { permission, ...rest } = spec;
+  const secured = permission !== null;
+  const access =
+    permission === null
+      ? 'Public: no API key needed.'
+      : permission === 'account'
+        ? 'Requires a session token (from login) or an API key, of any role.'
+        : `Requires an API key with the \`${permission}\` permission (roles: ${grantedRoles(permission).join(', ')}).`;
+  return {
+    ...rest,
+    description: [spec.description, access].filter(Boolean).join('\n\n'),
+    security: secured ? [{ bearerKey: [] }] : [],
+    ...(secured && permission !== 'account' ? { 'x-permission': permission } : {}),
+    responses: {
+      ...spec.responses,
+      ...(spec.parameters?.length || spec.requestBody ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),
+      ...(secured
+        ? {
+            '401': problem('No API key, or an unknown or revoked one. Carries `WWW-Authenticate: Bearer`.'),
+            '403': problem('The key is valid but its role lacks the permission.'),
+          }
+        : {}),
+      default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.'),
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { json, operation, pathParam, problem, queryParam, ref } from '../builders';
+
+const uuid = { type: 'string', format: 'uuid' };
+const dateTime = { type: 'string', format: 'date-time' };
+const role = { enum: ['reader', 'student', 'bursar', 'admin'] };
+
+export const authSchemas = {
+  User: {
+    type: 'object',
+    required: ['id', 'email', 'role', 'createdAt'],
+    properties: { id: uuid, email: { type: 'string', format: 'email' }, role, createdAt: dateTime },
+  },
+  KeySummary: {
+    type: 'object',
+    description: 'An API key as its owner sees it later: never the key itself.',
+    required: ['id', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'requestCount'],
+    properties: {
+      id: uuid,
+      name: { type: 'string' },
+      prefix: { type: 'string', description: 'The visible start of the key, e.g. `cfk_1a2b3c4d`.' },
+      createdAt: dateTime,
+      lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+      requestCount: { type: 'integer', minimum: 0 },
+    },
+  },
+  NewKey: {
+    description: 'A key as created: the only time `key` is shown.',
+    allOf: [
+      { $ref: '#/components/schemas/KeySummary' },
+      { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^cfk_' } } },
+    ],
+  },
+  Credentials: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email', 'password'],
+    properties: {
+      email: { type: 'string', format: 'email', maxLength: 254 },
+      password: { type: 'string', minLength: 8, maxLength: 128 },
+    },
+  },
+};
+
+const credentials = { required: true, content: { 'application/json': { schema: ref('Credentials') } } };
+const tags = ['Identity'];
+
+export const authPaths = {
+  '/api/v1/auth/register': {
+    post: operation({
+      operationId: 'register',
+      summary: 'Create an account (role reader) and its first API key',
+      description: 'The key is shown once, in this answer; only its hash is kept.',
+      tags,
+      permission: null,
+      requestBody: credentials,
+      responses: {
+        '201': json('The account and its first key.', {
+          type: 'object',
+          required: ['user', 'key'],
+          properties: { user: ref('User'), key: ref('NewKey') },
+        }),
+        '409': problem('An account with this email exists already.'),
+      },
+    }),
+  },
+  '/api/v1/auth/login': {
+    post: operation({
+      operationId: 'login',
+      summary: 'Sign in: a session token for the dashboard and the auth endpoints',
+      description:
+        'A wrong password and an unknown email get the same 401, in the same time. After 5 failures for an account (or 50 from one address) in 15 minutes, sign-in answers 429 with `Retry-After`.',
+      tags,
+      permission: null,
+      requestBody: credentials,
+      responses: {
+        '200': json('Signed in.', {
+          type: 'object',
+          required: ['token', 'expiresAt', 'user'],
+          properties: { token: { type: 'string', pattern: '^cfs_' }, expiresAt: dateTime, user: ref('User') },
+        }),
+        '401': problem('The email or password is wrong.'),
+        '429': problem('Too many failed sign-ins; `Retry-After` says when to try again.'),
+      },
+    }),
+  },
+  '/api/v1/auth/me': {
+    get: operation({
+      operationId: 'me',
+      summary: 'The signed-in account',
+      tags,
+      permission: 'account',
+      responses: { '200': json('The account.', ref('User')) },
+    }),
+  },
+  '/api/v1/auth/logout': {
+    post: operation({
+      operationId: 'logout',
+      summary: 'End the session',
+      tags,
+      permission: 'account',
+      responses: { '204': { description: 'Signed out.' } },
+    }),
+  },
+  '/api/v1/auth/keys': {
+    get: operation({
+      operationId: 'listKeys',
+      summary: 'Your live API keys, with their use',
+      tags,
+      permission: 'account',
+      responses: {
+        '200': json('Newest first.', {
+          type: 'object',
+          required: ['keys'],
+          properties: { keys: { type: 'array', items: ref('KeySummary') } },
+        }),
+      },
+    }),
+    post: operation({
+      operationId: 'createKey',
+      summary: 'Create an API key, shown once',
+      tags,
+      permission: 'account',
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: 100 } } },
+          },
+        },
+      },
+      responses: {
+        '201': json('The new key; `Location` names it.', ref('NewKey')),
+        '409': problem('The account holds the most live keys it may (20); revoke one first.'),
+      },
+    }),
+  },
+  '/api/v1/auth/keys/{id}': {
+    delete: operation({
+      operationId: 'revokeKey',
+      summary: 'Revoke one of your keys',
+      description: 'Every gateway instance refuses the key within 5 s (at once, by PostgreSQL NOTIFY).',
+      tags,
+      permission: 'account',
+      parameters: [pathParam('id', 'Key id.', uuid)],
+      responses: { '204': { description: 'Revoked.' }, '404': problem('You have no key with this id.') },
+    }),
+  },
+  '/api/v1/auth/users': {
+    get: operation({
+      operationId: 'listUsers',
+      summary: 'Every account, by email',
+      tags,
+      permission: 'users:manage',
+      parameters: [
+        queryParam('limit', { type: 'integer', minimum: 1, maximum: 500, default: 100 }, 'Page size.'),
+        queryParam('after', { type: 'string', maxLength: 254 }, 'The `nextAfter` of the previous page.'),
+      ],
+      responses: {
+        '200': json('A page of users.', {
+          type: 'object',
+          required: ['users'],
+          properties: { users: { type: 'array', items: ref('User') }, nextAfter: { type: 'string' } },
+        }),
+      },
+    }),
+  },
+  '/api/v1/auth/users/{id}': {
+    patch: operation({
+      operationId: 'setUserRole',
+      summary: "Change a user's role",
+      description: "Applies to the user's keys at once, on every gateway instance.",
+      tags,
+      permission: 'users:manage',
+      parameters: [pathParam('id', 'User id.', uuid)],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', additionalProperties: false, required: ['role'], properties: { role } },
+          },
+        },
+      },
+      responses: { '200': json('The user with the new role.', ref('User')), '404': problem('No such user.') },
+    }),
+  },
+};

@@ -1,0 +1,43 @@
+import { Router } from 'express';
+import type { Sequelize } from 'sequelize';
+import { z } from 'zod';
+import { HttpProblem } from '@libs/http-problems';
+import { requireAccount } from '../auth/authenticate';
+import { emailField } from '../auth/credentials';
+import { keyVerifierOf } from '../auth/key-verifier';
+import { ROLES } from '../auth/permissions';
+import { listUsers, setUserRole } from '../auth/user-store';
+import { parseBody } from '../http/json-body';
+import { uuidParam } from '../http/path-params';
+import { QueryParams } from '../http/query-params';
+
+const roleBody = z.object({ role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }) }).strict();
+
+/** Admin only: list users and change a user's role. */
+export function authUserRoutes(sequelize: Sequelize): Router {
+  const router = Router();
+  const base = '/api/v1/auth/users';
+
+  router.get(base, requireAccount(sequelize, 'users:manage'), async (req, res) => {
+    const query = new QueryParams(req);
+    const limit = query.integer('limit', 100, 1, 500);
+    const afterRaw = query.string('after', { max: 254 });
+    const after = afterRaw === undefined ? undefined : emailField.safeParse(afterRaw);
+    if (after && !after.success) throw HttpProblem.invalidParameter('after', 'must be the last email of the previous page');
+    const users = await listUsers(sequelize, { after: after?.data, limit });
+    // A full page may have a next one; `after` is a plain email, as admins see emails anyway.
+    const next = users.length === limit ? users[users.length - 1].email : undefined;
+    res.json({ users, ...(next ? { nextAfter: next } : {}) });
+  });
+
+  router.patch(`${base}/:id`, requireAccount(sequelize, 'users:manage'), async (req, res) => {
+    const id = uuidParam(req, 'id', 'a user id');
+    const { role } = parseBody(req, roleBody);
+    const user = await setUserRole(sequelize, id, role);
+    if (!user) throw HttpProblem.notFound(`no user with id ${id}`);
+    await keyVerifierOf(sequelize).roleChanged(id);
+    res.json(user);
+  });
+
+  return router;
+}

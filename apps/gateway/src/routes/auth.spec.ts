@@ -1,0 +1,130 @@
+import { QueryTypes } from 'sequelize';
+import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { migrations } from '../migrations';
+import { startGatewayUnderTest, startPeerGateway, type GatewayUnderTest, type Reply } from '../testing/gateway-under-test';
+
+const withoutRequestId = (reply: Reply) => ({ status: reply.status, body: { ...reply.body, requestId: undefined } });
+
+// scrypt and a real database on a shared machine: Jest's 5 s default is too tight for a noisy run.
+jest.setTimeout(30_000);
+
+describe('accounts: register, login, sessions', () => {
+  let db: ScratchDatabase;
+  let gateway: GatewayUnderTest;
+  beforeAll(async () => {
+    db = await createScratchDatabase('gateway', migrations);
+    gateway = await startGatewayUnderTest(db);
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await db?.drop();
+  }, 30_000);
+
+  /** Everything a failed attempt might have written to, except the login throttle's own counts. */
+  async function accountState() {
+    // Key use counted by earlier tests is written now, not half-way through a comparison.
+    await gateway.keys.flushUsage();
+    const tables = ['users', 'api_keys', 'sessions'];
+    const rows = await Promise.all(
+      tables.map((table) => db.sequelize.query(`SELECT * FROM ${table} ORDER BY id`, { type: QueryTypes.SELECT })),
+    );
+    return Object.fromEntries(tables.map((table, i) => [table, rows[i]]));
+  }
+
+  const register = (email: string, password = 'a fine password') =>
+    gateway.send('POST', '/api/v1/auth/register', { body: { email, password } });
+  const login = (email: string, password = 'a fine password') =>
+    gateway.send('POST', '/api/v1/auth/login', { body: { email, password } });
+
+  it('registers a reader and returns the first key once; only its hash is stored', async () => {
+    const reply = await register('Ada@Example.org');
+    expect(reply.status).toBe(201);
+    expect(reply.body.user).toEqual({ id: expect.any(String), email: 'ada@example.org', role: 'reader', createdAt: expect.any(String) });
+    expect(reply.body.key.key).toMatch(/^cfk_/);
+    const me = await gateway.send('GET', '/api/v1/auth/me', { token: reply.body.key.key });
+    expect(me.body).toEqual(reply.body.user);
+
+    const stored = JSON.stringify(await accountState());
+    expect(stored).not.toContain(reply.body.key.key);
+    expect(stored).not.toContain('a fine password');
+    const listed = await gateway.send('GET', '/api/v1/auth/keys', { token: reply.body.key.key });
+    expect(JSON.stringify(listed.body)).not.toContain(reply.body.key.key);
+  });
+
+  it.each([
+    ['a duplicate email, in any case', { email: 'ADA@example.org', password: 'a fine password' }, 409, undefined],
+    ['a malformed email', { email: 'ada@', password: 'a fine password' }, 400, 'email'],
+    ['an email with a space', { email: ' ada@example.org', password: 'a fine password' }, 400, 'email'],
+    ['a short password', { email: 'bo@example.org', password: 'short' }, 400, 'password'],
+    ['a huge password', { email: 'bo@example.org', password: 'x'.repeat(100_000) }, 400, 'password'],
+    ['a password that is not a string', { email: 'bo@example.org', password: 12345678 }, 400, 'password'],
+    ['an unknown field', { email: 'bo@example.org', password: 'a fine password', role: 'admin' }, 400, 'role'],
+    ['no body', undefined, 400, undefined],
+  ])('refuses %s and changes nothing', async (_case, body, status, field) => {
+    await register('ada@example.org');
+    const before = await accountState();
+    const reply = await gateway.send('POST', '/api/v1/auth/register', { body });
+    expect(reply.status).toBe(status);
+    expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    if (field) expect(reply.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    expect(await accountState()).toEqual(before);
+  });
+
+  it('gives a wrong password and an unknown email the same 401, and writes no account data', async () => {
+    await register('cy@example.org');
+    const before = await accountState();
+    const wrongPassword = await login('cy@example.org', 'not the password');
+    const unknownEmail = await login('nobody@example.org', 'not the password');
+    expect(wrongPassword.status).toBe(401);
+    expect(withoutRequestId(wrongPassword)).toEqual(withoutRequestId(unknownEmail));
+    expect(await accountState()).toEqual(before);
+  });
+
+  it('signs in with a session token that manages keys but is not an API key, and signs out', async () => {
+    await register('dee@example.org');
+    const session = await login('DEE@example.org');
+    expect(session.status).toBe(200);
+    expect(session.body).toEqual({
+      token: expect.stringMatching(/^cfs_/),
+      expiresAt: expect.any(String),
+      user: expect.objectContaining({ email: 'dee@example.org', role: 'reader' }),
+    });
+    const token = session.body.token;
+    expect((await gateway.send('GET', '/api/v1/auth/keys', { token })).status).toBe(200);
+    const onData = await gateway.send('GET', '/api/v1/diseases', { token });
+    expect(onData.status).toBe(401);
+    expect((await gateway.send('POST', '/api/v1/auth/logout', { token })).status).toBe(204);
+    const after = await gateway.send('GET', '/api/v1/auth/keys', { token });
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('throttles an account after 5 failed sign-ins, even with the right password, on every instance', async () => {
+    await register('eve@example.org');
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect((await login('eve@example.org', 'guess number ' + attempt)).status).toBe(401);
+    }
+    const throttled = await login('eve@example.org');
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // A second gateway instance on the same database agrees.
+    const other = await startPeerGateway(db.url);
+    try {
+      expect((await other.send('POST', '/api/v1/auth/login', { body: { email: 'eve@example.org', password: 'a fine password' } })).status).toBe(429);
+    } finally {
+      await other.close();
+    }
+    // Other accounts are unaffected.
+    await register('fay@example.org');
+    expect((await login('fay@example.org')).status).toBe(200);
+  });
+
+  it('resets the failure count after a successful sign-in', async () => {
+    await register('gus@example.org');
+    for (let attempt = 1; attempt <= 4; attempt += 1) expect((await login('gus@example.org', 'wrong password')).status).toBe(401);
+    expect((await login('gus@example.org')).status).toBe(200);
+    for (let attempt = 1; attempt <= 4; attempt += 1) expect((await login('gus@example.org', 'wrong password')).status).toBe(401);
+    expect((await login('gus@example.org')).status).toBe(200);
+  });
+});

@@ -1,0 +1,47 @@
+import { dirname } from 'node:path';
+import express, { Router } from 'express';
+import type { OpenApiDocument } from '../openapi/document';
+
+// The page loads only same-origin files: the renderer comes from the installed
+// swagger-ui-dist package, never a CDN. Swagger UI sets inline styles.
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
+
+// Resolved rather than imported: the package's entry point would load the browser bundle into the server.
+const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API documentation</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/init.js"></script>
+</body>
+</html>
+`;
+
+const INIT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n";
+
+/** /openapi.json and the /docs page that renders it. Public. */
+export function docsRoutes(document: OpenApiDocument): Router {
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.set('Content-Security-Policy', DOCS_CSP).type('html').send(PAGE);
+  });
+  // Assets, not operations: served by middleware so they stay out of the route table.
+  router.use('/docs/assets', (req, res, next) => {
+    if (req.path === '/init.js') res.type('application/javascript').send(INIT);
+    else next();
+  });
+  router.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));
+  return router;
+}

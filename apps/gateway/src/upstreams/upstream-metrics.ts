@@ -1,0 +1,45 @@
+import { Counter, Gauge, Histogram, metricsRegistry } from '@libs/metrics';
+
+const registers = [metricsRegistry()];
+
+export const upstreamDuration = new Histogram({
+  name: 'upstream_request_duration_seconds',
+  help: 'Time of a gateway call to an upstream service (retries included), by upstream and outcome (gRPC status or BREAKER_OPEN)',
+  labelNames: ['upstream', 'outcome'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+
+export const upstreamRetries = new Counter({
+  name: 'upstream_retries_total',
+  help: 'Repeated attempts of idempotent reads after a passing failure, by upstream',
+  labelNames: ['upstream'],
+  registers,
+});
+
+export const BREAKER_STATES = ['closed', 'half-open', 'open'] as const;
+export type BreakerState = (typeof BREAKER_STATES)[number];
+
+type BreakerSource = () => { name: string; state: BreakerState }[];
+
+// The sources of the live gateway app(s); tests build several in one process, and the gauge is registered once.
+const breakerSources = new Set<BreakerSource>();
+
+new Gauge({
+  name: 'circuit_breaker_state',
+  help: 'State of each upstream circuit breaker: 1 for the current state (closed, half-open or open), else 0',
+  labelNames: ['upstream', 'state'],
+  registers,
+  collect() {
+    for (const source of breakerSources) {
+      for (const upstream of source()) {
+        for (const state of BREAKER_STATES) this.set({ upstream: upstream.name, state }, upstream.state === state ? 1 : 0);
+      }
+    }
+  },
+});
+
+/** One series per upstream and state; the current state is 1, the others 0. */
+export function registerBreakerStates(upstreams: BreakerSource): void {
+  breakerSources.add(upstreams);
+}

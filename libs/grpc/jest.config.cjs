@@ -1,0 +1,1 @@
+module.exports = { displayName: 'grpc', preset: '../../jest.preset.cjs' };

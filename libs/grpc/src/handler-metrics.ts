@@ -1,0 +1,20 @@
+import { status } from '@grpc/grpc-js';
+import { Histogram, metricsRegistry } from '@libs/metrics';
+
+let histogram: Histogram<'method' | 'code'> | undefined;
+
+/** Latency of every call a service handled, by method and outcome (gRPC status name, e.g. OK or NOT_FOUND). */
+function handlingSeconds(): Histogram<'method' | 'code'> {
+  histogram ??= new Histogram({
+    name: 'grpc_server_handling_seconds',
+    help: 'Time to handle a gRPC call, by method and gRPC status code',
+    labelNames: ['method', 'code'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metricsRegistry()],
+  });
+  return histogram;
+}
+
+export function observeHandledCall(method: string, code: status, seconds: number): void {
+  handlingSeconds().observe({ method, code: status[code] ?? String(code) }, seconds);
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'metrics', preset: '../../jest.preset.cjs' };

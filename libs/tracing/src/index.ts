@@ -1,0 +1,10 @@
+export { initTracing, type Tracing } from './tracer-provider';
+export {
+  traceHeaders,
+  currentTraceId,
+  startSpanFrom,
+  inSpan,
+  withTraceContext,
+  markSpanFailed,
+  SpanKind,
+} from './trace-context';
