@@ -1,6 +1,7 @@
 import type { Migration } from '@libs/db';
 import { m0001Ledger } from './0001-ledger';
 import { m0002Outbox } from './0002-outbox';
+import { m0003PaymentsAndStatements } from './0003-payments-and-statements';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Ledger, m0002Outbox];
+export const migrations: Migration[] = [m0001Ledger, m0002Outbox, m0003PaymentsAndStatements];

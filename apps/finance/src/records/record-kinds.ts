@@ -1,0 +1,61 @@
+import type { financeV1 } from '@libs/contracts';
+
+interface Stamped {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A supporting finance record (account, category, registration number, student) and how it maps to its message. */
+export interface RecordKind<T> {
+  table: 'accounts' | 'categories' | 'registration_numbers' | 'students';
+  /** Name in messages, errors and audit events. */
+  entityType: string;
+  columns: string[];
+  /** Unique constraint → the field a duplicate value is reported on. */
+  unique: Record<string, string>;
+  toMessage(row: Record<string, unknown>): T;
+}
+
+function stamps(row: Stamped) {
+  return { id: row.id, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
+}
+
+const text = (value: unknown) => (value ?? '') as string;
+
+export const ACCOUNTS: RecordKind<financeV1.Account> = {
+  table: 'accounts',
+  entityType: 'account',
+  columns: ['name', 'user_id'],
+  unique: {},
+  toMessage: (row) => ({ ...stamps(row as unknown as Stamped), name: text(row.name), userId: text(row.user_id) }),
+};
+
+export const CATEGORIES: RecordKind<financeV1.Category> = {
+  table: 'categories',
+  entityType: 'category',
+  columns: ['name'],
+  unique: { categories_name_key: 'name' },
+  toMessage: (row) => ({ ...stamps(row as unknown as Stamped), name: text(row.name) }),
+};
+
+export const REGISTRATION_NUMBERS: RecordKind<financeV1.RegistrationNumber> = {
+  table: 'registration_numbers',
+  entityType: 'registration_number',
+  columns: ['number'],
+  unique: { registration_numbers_number_key: 'number' },
+  toMessage: (row) => ({ ...stamps(row as unknown as Stamped), number: text(row.number) }),
+};
+
+export const STUDENTS: RecordKind<financeV1.Student> = {
+  table: 'students',
+  entityType: 'student',
+  columns: ['registration_number_id', 'user_id', 'current_program_level_id'],
+  unique: { students_registration_number_id_key: 'registrationNumberId', students_user_id_key: 'userId' },
+  toMessage: (row) => ({
+    ...stamps(row as unknown as Stamped),
+    registrationNumberId: text(row.registration_number_id),
+    userId: text(row.user_id),
+    currentProgramLevelId: text(row.current_program_level_id),
+  }),
+};
