@@ -6,7 +6,9 @@ import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { auditRoutes } from '../routes/audit';
 import { diseaseRoutes } from '../routes/diseases';
+import { financeRecordRoutes } from '../routes/finance-records';
 import { healthRoutes } from '../routes/health';
+import { paymentRoutes } from '../routes/payments';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { requireJsonBody } from './json-body';
@@ -30,7 +32,10 @@ export function buildApp(config: GatewayConfig, logger: Logger, sequelize: Seque
 
   app.use(healthRoutes(config, sequelize, upstreams));
   app.use(diseaseRoutes(upstreams, sequelize));
+  // Payments first: GET /api/v1/transactions/payments must not reach GET /api/v1/transactions/:id.
+  app.use(paymentRoutes(upstreams, sequelize));
   app.use(transactionRoutes(upstreams, sequelize));
+  app.use(financeRecordRoutes(upstreams, sequelize));
   app.use(auditRoutes(upstreams, sequelize));
 
   app.use(notFoundHandler());
