@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { financeCounts, outboxActionsSince } from './finance-db';
+import { DEMO_STUDENT_ID, fixtures } from './finance-fixtures';
+import { api } from './http';
+
+describe('proofs of payment, statements and finance records', () => {
+  let system: RunningSystem;
+  beforeAll(async () => {
+    system = await startSystem();
+  }, 90_000);
+  afterAll(() => system?.shutdown());
+
+  const call = (path: string, options: Parameters<typeof api>[2] = {}) =>
+    api(system.gatewayUrl, path, { key: system.keys.bursar, ...options });
+  const statement = async () => (await call(`/api/v1/finance/students/${DEMO_STUDENT_ID}/statement`)).body;
+
+  it('a student submits for themselves; the accepted payment credits their statement; resolve ends it', async () => {
+    const submitted = await api(system.gatewayUrl, '/api/v1/transactions/payments', {
+      method: 'POST',
+      key: system.keys.student,
+      body: { amount: 30_000, date: '2026-10-05', description: 'Receipt 7731' },
+    });
+    expect(submitted.status).toBe(201);
+    expect(submitted.body).toMatchObject({ studentId: DEMO_STUDENT_ID, amount: 30_000, status: 'pending', outcome: null });
+    const path = `/api/v1/transactions/payments/${submitted.body.id}`;
+
+    const opening = await statement();
+    const outboxBefore = (await financeCounts(system)).outbox;
+    const processed = await call(path, { method: 'PATCH', body: { outcome: 'accepted', note: 'seen on bank statement' } });
+    expect(processed.body).toMatchObject({ status: 'processed', outcome: 'accepted', processedBy: expect.any(String) });
+
+    const credited = await statement();
+    expect(credited.balance).toBe(opening.balance + 30_000);
+    expect(credited.lines.at(-1)).toMatchObject({ credit: 30_000, debit: 0, balance: credited.balance, date: '2026-10-05' });
+    const running = credited.lines.reduce((sum: number, line: { credit: number; debit: number; balance: number }) => {
+      expect(line.balance).toBe(sum + line.credit - line.debit);
+      return line.balance;
+    }, 0);
+    expect(running).toBe(credited.balance);
+
+    const resolved = await call(`${path}/resolve`, { method: 'PATCH', body: { note: 'filed' } });
+    expect(resolved.body).toMatchObject({ status: 'resolved', outcome: 'accepted', note: 'filed' });
+    expect(await outboxActionsSince(system, outboxBefore)).toEqual([
+      { action: 'payment.processed', entityIds: [submitted.body.id] },
+      { action: 'payment.resolved', entityIds: [submitted.body.id] },
+    ]);
+  });
+
+  it('a rejected payment credits nothing', async () => {
+    const payment = await fixtures(system).pendingPayment();
+    const opening = await statement();
+    const rejected = await call(`/api/v1/transactions/payments/${payment.id}`, { method: 'PATCH', body: { outcome: 'rejected' } });
+    expect(rejected.body).toMatchObject({ status: 'processed', outcome: 'rejected' });
+    expect(await statement()).toEqual(opening);
+  });
+
+  it('answers every illegal move with 409 and changes nothing', async () => {
+    const pending = await fixtures(system).pendingPayment();
+    const processed = await fixtures(system).processedPayment();
+    const before = await financeCounts(system);
+    const moves: [string, unknown][] = [
+      [`/api/v1/transactions/payments/${pending.id}/resolve`, {}],
+      [`/api/v1/transactions/payments/${processed.id}`, { outcome: 'accepted' }],
+    ];
+    for (const [path, body] of moves) {
+      const response = await call(path, { method: 'PATCH', body });
+      expect({ path, status: response.status }).toEqual({ path, status: 409 });
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+    await call(`/api/v1/transactions/payments/${processed.id}/resolve`, { method: 'PATCH' });
+    const resolvedAgain = await call(`/api/v1/transactions/payments/${processed.id}/resolve`, { method: 'PATCH' });
+    expect(resolvedAgain.status).toBe(409);
+    expect((await financeCounts(system)).outbox).toBe(before.outbox + 1);
+    expect((await call(`/api/v1/transactions/payments/${randomUUID()}`, { method: 'PATCH', body: { outcome: 'accepted' } })).status).toBe(404);
+    expect((await call(`/api/v1/transactions/payments/${pending.id}`, { method: 'PATCH', body: { outcome: 'maybe' } })).status).toBe(400);
+  });
+
+  it('of concurrent moves on one payment exactly one wins, and the statement is credited once', async () => {
+    const payment = await fixtures(system).pendingPayment(DEMO_STUDENT_ID, 1_234);
+    const before = await financeCounts(system);
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(`/api/v1/transactions/payments/${payment.id}`, {
+          method: 'PATCH',
+          key: i % 2 ? system.keys.bursar : system.keys.admin,
+          body: { outcome: 'accepted' },
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    const after = await financeCounts(system);
+    expect(after.financial_statements - before.financial_statements).toBe(1);
+    expect(after.outbox - before.outbox).toBe(1);
+  });
+
+  it('lists payments filtered by status and student, with a cursor', async () => {
+    const student = await fixtures(system).student();
+    for (let i = 0; i < 3; i++) await fixtures(system).pendingPayment(student.id, 100 + i);
+    const first = await call(`/api/v1/transactions/payments?studentId=${student.id}&status=pending&limit=2`);
+    expect(first.body.payments).toHaveLength(2);
+    const second = await call(`/api/v1/transactions/payments?studentId=${student.id}&status=pending&limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.nextCursor).toBeUndefined();
+    expect([...first.body.payments, ...second.body.payments].map((p: { amount: number }) => p.amount)).toEqual([100, 101, 102]);
+    expect((await call(`/api/v1/transactions/payments?studentId=${student.id}&status=processed`)).body.payments).toEqual([]);
+    expect((await call('/api/v1/transactions/payments?status=lost')).status).toBe(400);
+  });
+
+  it('a student cannot submit for another student', async () => {
+    const other = await fixtures(system).student();
+    const response = await api(system.gatewayUrl, '/api/v1/transactions/payments', {
+      method: 'POST',
+      key: system.keys.student,
+      body: { studentId: other.id, amount: 1, date: '2026-10-05' },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('creates, lists and gets finance records; duplicates are 409 and unknown references 400', async () => {
+    const category = await call('/api/v1/finance/categories', { method: 'POST', body: { name: 'Lab fees' } });
+    expect(category).toMatchObject({ status: 201, body: { name: 'Lab fees', id: expect.any(String) } });
+    expect((await call(`/api/v1/finance/categories/${category.body.id}`)).body).toEqual(category.body);
+    expect((await call('/api/v1/finance/categories')).body.items).toContainEqual(category.body);
+    expect((await call('/api/v1/finance/categories', { method: 'POST', body: { name: 'Lab fees' } })).status).toBe(409);
+
+    const orphan = await call('/api/v1/finance/students', { method: 'POST', body: { registrationNumberId: randomUUID() } });
+    expect(orphan.status).toBe(400);
+    expect(orphan.body.errors).toEqual([{ field: 'registrationNumberId', message: 'does not exist' }]);
+    const number = await call('/api/v1/finance/registration-numbers', { method: 'POST', body: { number: 'UNI/2026/42' } });
+    const student = await call('/api/v1/finance/students', {
+      method: 'POST',
+      body: { registrationNumberId: number.body.id, currentProgramLevelId: 'year-2' },
+    });
+    expect(student.body).toMatchObject({ registrationNumberId: number.body.id, userId: null, currentProgramLevelId: 'year-2' });
+    const again = await call('/api/v1/finance/students', { method: 'POST', body: { registrationNumberId: number.body.id } });
+    expect(again.status).toBe(409);
+    expect((await call(`/api/v1/finance/students/${student.body.id}/statement`)).body).toEqual({
+      studentId: student.body.id,
+      lines: [],
+      balance: 0,
+    });
+    expect((await call(`/api/v1/finance/accounts/${randomUUID()}`)).status).toBe(404);
+  });
+});
