@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { auditEventSchema } from '@libs/contracts';
 import type { RunningSystem } from '@libs/testing';
 
 const TABLES = ['transactions', 'outbox', 'payments', 'financial_statements', 'idempotency_keys', 'accounts', 'students'] as const;
@@ -17,13 +18,16 @@ export async function financeCounts(system: RunningSystem): Promise<FinanceCount
   }
 }
 
-/** The actions of the outbox events written after a given outbox row count. */
+/** The outbox events written after a given outbox row count; each must fit the audit event schema. */
 export async function outboxActionsSince(system: RunningSystem, count: number): Promise<{ action: string; entityIds: string[] }[]> {
   const client = new Client({ connectionString: system.databaseUrl('finance') });
   await client.connect();
   try {
     const { rows } = await client.query(`SELECT payload FROM outbox ORDER BY id OFFSET $1`, [count]);
-    return rows.map((row) => ({ action: row.payload.action, entityIds: row.payload.entityIds }));
+    return rows.map((row) => {
+      const event = auditEventSchema.parse(row.payload);
+      return { action: event.action, entityIds: event.entityIds };
+    });
   } finally {
     await client.end();
   }

@@ -159,7 +159,7 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
 
   it('Idempotency-Key: a retry replays the first response and writes nothing; another body is a 409', async () => {
     const key = randomUUID();
-    const post = (body: unknown, idempotencyKey = key, apiKey = system.keys.bursar) =>
+    const post = (body: unknown, idempotencyKey: string = key, apiKey = system.keys.bursar) =>
       api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: apiKey, body, headers: { 'idempotency-key': idempotencyKey } });
     const first = await post(validTransaction({ payee: 'Idempotent' }));
     expect(first.status).toBe(201);
