@@ -7,7 +7,7 @@ import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
 import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
 import { checkReferences } from '../validation/references';
-import { checkTransactionInput, NOTES_MAX, PAYEE_MAX } from './transaction-input';
+import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import {
   fieldsOf,
@@ -98,16 +98,6 @@ export function transactionHandlers(deps: FinanceDeps) {
     ): Promise<financeV1.UpdateTransactionResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       const id = requireUuid(request.id);
-      const checks = new FieldChecks();
-      if (request.studentId !== undefined) checks.uuid(request.studentId, 'studentId', { required: false });
-      if (request.date !== undefined) checks.date(request.date, 'date');
-      if (request.categoryId !== undefined) checks.uuid(request.categoryId, 'categoryId', { required: true });
-      if (request.payee !== undefined) checks.text(request.payee, 'payee', { required: true, max: PAYEE_MAX });
-      if (request.amount !== undefined) checks.amount(request.amount, 'amount');
-      if (request.notes !== undefined) checks.text(request.notes, 'notes', { required: false, max: NOTES_MAX });
-      if (request.accountId !== undefined) checks.uuid(request.accountId, 'accountId', { required: true });
-      checks.throwIfAny();
-
       return mutate(deps, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction', id);
@@ -117,7 +107,8 @@ export function transactionHandlers(deps: FinanceDeps) {
             `the transaction is at version ${before.version}, not ${request.expectedVersion}; fetch it again and reapply the change`,
           );
         }
-        const merged = fieldsOf({
+        // The merged record must be a valid transaction; fields left out keep their (already valid) values.
+        const merged: financeV1.TransactionInput = {
           studentId: request.studentId ?? before.studentId,
           date: request.date ?? before.date,
           categoryId: request.categoryId ?? before.categoryId,
@@ -125,10 +116,13 @@ export function transactionHandlers(deps: FinanceDeps) {
           amount: request.amount ?? before.amount,
           notes: request.notes ?? before.notes,
           accountId: request.accountId ?? before.accountId,
-        });
+        };
+        const checks = new FieldChecks();
+        checkTransactionInput(checks, merged);
+        checks.throwIfAny();
         await checkReferences(sequelize, checks, changedReferences(request), transaction);
         checks.throwIfAny();
-        await updateTransaction(sequelize, id, merged, transaction);
+        await updateTransaction(sequelize, id, fieldsOf(merged), transaction);
         const after = await findTransaction(sequelize, id, { transaction });
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.updated',

@@ -2,8 +2,8 @@ import type { financeV1 } from '@libs/contracts';
 import type { FieldChecks } from '../validation/fields';
 
 /** Limits shared by create, bulk create and update. */
-export const PAYEE_MAX = 200;
-export const NOTES_MAX = 2000;
+const PAYEE_MAX = 200;
+const NOTES_MAX = 2000;
 
 /** Checks the shape of one new transaction; `at` prefixes field names (`[3].` for bulk items). */
 export function checkTransactionInput(checks: FieldChecks, input: financeV1.TransactionInput, at = ''): void {
