@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { financeCounts, outboxActionsSince } from './finance-db';
 import { DEMO_STUDENT_ID, fixtures } from './finance-fixtures';
 import { api } from './http';
@@ -44,6 +44,16 @@ describe('proofs of payment, statements and finance records', () => {
     expect(await outboxActionsSince(system, outboxBefore)).toEqual([
       { action: 'payment.processed', entityIds: [submitted.body.id] },
       { action: 'payment.resolved', entityIds: [submitted.body.id] },
+    ]);
+    // The events reach the audit log through RabbitMQ, with the actor who made each move.
+    const entries = await waitFor('three audit entries for the payment', async () => {
+      const { body } = await call(`/api/v1/audit?entityId=${submitted.body.id}`, { key: system.keys.admin });
+      return body.entries.length === 3 ? body.entries : undefined;
+    });
+    expect(entries.map((e: { action: string; actor: { role: string } }) => [e.action, e.actor.role]).sort()).toEqual([
+      ['payment.processed', 'bursar'],
+      ['payment.resolved', 'bursar'],
+      ['payment.submitted', 'student'],
     ]);
   });
 
