@@ -126,6 +126,30 @@ describe('proofs of payment, statements and finance records', () => {
     expect(response.status).toBe(403);
   });
 
+  it('staff post charges and credits to a statement; the running balance follows them', async () => {
+    const student = await fixtures(system).student();
+    const path = `/api/v1/finance/students/${student.id}/statement`;
+    const post = (body: unknown) => call(path, { method: 'POST', body });
+    const charge = await post({ date: '2026-09-01', description: 'Tuition, semester 1', debit: 125_000, semesterId: '2026-S1' });
+    expect(charge).toMatchObject({ status: 201, body: { debit: 125_000, credit: 0, balance: -125_000, semesterId: '2026-S1' } });
+    await post({ date: '2026-09-10', description: 'Scholarship', credit: 50_000 });
+    await post({ date: '2026-09-05', description: 'Late registration', debit: 2_000 });
+    const { body } = await call(path);
+    expect(body.lines.map((l: { description: string; balance: number }) => [l.description, l.balance])).toEqual([
+      ['Tuition, semester 1', -125_000],
+      ['Late registration', -127_000],
+      ['Scholarship', -77_000],
+    ]);
+    expect(body.balance).toBe(-77_000);
+
+    const before = await financeCounts(system);
+    for (const bad of [{ date: '2026-09-01', description: 'Both', debit: 1, credit: 1 }, { date: '2026-09-01', description: 'None' }, { date: '2026-09-01', description: 'Negative', debit: -5 }]) {
+      expect({ bad, status: (await post(bad)).status }).toEqual({ bad, status: 400 });
+    }
+    expect((await call(`/api/v1/finance/students/${randomUUID()}/statement`, { method: 'POST', body: { date: '2026-09-01', description: 'x', debit: 1 } })).status).toBe(404);
+    expect(await financeCounts(system)).toEqual(before);
+  });
+
   it('creates, lists and gets finance records; duplicates are 409 and unknown references 400', async () => {
     const category = await call('/api/v1/finance/categories', { method: 'POST', body: { name: 'Lab fees' } });
     expect(category).toMatchObject({ status: 201, body: { name: 'Lab fees', id: expect.any(String) } });

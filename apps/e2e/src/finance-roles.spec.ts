@@ -115,6 +115,13 @@ const CASES: Case[] = [
   },
   { name: 'own statement', method: 'GET', path: () => `/api/v1/finance/students/${DEMO_STUDENT_ID}/statement`, expected: readAll },
   {
+    name: 'add a statement line',
+    method: 'POST',
+    path: () => `/api/v1/finance/students/${DEMO_STUDENT_ID}/statement`,
+    body: () => ({ date: '2026-09-20', description: 'Library fine', debit: 500 }),
+    expected: staffWrite(201),
+  },
+  {
     name: "another student's statement",
     method: 'GET',
     path: async (f) => `/api/v1/finance/students/${(await f.student()).id}/statement`,

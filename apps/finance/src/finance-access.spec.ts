@@ -8,6 +8,7 @@ import { migrations } from './migrations';
 import type { FinanceDeps } from './mutation';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
+import { statementHandlers } from './statements/statement-handlers';
 import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
@@ -34,13 +35,14 @@ describe('finance handlers enforce roles from the call actor (PostgreSQL)', () =
   let handlers: ReturnType<typeof transactionHandlers> &
     ReturnType<typeof bulkHandlers> &
     ReturnType<typeof paymentHandlers> &
-    ReturnType<typeof recordHandlers>;
+    ReturnType<typeof recordHandlers> &
+    ReturnType<typeof statementHandlers>;
 
   beforeAll(async () => {
     db = await createScratchDatabase('finance', migrations);
     await seedDemoData(db.sequelize);
     const deps: FinanceDeps = { sequelize: db.sequelize, cursors: new CursorCodec('access-spec-secret-0123'), afterCommit: () => undefined };
-    handlers = { ...transactionHandlers(deps), ...bulkHandlers(deps), ...paymentHandlers(deps), ...recordHandlers(deps) };
+    handlers = { ...transactionHandlers(deps), ...bulkHandlers(deps), ...paymentHandlers(deps), ...recordHandlers(deps), ...statementHandlers(deps) };
   });
   afterAll(() => db?.drop());
 
@@ -61,6 +63,15 @@ describe('finance handlers enforce roles from the call actor (PostgreSQL)', () =
     ['createCategory', ['reader', 'student'], (c) => handlers.createCategory({ name: `c-${Math.random()}`, idempotencyKey: '' }, c)],
     ['listStudents', ['reader'], (c) => handlers.listStudents({}, c)],
     ['getStudentStatement', ['reader'], (c) => handlers.getStudentStatement({ studentId: DEMO_STUDENT_ID }, c)],
+    [
+      'addStatementLine',
+      ['reader', 'student'],
+      (c) =>
+        handlers.addStatementLine(
+          { studentId: DEMO_STUDENT_ID, semesterId: '', date: '2026-09-01', description: 'Fee', debit: '1', credit: '0', idempotencyKey: '' },
+          c,
+        ),
+    ],
   ];
 
   it.each(calls)('%s refuses %j with PERMISSION_DENIED and lets the others through', async (_name, refused, call) => {

@@ -49,6 +49,7 @@ export function paymentHandlers(deps: FinanceDeps) {
           sequelize,
           {
             studentId: before.studentId,
+            semesterId: null,
             date: before.date,
             description: `Payment received${before.description ? `: ${before.description}` : ''}`,
             debit: '0',

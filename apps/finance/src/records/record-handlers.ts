@@ -1,14 +1,14 @@
 import { financeV1 } from '@libs/contracts';
 import type { CallContext } from '@libs/grpc';
-import { canSee, FINANCE_ACCESS, requireRole, scopeOf } from '../access';
+import { FINANCE_ACCESS, requireRole } from '../access';
 import { mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
-import { statementOf } from '../statements/statement-store';
 import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkReferences, type Reference } from '../validation/references';
 import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordKind } from './record-kinds';
 import { findRecord, insertRecord, listRecords } from './record-store';
+import { visibleStudent } from './visible-student';
 
 const NAME_MAX = 200;
 const ID_TEXT_MAX = 64;
@@ -18,7 +18,7 @@ interface Codec<R> {
   fromJSON(object: unknown): R;
 }
 
-/** Accounts, categories, registration numbers and students: create, list, get; plus a student's statement. */
+/** Accounts, categories, registration numbers and students: create, list, get. */
 export function recordHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
@@ -53,16 +53,6 @@ export function recordHandlers(deps: FinanceDeps) {
       });
       return wrap(record);
     });
-  }
-
-  /** A student reaches only their own student row; staff reach any. */
-  async function visibleStudent(context: CallContext, rawId: string): Promise<financeV1.Student> {
-    const actor = requireRole(context, FINANCE_ACCESS.read);
-    const id = requireUuid(rawId);
-    const scope = await scopeOf(sequelize, actor);
-    const student = await findRecord(sequelize, STUDENTS, id);
-    if (!student || !canSee(scope, student.id)) throw notFound('student', id);
-    return student;
   }
 
   const named = (name: string) => new FieldChecks().text(name, 'name', { required: true, max: NAME_MAX });
@@ -137,7 +127,7 @@ export function recordHandlers(deps: FinanceDeps) {
       return { students: await listRecords(sequelize, STUDENTS, { column: 'user_id', value: actor.userId }) };
     },
     getStudent: async (request: financeV1.GetStudentRequest, context: CallContext) => ({
-      student: await visibleStudent(context, request.id),
+      student: await visibleStudent(sequelize, context, request.id),
     }),
     createStudent: (request: financeV1.CreateStudentRequest, context: CallContext) =>
       create(
@@ -156,14 +146,5 @@ export function recordHandlers(deps: FinanceDeps) {
         financeV1.CreateStudentResponse,
         (student) => ({ student }),
       ),
-
-    async getStudentStatement(
-      request: financeV1.GetStudentStatementRequest,
-      context: CallContext,
-    ): Promise<financeV1.GetStudentStatementResponse> {
-      const student = await visibleStudent(context, request.studentId);
-      const lines = await statementOf(sequelize, student.id);
-      return { lines, balance: lines.at(-1)?.balance ?? '0' };
-    },
   };
 }

@@ -7,7 +7,7 @@ import type { Permission } from '../auth/permissions';
 import { idempotencyKey } from '../http/finance-headers';
 import { parseBody } from '../http/json-body';
 import type { Upstreams } from '../upstreams/upstreams';
-import { text, uuid } from './finance-fields';
+import { amount, isoDate, text, uuid } from './finance-fields';
 import { toAccountJson, toStatementLineJson, toStudentJson } from './finance-json';
 
 type Finance = Upstreams['finance'];
@@ -42,6 +42,16 @@ function mountRecord<B, R>(router: Router, sequelize: Sequelize, finance: Financ
     res.status(201).location(`${base}/${(record as { id: string }).id}`).json(route.toJson(record));
   });
 }
+
+const statementLineBody = z
+  .object({
+    date: isoDate,
+    description: text(500).min(1, { message: 'is required' }),
+    debit: amount.optional(),
+    credit: amount.optional(),
+    semesterId: text(64).optional(),
+  })
+  .strict();
 
 const nameBody = z.object({ name: text(200).min(1, { message: 'is required' }) }).strict();
 const identity = <R>(record: R) => record;
@@ -108,6 +118,21 @@ export function financeRecordRoutes(upstreams: Upstreams, sequelize: Sequelize):
     const studentId = String(req.params.id);
     const statement = await finance.call((c) => c.getStudentStatement, { studentId }, res);
     res.json({ studentId, lines: statement.lines.map(toStatementLineJson), balance: Number(statement.balance) });
+  });
+
+  router.post('/api/v1/finance/students/:id/statement', requireKey(sequelize, 'finance:write'), async (req, res) => {
+    const body = parseBody(req, statementLineBody);
+    const request = {
+      studentId: String(req.params.id),
+      semesterId: body.semesterId ?? '',
+      date: body.date,
+      description: body.description,
+      debit: String(body.debit ?? 0),
+      credit: String(body.credit ?? 0),
+      idempotencyKey: idempotencyKey(req),
+    };
+    const { line } = await finance.call((c) => c.addStatementLine, request, res);
+    res.status(201).json(toStatementLineJson(found(line, 'statement line')));
   });
 
   return router;

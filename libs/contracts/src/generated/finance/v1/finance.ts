@@ -347,6 +347,24 @@ export interface GetStudentStatementResponse {
   balance: string;
 }
 
+/**
+ * A charge (debit) or a credit posted to a student's statement by staff;
+ * exactly one of debit and credit is positive, the other 0.
+ */
+export interface AddStatementLineRequest {
+  studentId: string;
+  semesterId: string;
+  date: string;
+  description: string;
+  debit: string;
+  credit: string;
+  idempotencyKey: string;
+}
+
+export interface AddStatementLineResponse {
+  line?: StatementLine | undefined;
+}
+
 function createBaseTransaction(): Transaction {
   return {
     id: "",
@@ -5899,6 +5917,252 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
   },
 };
 
+function createBaseAddStatementLineRequest(): AddStatementLineRequest {
+  return { studentId: "", semesterId: "", date: "", description: "", debit: "0", credit: "0", idempotencyKey: "" };
+}
+
+export const AddStatementLineRequest: MessageFns<AddStatementLineRequest> = {
+  encode(message: AddStatementLineRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.studentId !== "") {
+      writer.uint32(10).string(message.studentId);
+    }
+    if (message.semesterId !== "") {
+      writer.uint32(18).string(message.semesterId);
+    }
+    if (message.date !== "") {
+      writer.uint32(26).string(message.date);
+    }
+    if (message.description !== "") {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.debit !== "0") {
+      writer.uint32(40).int64(message.debit);
+    }
+    if (message.credit !== "0") {
+      writer.uint32(48).int64(message.credit);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(58).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddStatementLineRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddStatementLineRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.semesterId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.debit = reader.int64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.credit = reader.int64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddStatementLineRequest {
+    return {
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+      semesterId: isSet(object.semesterId)
+        ? globalThis.String(object.semesterId)
+        : isSet(object.semester_id)
+        ? globalThis.String(object.semester_id)
+        : "",
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      debit: isSet(object.debit) ? globalThis.String(object.debit) : "0",
+      credit: isSet(object.credit) ? globalThis.String(object.credit) : "0",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: AddStatementLineRequest): unknown {
+    const obj: any = {};
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    if (message.semesterId !== "") {
+      obj.semesterId = message.semesterId;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.debit !== "0") {
+      obj.debit = message.debit;
+    }
+    if (message.credit !== "0") {
+      obj.credit = message.credit;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AddStatementLineRequest>): AddStatementLineRequest {
+    return AddStatementLineRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AddStatementLineRequest>): AddStatementLineRequest {
+    const message = createBaseAddStatementLineRequest();
+    message.studentId = object.studentId ?? "";
+    message.semesterId = object.semesterId ?? "";
+    message.date = object.date ?? "";
+    message.description = object.description ?? "";
+    message.debit = object.debit ?? "0";
+    message.credit = object.credit ?? "0";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseAddStatementLineResponse(): AddStatementLineResponse {
+  return { line: undefined };
+}
+
+export const AddStatementLineResponse: MessageFns<AddStatementLineResponse> = {
+  encode(message: AddStatementLineResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.line !== undefined) {
+      StatementLine.encode(message.line, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddStatementLineResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddStatementLineResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.line = StatementLine.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddStatementLineResponse {
+    return { line: isSet(object.line) ? StatementLine.fromJSON(object.line) : undefined };
+  },
+
+  toJSON(message: AddStatementLineResponse): unknown {
+    const obj: any = {};
+    if (message.line !== undefined) {
+      obj.line = StatementLine.toJSON(message.line);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AddStatementLineResponse>): AddStatementLineResponse {
+    return AddStatementLineResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AddStatementLineResponse>): AddStatementLineResponse {
+    const message = createBaseAddStatementLineResponse();
+    message.line = (object.line !== undefined && object.line !== null)
+      ? StatementLine.fromPartial(object.line)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Student finance. Callers pass the acting user in metadata (x-actor-id,
  * x-actor-role) and the request id in x-request-id; every mutation is
@@ -6171,6 +6435,17 @@ export const FinanceServiceService = {
       Buffer.from(GetStudentStatementResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStudentStatementResponse => GetStudentStatementResponse.decode(value),
   },
+  addStatementLine: {
+    path: "/finance.v1.FinanceService/AddStatementLine" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddStatementLineRequest): Buffer =>
+      Buffer.from(AddStatementLineRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddStatementLineRequest => AddStatementLineRequest.decode(value),
+    responseSerialize: (value: AddStatementLineResponse): Buffer =>
+      Buffer.from(AddStatementLineResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AddStatementLineResponse => AddStatementLineResponse.decode(value),
+  },
 } as const;
 
 export interface FinanceServiceServer extends UntypedServiceImplementation {
@@ -6198,6 +6473,7 @@ export interface FinanceServiceServer extends UntypedServiceImplementation {
   getStudent: handleUnaryCall<GetStudentRequest, GetStudentResponse>;
   createStudent: handleUnaryCall<CreateStudentRequest, CreateStudentResponse>;
   getStudentStatement: handleUnaryCall<GetStudentStatementRequest, GetStudentStatementResponse>;
+  addStatementLine: handleUnaryCall<AddStatementLineRequest, AddStatementLineResponse>;
 }
 
 export interface FinanceServiceClient extends Client {
@@ -6560,6 +6836,21 @@ export interface FinanceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStudentStatementResponse) => void,
+  ): ClientUnaryCall;
+  addStatementLine(
+    request: AddStatementLineRequest,
+    callback: (error: ServiceError | null, response: AddStatementLineResponse) => void,
+  ): ClientUnaryCall;
+  addStatementLine(
+    request: AddStatementLineRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AddStatementLineResponse) => void,
+  ): ClientUnaryCall;
+  addStatementLine(
+    request: AddStatementLineRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AddStatementLineResponse) => void,
   ): ClientUnaryCall;
 }
 
