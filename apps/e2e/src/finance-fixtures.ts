@@ -19,6 +19,9 @@ export function fixtures(system: RunningSystem) {
     async transaction(overrides: Record<string, unknown> = {}) {
       return expectStatus('create transaction', await call('/api/v1/transactions', 'POST', validTransaction(overrides)), 201);
     },
+    async category() {
+      return expectStatus('create category', await call('/api/v1/finance/categories', 'POST', { name: `Category ${Math.random()}` }), 201);
+    },
     async student() {
       const number = `REG-${Math.random().toString(36).slice(2, 10)}`;
       const registration = expectStatus('create registration number', await call('/api/v1/finance/registration-numbers', 'POST', { number }), 201);

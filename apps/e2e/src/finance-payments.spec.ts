@@ -175,4 +175,36 @@ describe('proofs of payment, statements and finance records', () => {
     });
     expect((await call(`/api/v1/finance/accounts/${randomUUID()}`)).status).toBe(404);
   });
+
+  it('updates accounts, categories and students with If-Match; a stale version is a 412 and changes nothing', async () => {
+    const account = await call('/api/v1/finance/accounts', { method: 'POST', body: { name: 'Sports club', userId: 'u-1' } });
+    expect(account.headers.get('etag')).toBe('"1"');
+    const path = `/api/v1/finance/accounts/${account.body.id}`;
+    const patch = (body: unknown, ifMatch?: string) =>
+      call(path, { method: 'PATCH', body, headers: ifMatch ? { 'if-match': ifMatch } : {} });
+    expect((await patch({ name: 'Sports union' })).status).toBe(428);
+    const renamed = await patch({ name: 'Sports union', userId: null }, '"1"');
+    expect(renamed).toMatchObject({ status: 200, body: { name: 'Sports union', userId: null, version: 2 } });
+    expect(renamed.headers.get('etag')).toBe('"2"');
+    const before = await financeCounts(system);
+    expect((await patch({ name: 'Stale' }, '"1"')).status).toBe(412);
+    expect((await patch({ name: '' }, '"2"')).status).toBe(400);
+    expect((await patch({ colour: 'red' }, '"2"')).status).toBe(400);
+    expect((await patch({}, '"2"')).status).toBe(400);
+    expect(await financeCounts(system)).toEqual(before);
+    expect((await call(path)).body).toMatchObject({ name: 'Sports union', version: 2 });
+
+    const taken = await fixtures(system).student();
+    const other = await fixtures(system).student();
+    const outboxBefore = (await financeCounts(system)).outbox;
+    await call(`/api/v1/finance/students/${taken.id}`, { method: 'PATCH', body: { userId: 'user-42' }, headers: { 'if-match': '*' } });
+    const duplicate = await call(`/api/v1/finance/students/${other.id}`, {
+      method: 'PATCH',
+      body: { userId: 'user-42' },
+      headers: { 'if-match': '*' },
+    });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.errors).toEqual([{ field: 'userId', message: 'is already taken' }]);
+    expect(await outboxActionsSince(system, outboxBefore)).toEqual([{ action: 'student.updated', entityIds: [taken.id] }]);
+  });
 });

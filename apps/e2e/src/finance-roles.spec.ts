@@ -89,6 +89,14 @@ const CASES: Case[] = [
     body: () => ({ name: 'Hardship fund' }),
     expected: staffWrite(201),
   },
+  {
+    name: 'update account',
+    method: 'PATCH',
+    path: () => `/api/v1/finance/accounts/${DEMO_ACCOUNT_ID}`,
+    body: () => ({ name: 'University fees account' }),
+    headers: { 'if-match': '*' },
+    expected: staffWrite(200),
+  },
   { name: 'list categories', method: 'GET', path: () => '/api/v1/finance/categories', expected: staffRead },
   {
     name: 'create category',
@@ -96,6 +104,14 @@ const CASES: Case[] = [
     path: () => '/api/v1/finance/categories',
     body: () => ({ name: `Category ${Math.random()}` }),
     expected: staffWrite(201),
+  },
+  {
+    name: 'update category',
+    method: 'PATCH',
+    path: async (f) => `/api/v1/finance/categories/${(await f.category()).id}`,
+    body: () => ({ name: `Renamed ${Math.random()}` }),
+    headers: { 'if-match': '"1"' },
+    expected: staffWrite(200),
   },
   { name: 'list registration numbers', method: 'GET', path: () => '/api/v1/finance/registration-numbers', expected: staffRead },
   {
@@ -112,6 +128,14 @@ const CASES: Case[] = [
     method: 'GET',
     path: async (f) => `/api/v1/finance/students/${(await f.student()).id}`,
     expected: { ...readAll, student: 404 },
+  },
+  {
+    name: 'update student',
+    method: 'PATCH',
+    path: async (f) => `/api/v1/finance/students/${(await f.student()).id}`,
+    body: () => ({ currentProgramLevelId: 'year-3' }),
+    headers: { 'if-match': '"1"' },
+    expected: staffWrite(200),
   },
   { name: 'own statement', method: 'GET', path: () => `/api/v1/finance/students/${DEMO_STUDENT_ID}/statement`, expected: readAll },
   {

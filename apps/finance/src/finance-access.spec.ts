@@ -8,6 +8,7 @@ import { migrations } from './migrations';
 import type { FinanceDeps } from './mutation';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
+import { recordUpdateHandlers } from './records/record-updates';
 import { statementHandlers } from './statements/statement-handlers';
 import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
@@ -36,19 +37,21 @@ describe('finance handlers enforce roles from the call actor (PostgreSQL)', () =
     ReturnType<typeof bulkHandlers> &
     ReturnType<typeof paymentHandlers> &
     ReturnType<typeof recordHandlers> &
+    ReturnType<typeof recordUpdateHandlers> &
     ReturnType<typeof statementHandlers>;
 
   beforeAll(async () => {
     db = await createScratchDatabase('finance', migrations);
     await seedDemoData(db.sequelize);
     const deps: FinanceDeps = { sequelize: db.sequelize, cursors: new CursorCodec('access-spec-secret-0123'), afterCommit: () => undefined };
-    handlers = { ...transactionHandlers(deps), ...bulkHandlers(deps), ...paymentHandlers(deps), ...recordHandlers(deps), ...statementHandlers(deps) };
+    handlers = { ...transactionHandlers(deps), ...bulkHandlers(deps), ...paymentHandlers(deps), ...recordHandlers(deps), ...recordUpdateHandlers(deps), ...statementHandlers(deps) };
   });
   afterAll(() => db?.drop());
 
   const input = { studentId: '', date: '2026-09-01', categoryId: DEMO_CATEGORY_IDS.books, payee: 'Shop', amount: '-100', notes: '', accountId: DEMO_ACCOUNT_ID };
   const someId = randomUUID();
   const calls: [string, Role[], (context: CallContext) => Promise<unknown>][] = [
+    ['updateAccount', ['reader', 'student'], (c) => handlers.updateAccount({ id: DEMO_ACCOUNT_ID, expectedVersion: 0, name: 'Fees' }, c)],
     ['createTransaction', ['reader', 'student'], (c) => handlers.createTransaction({ input, idempotencyKey: '' }, c)],
     ['updateTransaction', ['reader', 'student'], (c) => handlers.updateTransaction({ id: someId, expectedVersion: 0, payee: 'x' }, c)],
     ['deleteTransaction', ['reader', 'student', 'bursar'], (c) => handlers.deleteTransaction({ id: someId }, c)],

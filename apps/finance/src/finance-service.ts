@@ -4,6 +4,7 @@ import type { Logger } from '@libs/logging';
 import type { FinanceDeps } from './mutation';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
+import { recordUpdateHandlers } from './records/record-updates';
 import { statementHandlers } from './statements/statement-handlers';
 import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
@@ -15,8 +16,9 @@ export function financeService(deps: FinanceDeps, logger: Logger): financeV1.Fin
     ...bulkHandlers(deps),
     ...paymentHandlers(deps),
     ...recordHandlers(deps),
+    ...recordUpdateHandlers(deps),
     ...statementHandlers(deps),
-  };
+  } satisfies Record<keyof financeV1.FinanceServiceServer, unknown>; // no RPC left unimplemented
   const wrap = <K extends keyof typeof handlers>(name: K) =>
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler keeps its own request/response types
     unaryHandler(logger, name[0].toUpperCase() + name.slice(1), handlers[name] as any);

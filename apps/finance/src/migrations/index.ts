@@ -2,6 +2,7 @@ import type { Migration } from '@libs/db';
 import { m0001Ledger } from './0001-ledger';
 import { m0002Outbox } from './0002-outbox';
 import { m0003PaymentsAndStatements } from './0003-payments-and-statements';
+import { m0004RecordVersions } from './0004-record-versions';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Ledger, m0002Outbox, m0003PaymentsAndStatements];
+export const migrations: Migration[] = [m0001Ledger, m0002Outbox, m0003PaymentsAndStatements, m0004RecordVersions];

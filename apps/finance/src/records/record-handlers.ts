@@ -6,12 +6,9 @@ import { recordEvent } from '../outbox/record-event';
 import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkReferences, type Reference } from '../validation/references';
-import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordKind } from './record-kinds';
+import { ACCOUNTS, CATEGORIES, ID_TEXT_MAX, NAME_MAX, REGISTRATION_NUMBERS, STUDENTS, type RecordKind } from './record-kinds';
 import { findRecord, insertRecord, listRecords } from './record-store';
 import { visibleStudent } from './visible-student';
-
-const NAME_MAX = 200;
-const ID_TEXT_MAX = 64;
 
 interface Codec<R> {
   toJSON(message: R): unknown;

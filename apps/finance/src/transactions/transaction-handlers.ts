@@ -7,6 +7,7 @@ import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
 import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
 import { checkReferences } from '../validation/references';
+import { checkVersion } from '../validation/versions';
 import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import {
@@ -101,12 +102,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       return mutate(deps, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction', id);
-        if (request.expectedVersion !== 0 && request.expectedVersion !== before.version) {
-          throw new RpcError(
-            GrpcStatus.ABORTED,
-            `the transaction is at version ${before.version}, not ${request.expectedVersion}; fetch it again and reapply the change`,
-          );
-        }
+        checkVersion('transaction', before.version, request.expectedVersion);
         // The merged record must be a valid transaction; fields left out keep their (already valid) values.
         const merged: financeV1.TransactionInput = {
           studentId: request.studentId ?? before.studentId,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HttpProblem } from '@libs/http-problems';
 import { requireKey } from '../auth/authenticate';
 import type { Permission } from '../auth/permissions';
-import { idempotencyKey } from '../http/finance-headers';
+import { etagOf, expectedVersion, idempotencyKey } from '../http/finance-headers';
 import { parseBody } from '../http/json-body';
 import type { Upstreams } from '../upstreams/upstreams';
 import { amount, isoDate, text, uuid } from './finance-fields';
@@ -12,34 +12,61 @@ import { toAccountJson, toStatementLineJson, toStudentJson } from './finance-jso
 
 type Finance = Upstreams['finance'];
 
-/** One supporting record type: how to list, get and create it through the finance service. */
-interface RecordRoute<B, R> {
+/** One supporting record type: how to list, get, create and (if versioned) update it through the finance service. */
+interface RecordRoute<B, R, P = never> {
   path: string;
   read: Permission;
   body: z.ZodType<B>;
   list(finance: Finance, res: Response): Promise<R[]>;
   get(finance: Finance, id: string, res: Response): Promise<R | undefined>;
   create(finance: Finance, body: B, key: string, res: Response): Promise<R | undefined>;
+  patch?: {
+    body: z.ZodType<P>;
+    update(finance: Finance, request: { id: string; expectedVersion: number } & P, res: Response): Promise<R | undefined>;
+  };
   toJson(record: R): unknown;
 }
+
+/** Sends a record, with its ETag when it is versioned. */
+function sendRecord<R>(res: Response, record: R, toJson: (record: R) => unknown, status = 200): void {
+  const version = (record as { version?: number }).version;
+  if (version) res.setHeader('ETag', etagOf(version));
+  res.status(status).json(toJson(record));
+}
+
+/** A partial update body: strict, and with at least one field. */
+const patchOf = <S extends z.ZodRawShape>(shape: S) =>
+  z
+    .object(shape)
+    .partial()
+    .strict()
+    .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
 
 const found = <R>(record: R | undefined, what: string): R => {
   if (!record) throw new HttpProblem(500, `the finance service returned no ${what}`);
   return record;
 };
 
-function mountRecord<B, R>(router: Router, sequelize: Sequelize, finance: Finance, route: RecordRoute<B, R>): void {
+function mountRecord<B, R, P>(router: Router, sequelize: Sequelize, finance: Finance, route: RecordRoute<B, R, P>): void {
   const base = `/api/v1/finance/${route.path}`;
   router.get(base, requireKey(sequelize, route.read), async (_req: Request, res: Response) => {
     res.json({ items: (await route.list(finance, res)).map(route.toJson) });
   });
   router.get(`${base}/:id`, requireKey(sequelize, route.read), async (req: Request, res: Response) => {
-    res.json(route.toJson(found(await route.get(finance, String(req.params.id), res), route.path)));
+    sendRecord(res, found(await route.get(finance, String(req.params.id), res), route.path), route.toJson);
   });
   router.post(base, requireKey(sequelize, 'finance:write'), async (req: Request, res: Response) => {
     const body = parseBody(req, route.body);
     const record = found(await route.create(finance, body, idempotencyKey(req), res), route.path);
-    res.status(201).location(`${base}/${(record as { id: string }).id}`).json(route.toJson(record));
+    res.location(`${base}/${(record as { id: string }).id}`);
+    sendRecord(res, record, route.toJson, 201);
+  });
+  const patch = route.patch;
+  if (!patch) return;
+  router.patch(`${base}/:id`, requireKey(sequelize, 'finance:write'), async (req: Request, res: Response) => {
+    const body = parseBody(req, patch.body);
+    const request = { id: String(req.params.id), expectedVersion: expectedVersion(req), ...body };
+    sendRecord(res, found(await patch.update(finance, request, res), route.path), route.toJson);
   });
 }
 
@@ -53,7 +80,8 @@ const statementLineBody = z
   })
   .strict();
 
-const nameBody = z.object({ name: text(200).min(1, { message: 'is required' }) }).strict();
+const name = text(200).min(1, { message: 'is required' });
+const nameBody = z.object({ name }).strict();
 const identity = <R>(record: R) => record;
 
 /** /api/v1/finance/: accounts, categories, registration numbers, students and a student's statement. */
@@ -69,6 +97,11 @@ export function financeRecordRoutes(upstreams: Upstreams, sequelize: Sequelize):
     get: async (f, id, res) => (await f.call((c) => c.getAccount, { id }, res)).account,
     create: async (f, body, key, res) =>
       (await f.call((c) => c.createAccount, { name: body.name, userId: body.userId ?? '', idempotencyKey: key }, res)).account,
+    patch: {
+      body: patchOf({ name, userId: text(64).nullable() }),
+      update: async (f, { userId, ...request }, res) =>
+        (await f.call((c) => c.updateAccount, { ...request, userId: userId === null ? '' : userId }, res)).account,
+    },
     toJson: toAccountJson,
   });
   mountRecord(router, sequelize, finance, {
@@ -78,6 +111,10 @@ export function financeRecordRoutes(upstreams: Upstreams, sequelize: Sequelize):
     list: async (f, res) => (await f.call((c) => c.listCategories, {}, res)).categories,
     get: async (f, id, res) => (await f.call((c) => c.getCategory, { id }, res)).category,
     create: async (f, body, key, res) => (await f.call((c) => c.createCategory, { name: body.name, idempotencyKey: key }, res)).category,
+    patch: {
+      body: patchOf({ name }),
+      update: async (f, request, res) => (await f.call((c) => c.updateCategory, request, res)).category,
+    },
     toJson: identity,
   });
   mountRecord(router, sequelize, finance, {
@@ -111,6 +148,21 @@ export function financeRecordRoutes(upstreams: Upstreams, sequelize: Sequelize):
           res,
         )
       ).student,
+    patch: {
+      body: patchOf({ userId: text(64).nullable(), currentProgramLevelId: text(64).nullable() }),
+      update: async (f, { userId, currentProgramLevelId, ...request }, res) =>
+        (
+          await f.call(
+            (c) => c.updateStudent,
+            {
+              ...request,
+              userId: userId === null ? '' : userId,
+              currentProgramLevelId: currentProgramLevelId === null ? '' : currentProgramLevelId,
+            },
+            res,
+          )
+        ).student,
+    },
     toJson: toStudentJson,
   });
 

@@ -197,6 +197,7 @@ export interface Account {
   userId: string;
   createdAt: string;
   updatedAt: string;
+  version: number;
 }
 
 export interface ListAccountsRequest {
@@ -224,11 +225,27 @@ export interface CreateAccountResponse {
   account?: Account | undefined;
 }
 
+/**
+ * Partial updates of supporting records, like UpdateTransactionRequest:
+ * expected_version 0 means "any version".
+ */
+export interface UpdateAccountRequest {
+  id: string;
+  expectedVersion: number;
+  name?: string | undefined;
+  userId?: string | undefined;
+}
+
+export interface UpdateAccountResponse {
+  account?: Account | undefined;
+}
+
 export interface Category {
   id: string;
   name: string;
   createdAt: string;
   updatedAt: string;
+  version: number;
 }
 
 export interface ListCategoriesRequest {
@@ -252,6 +269,16 @@ export interface CreateCategoryRequest {
 }
 
 export interface CreateCategoryResponse {
+  category?: Category | undefined;
+}
+
+export interface UpdateCategoryRequest {
+  id: string;
+  expectedVersion: number;
+  name?: string | undefined;
+}
+
+export interface UpdateCategoryResponse {
   category?: Category | undefined;
 }
 
@@ -293,6 +320,7 @@ export interface Student {
   currentProgramLevelId: string;
   createdAt: string;
   updatedAt: string;
+  version: number;
 }
 
 export interface ListStudentsRequest {
@@ -318,6 +346,17 @@ export interface CreateStudentRequest {
 }
 
 export interface CreateStudentResponse {
+  student?: Student | undefined;
+}
+
+export interface UpdateStudentRequest {
+  id: string;
+  expectedVersion: number;
+  userId?: string | undefined;
+  currentProgramLevelId?: string | undefined;
+}
+
+export interface UpdateStudentResponse {
   student?: Student | undefined;
 }
 
@@ -3214,7 +3253,7 @@ export const ResolvePaymentResponse: MessageFns<ResolvePaymentResponse> = {
 };
 
 function createBaseAccount(): Account {
-  return { id: "", name: "", userId: "", createdAt: "", updatedAt: "" };
+  return { id: "", name: "", userId: "", createdAt: "", updatedAt: "", version: 0 };
 }
 
 export const Account: MessageFns<Account> = {
@@ -3233,6 +3272,9 @@ export const Account: MessageFns<Account> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(42).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(48).int32(message.version);
     }
     return writer;
   },
@@ -3290,6 +3332,14 @@ export const Account: MessageFns<Account> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3321,6 +3371,7 @@ export const Account: MessageFns<Account> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -3341,6 +3392,9 @@ export const Account: MessageFns<Account> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -3354,6 +3408,7 @@ export const Account: MessageFns<Account> = {
     message.userId = object.userId ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -3793,8 +3848,202 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
   },
 };
 
+function createBaseUpdateAccountRequest(): UpdateAccountRequest {
+  return { id: "", expectedVersion: 0, name: undefined, userId: undefined };
+}
+
+export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
+  encode(message: UpdateAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(34).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAccountRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateAccountRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateAccountRequest>): UpdateAccountRequest {
+    return UpdateAccountRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateAccountRequest>): UpdateAccountRequest {
+    const message = createBaseUpdateAccountRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.name = object.name ?? undefined;
+    message.userId = object.userId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateAccountResponse(): UpdateAccountResponse {
+  return { account: undefined };
+}
+
+export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
+  encode(message: UpdateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = Account.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAccountResponse {
+    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: UpdateAccountResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = Account.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateAccountResponse>): UpdateAccountResponse {
+    return UpdateAccountResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateAccountResponse>): UpdateAccountResponse {
+    const message = createBaseUpdateAccountResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? Account.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseCategory(): Category {
-  return { id: "", name: "", createdAt: "", updatedAt: "" };
+  return { id: "", name: "", createdAt: "", updatedAt: "", version: 0 };
 }
 
 export const Category: MessageFns<Category> = {
@@ -3810,6 +4059,9 @@ export const Category: MessageFns<Category> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(34).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(40).int32(message.version);
     }
     return writer;
   },
@@ -3859,6 +4111,14 @@ export const Category: MessageFns<Category> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3885,6 +4145,7 @@ export const Category: MessageFns<Category> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -3902,6 +4163,9 @@ export const Category: MessageFns<Category> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -3914,6 +4178,7 @@ export const Category: MessageFns<Category> = {
     message.name = object.name ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -4328,6 +4593,180 @@ export const CreateCategoryResponse: MessageFns<CreateCategoryResponse> = {
   },
   fromPartial(object: DeepPartial<CreateCategoryResponse>): CreateCategoryResponse {
     const message = createBaseCreateCategoryResponse();
+    message.category = (object.category !== undefined && object.category !== null)
+      ? Category.fromPartial(object.category)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateCategoryRequest(): UpdateCategoryRequest {
+  return { id: "", expectedVersion: 0, name: undefined };
+}
+
+export const UpdateCategoryRequest: MessageFns<UpdateCategoryRequest> = {
+  encode(message: UpdateCategoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCategoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCategoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCategoryRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateCategoryRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateCategoryRequest>): UpdateCategoryRequest {
+    return UpdateCategoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateCategoryRequest>): UpdateCategoryRequest {
+    const message = createBaseUpdateCategoryRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.name = object.name ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateCategoryResponse(): UpdateCategoryResponse {
+  return { category: undefined };
+}
+
+export const UpdateCategoryResponse: MessageFns<UpdateCategoryResponse> = {
+  encode(message: UpdateCategoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== undefined) {
+      Category.encode(message.category, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCategoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCategoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = Category.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCategoryResponse {
+    return { category: isSet(object.category) ? Category.fromJSON(object.category) : undefined };
+  },
+
+  toJSON(message: UpdateCategoryResponse): unknown {
+    const obj: any = {};
+    if (message.category !== undefined) {
+      obj.category = Category.toJSON(message.category);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateCategoryResponse>): UpdateCategoryResponse {
+    return UpdateCategoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateCategoryResponse>): UpdateCategoryResponse {
+    const message = createBaseUpdateCategoryResponse();
     message.category = (object.category !== undefined && object.category !== null)
       ? Category.fromPartial(object.category)
       : undefined;
@@ -4892,7 +5331,15 @@ export const CreateRegistrationNumberResponse: MessageFns<CreateRegistrationNumb
 };
 
 function createBaseStudent(): Student {
-  return { id: "", registrationNumberId: "", userId: "", currentProgramLevelId: "", createdAt: "", updatedAt: "" };
+  return {
+    id: "",
+    registrationNumberId: "",
+    userId: "",
+    currentProgramLevelId: "",
+    createdAt: "",
+    updatedAt: "",
+    version: 0,
+  };
 }
 
 export const Student: MessageFns<Student> = {
@@ -4914,6 +5361,9 @@ export const Student: MessageFns<Student> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(50).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(56).int32(message.version);
     }
     return writer;
   },
@@ -4979,6 +5429,14 @@ export const Student: MessageFns<Student> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5019,6 +5477,7 @@ export const Student: MessageFns<Student> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -5042,6 +5501,9 @@ export const Student: MessageFns<Student> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -5056,6 +5518,7 @@ export const Student: MessageFns<Student> = {
     message.currentProgramLevelId = object.currentProgramLevelId ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -5512,6 +5975,204 @@ export const CreateStudentResponse: MessageFns<CreateStudentResponse> = {
   },
   fromPartial(object: DeepPartial<CreateStudentResponse>): CreateStudentResponse {
     const message = createBaseCreateStudentResponse();
+    message.student = (object.student !== undefined && object.student !== null)
+      ? Student.fromPartial(object.student)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateStudentRequest(): UpdateStudentRequest {
+  return { id: "", expectedVersion: 0, userId: undefined, currentProgramLevelId: undefined };
+}
+
+export const UpdateStudentRequest: MessageFns<UpdateStudentRequest> = {
+  encode(message: UpdateStudentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.currentProgramLevelId !== undefined) {
+      writer.uint32(34).string(message.currentProgramLevelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateStudentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateStudentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currentProgramLevelId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateStudentRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
+      currentProgramLevelId: isSet(object.currentProgramLevelId)
+        ? globalThis.String(object.currentProgramLevelId)
+        : isSet(object.current_program_level_id)
+        ? globalThis.String(object.current_program_level_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateStudentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    if (message.currentProgramLevelId !== undefined) {
+      obj.currentProgramLevelId = message.currentProgramLevelId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateStudentRequest>): UpdateStudentRequest {
+    return UpdateStudentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateStudentRequest>): UpdateStudentRequest {
+    const message = createBaseUpdateStudentRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.userId = object.userId ?? undefined;
+    message.currentProgramLevelId = object.currentProgramLevelId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateStudentResponse(): UpdateStudentResponse {
+  return { student: undefined };
+}
+
+export const UpdateStudentResponse: MessageFns<UpdateStudentResponse> = {
+  encode(message: UpdateStudentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.student !== undefined) {
+      Student.encode(message.student, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateStudentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateStudentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.student = Student.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateStudentResponse {
+    return { student: isSet(object.student) ? Student.fromJSON(object.student) : undefined };
+  },
+
+  toJSON(message: UpdateStudentResponse): unknown {
+    const obj: any = {};
+    if (message.student !== undefined) {
+      obj.student = Student.toJSON(message.student);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateStudentResponse>): UpdateStudentResponse {
+    return UpdateStudentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateStudentResponse>): UpdateStudentResponse {
+    const message = createBaseUpdateStudentResponse();
     message.student = (object.student !== undefined && object.student !== null)
       ? Student.fromPartial(object.student)
       : undefined;
@@ -6328,6 +6989,16 @@ export const FinanceServiceService = {
       Buffer.from(CreateAccountResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateAccountResponse => CreateAccountResponse.decode(value),
   },
+  updateAccount: {
+    path: "/finance.v1.FinanceService/UpdateAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateAccountRequest): Buffer => Buffer.from(UpdateAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateAccountRequest => UpdateAccountRequest.decode(value),
+    responseSerialize: (value: UpdateAccountResponse): Buffer =>
+      Buffer.from(UpdateAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateAccountResponse => UpdateAccountResponse.decode(value),
+  },
   listCategories: {
     path: "/finance.v1.FinanceService/ListCategories" as const,
     requestStream: false as const,
@@ -6358,6 +7029,17 @@ export const FinanceServiceService = {
     responseSerialize: (value: CreateCategoryResponse): Buffer =>
       Buffer.from(CreateCategoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateCategoryResponse => CreateCategoryResponse.decode(value),
+  },
+  updateCategory: {
+    path: "/finance.v1.FinanceService/UpdateCategory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateCategoryRequest): Buffer =>
+      Buffer.from(UpdateCategoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateCategoryRequest => UpdateCategoryRequest.decode(value),
+    responseSerialize: (value: UpdateCategoryResponse): Buffer =>
+      Buffer.from(UpdateCategoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateCategoryResponse => UpdateCategoryResponse.decode(value),
   },
   listRegistrationNumbers: {
     path: "/finance.v1.FinanceService/ListRegistrationNumbers" as const,
@@ -6424,6 +7106,16 @@ export const FinanceServiceService = {
       Buffer.from(CreateStudentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateStudentResponse => CreateStudentResponse.decode(value),
   },
+  updateStudent: {
+    path: "/finance.v1.FinanceService/UpdateStudent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateStudentRequest): Buffer => Buffer.from(UpdateStudentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateStudentRequest => UpdateStudentRequest.decode(value),
+    responseSerialize: (value: UpdateStudentResponse): Buffer =>
+      Buffer.from(UpdateStudentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateStudentResponse => UpdateStudentResponse.decode(value),
+  },
   getStudentStatement: {
     path: "/finance.v1.FinanceService/GetStudentStatement" as const,
     requestStream: false as const,
@@ -6463,15 +7155,18 @@ export interface FinanceServiceServer extends UntypedServiceImplementation {
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
   getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
   createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
+  updateAccount: handleUnaryCall<UpdateAccountRequest, UpdateAccountResponse>;
   listCategories: handleUnaryCall<ListCategoriesRequest, ListCategoriesResponse>;
   getCategory: handleUnaryCall<GetCategoryRequest, GetCategoryResponse>;
   createCategory: handleUnaryCall<CreateCategoryRequest, CreateCategoryResponse>;
+  updateCategory: handleUnaryCall<UpdateCategoryRequest, UpdateCategoryResponse>;
   listRegistrationNumbers: handleUnaryCall<ListRegistrationNumbersRequest, ListRegistrationNumbersResponse>;
   getRegistrationNumber: handleUnaryCall<GetRegistrationNumberRequest, GetRegistrationNumberResponse>;
   createRegistrationNumber: handleUnaryCall<CreateRegistrationNumberRequest, CreateRegistrationNumberResponse>;
   listStudents: handleUnaryCall<ListStudentsRequest, ListStudentsResponse>;
   getStudent: handleUnaryCall<GetStudentRequest, GetStudentResponse>;
   createStudent: handleUnaryCall<CreateStudentRequest, CreateStudentResponse>;
+  updateStudent: handleUnaryCall<UpdateStudentRequest, UpdateStudentResponse>;
   getStudentStatement: handleUnaryCall<GetStudentStatementRequest, GetStudentStatementResponse>;
   addStatementLine: handleUnaryCall<AddStatementLineRequest, AddStatementLineResponse>;
 }
@@ -6687,6 +7382,21 @@ export interface FinanceServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
   ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
   listCategories(
     request: ListCategoriesRequest,
     callback: (error: ServiceError | null, response: ListCategoriesResponse) => void,
@@ -6731,6 +7441,21 @@ export interface FinanceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  updateCategory(
+    request: UpdateCategoryRequest,
+    callback: (error: ServiceError | null, response: UpdateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  updateCategory(
+    request: UpdateCategoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  updateCategory(
+    request: UpdateCategoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateCategoryResponse) => void,
   ): ClientUnaryCall;
   listRegistrationNumbers(
     request: ListRegistrationNumbersRequest,
@@ -6821,6 +7546,21 @@ export interface FinanceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateStudentResponse) => void,
+  ): ClientUnaryCall;
+  updateStudent(
+    request: UpdateStudentRequest,
+    callback: (error: ServiceError | null, response: UpdateStudentResponse) => void,
+  ): ClientUnaryCall;
+  updateStudent(
+    request: UpdateStudentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateStudentResponse) => void,
+  ): ClientUnaryCall;
+  updateStudent(
+    request: UpdateStudentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateStudentResponse) => void,
   ): ClientUnaryCall;
   getStudentStatement(
     request: GetStudentStatementRequest,
