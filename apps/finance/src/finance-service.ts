@@ -1,5 +1,5 @@
 import type { financeV1 } from '@libs/contracts';
-import { unaryHandler } from '@libs/grpc';
+import { unaryHandler, type CallContext } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { FinanceDeps } from './mutation';
 import { paymentHandlers } from './payments/payment-handlers';
@@ -8,6 +8,8 @@ import { recordUpdateHandlers } from './records/record-updates';
 import { statementHandlers } from './statements/statement-handlers';
 import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
+
+type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
 
 /** The FinanceService gRPC implementation: every handler wrapped for logging, request context and error mapping. */
 export function financeService(deps: FinanceDeps, logger: Logger): financeV1.FinanceServiceServer {
@@ -18,10 +20,11 @@ export function financeService(deps: FinanceDeps, logger: Logger): financeV1.Fin
     ...recordHandlers(deps),
     ...recordUpdateHandlers(deps),
     ...statementHandlers(deps),
-  } satisfies Record<keyof financeV1.FinanceServiceServer, unknown>; // no RPC left unimplemented
-  const wrap = <K extends keyof typeof handlers>(name: K) =>
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler keeps its own request/response types
-    unaryHandler(logger, name[0].toUpperCase() + name.slice(1), handlers[name] as any);
-  return Object.fromEntries(Object.keys(handlers).map((name) => [name, wrap(name as keyof typeof handlers)])) as
-    unknown as financeV1.FinanceServiceServer;
+  } satisfies Record<keyof financeV1.FinanceServiceServer, AnyHandler>; // no RPC left unimplemented
+  const wrapped = Object.entries(handlers).map(([name, handler]: [string, AnyHandler]) => [
+    name,
+    unaryHandler(logger, name[0].toUpperCase() + name.slice(1), handler),
+  ]);
+  // Each entry keeps its handler's request and response types at run time; the record type cannot say so.
+  return Object.fromEntries(wrapped) as financeV1.FinanceServiceServer;
 }
