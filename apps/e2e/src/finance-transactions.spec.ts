@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startSystem, type RunningSystem } from '@libs/testing';
-import { financeCounts, outboxActionsSince } from './finance-db';
+import { ageIdempotencyKeys, financeCounts, outboxActionsSince } from './finance-db';
 import { fixtures } from './finance-fixtures';
 import { api, DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, validTransaction } from './http';
 
@@ -180,6 +180,12 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
     // Keys belong to the user: another user's same key is a new request.
     expect((await post(validTransaction({ payee: 'Idempotent' }), key, system.keys.admin)).status).toBe(201);
     expect((await post(validTransaction(), 'bad key with spaces')).status).toBe(400);
+
+    // After 24 hours the key is forgotten: the same request is new again.
+    await ageIdempotencyKeys(system, 25);
+    const later = await post(validTransaction({ payee: 'Idempotent' }));
+    expect(later.status).toBe(201);
+    expect(later.body.id).not.toBe(first.body.id);
   });
 
   it('Idempotency-Key: concurrent duplicates write once and all get the same answer', async () => {

@@ -47,10 +47,12 @@ export async function idempotent<T>(
   }
   const fingerprint = createHash('sha256').update(`${call.method}\n${canonicalJson(call.request)}`).digest('hex');
   const bind = [actor.userId, call.key];
-  await sequelize.query(
-    `DELETE FROM idempotency_keys WHERE actor_id = $1 AND key = $2 AND created_at < now() - interval '${KEY_LIFETIME}'`,
-    { bind, transaction },
-  );
+  // Expired keys of this user go now (the primary key's actor_id prefix finds them), so a key can be reused
+  // after 24 h and the table holds only live keys of active users.
+  await sequelize.query(`DELETE FROM idempotency_keys WHERE actor_id = $1 AND created_at < now() - interval '${KEY_LIFETIME}'`, {
+    bind: [actor.userId],
+    transaction,
+  });
   const inserted = await sequelize.query(
     `INSERT INTO idempotency_keys (actor_id, key, fingerprint) VALUES ($1, $2, $3)
      ON CONFLICT (actor_id, key) DO NOTHING RETURNING 1`,
