@@ -1,17 +1,8 @@
-import { Client } from 'pg';
 import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { financeCounts } from './finance-db';
 import { api, validTransaction } from './http';
 
-async function countTransactions(system: RunningSystem): Promise<number> {
-  const client = new Client({ connectionString: system.databaseUrl('finance') });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT count(*)::int AS n FROM transactions');
-    return rows[0].n;
-  } finally {
-    await client.end();
-  }
-}
+const countTransactions = async (system: RunningSystem) => (await financeCounts(system)).transactions;
 
 describe('POST /api/v1/transactions through finance, the outbox, RabbitMQ and the audit service', () => {
   let system: RunningSystem;

@@ -1,18 +1,19 @@
 import { busTopology, ConfirmPublisher, connectBus, declareTopology } from '@libs/bus';
 import { financeV1 } from '@libs/contracts';
 import { openServiceDatabase } from '@libs/db';
-import { startGrpcServer, unaryHandler } from '@libs/grpc';
+import { CursorCodec } from '@libs/cursor';
+import { startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
+import { financeService } from './finance-service';
 import { migrations } from './migrations';
 import { registerOutboxBacklog } from './outbox/outbox-metrics';
 import { schedulePruning } from './outbox/outbox-pruner';
 import { OutboxRelay } from './outbox/outbox-relay';
-import { transactionHandlers } from './transactions/transaction-handlers';
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   if (config.OUTBOX_RELAY_ENABLED) relay.start();
   registerOutboxBacklog(sequelize);
 
-  const transactions = transactionHandlers(sequelize, () => relay.nudge());
+  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: () => relay.nudge() };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -56,10 +57,7 @@ async function main(): Promise<void> {
       {
         name: 'finance.v1.FinanceService',
         definition: financeV1.FinanceServiceService,
-        implementation: {
-          createTransaction: unaryHandler(logger, 'CreateTransaction', transactions.createTransaction),
-          getTransaction: unaryHandler(logger, 'GetTransaction', transactions.getTransaction),
-        } satisfies financeV1.FinanceServiceServer,
+        implementation: financeService(deps, logger),
       },
     ],
   });

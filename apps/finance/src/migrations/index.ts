@@ -1,7 +1,15 @@
 import type { Migration } from '@libs/db';
 import { m0001Ledger } from './0001-ledger';
 import { m0002Outbox } from './0002-outbox';
-import { m0003OutboxTraceParent } from './0003-outbox-trace-parent';
+import { m0003PaymentsAndStatements } from './0003-payments-and-statements';
+import { m0004RecordVersions } from './0004-record-versions';
+import { m0005OutboxTraceParent } from './0005-outbox-trace-parent';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Ledger, m0002Outbox, m0003OutboxTraceParent];
+export const migrations: Migration[] = [
+  m0001Ledger,
+  m0002Outbox,
+  m0003PaymentsAndStatements,
+  m0004RecordVersions,
+  m0005OutboxTraceParent,
+];

@@ -1,76 +1,163 @@
-import type { Sequelize } from 'sequelize';
-import type { financeV1 } from '@libs/contracts';
+import { financeV1 } from '@libs/contracts';
 import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
-import { requireRole } from '../access';
+import { canSee, FINANCE_ACCESS, requireRole, scopeOf } from '../access';
+import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
-import { FieldChecks, isUuid } from '../validation/fields';
-import { findTransaction, insertTransaction, missingReferences } from './transaction-store';
+import { FieldChecks } from '../validation/fields';
+import { notFound, requireUuid } from '../validation/ids';
+import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
+import { checkReferences } from '../validation/references';
+import { checkVersion } from '../validation/versions';
+import { checkTransactionInput } from './transaction-input';
+import { referencesOf } from './transaction-references';
+import {
+  fieldsOf,
+  findTransaction,
+  insertTransactions,
+  listTransactions,
+  updateTransaction,
+  deleteTransactions,
+} from './transaction-store';
 
-function invalid(checks: FieldChecks): RpcError {
-  const summary = checks.errors.map((e) => `${e.field} ${e.message}`).join('; ');
-  return new RpcError(GrpcStatus.INVALID_ARGUMENT, summary, checks.errors);
-}
-
-export function transactionHandlers(sequelize: Sequelize, afterCommit: () => void) {
+export function transactionHandlers(deps: FinanceDeps) {
+  const { sequelize } = deps;
   return {
+    async listTransactions(
+      request: financeV1.ListTransactionsRequest,
+      context: CallContext,
+    ): Promise<financeV1.ListTransactionsResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const checks = new FieldChecks();
+      if (request.from) checks.date(request.from, 'from');
+      if (request.to) checks.date(request.to, 'to');
+      checks.uuid(request.accountId, 'accountId', { required: false });
+      checks.throwIfAny();
+      const limit = pageLimit(request.limit);
+      const scope = await scopeOf(sequelize, actor);
+      if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
+
+      const studentId = scope.kind === 'student' ? scope.studentId : null;
+      const query = { from: request.from, to: request.to, accountId: request.accountId, studentId };
+      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
+      const rows = await listTransactions(sequelize, {
+        from: request.from || null,
+        to: request.to || null,
+        accountId: request.accountId || null,
+        studentId,
+        after,
+        limit,
+      });
+      const page = pageOf(rows, limit, deps.cursors, query, (last) => [last.date, last.id]);
+      return { transactions: page.items, nextCursor: page.nextCursor };
+    },
+
+    async getTransaction(request: financeV1.GetTransactionRequest, context: CallContext): Promise<financeV1.GetTransactionResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const id = requireUuid(request.id);
+      const scope = await scopeOf(sequelize, actor);
+      const transaction = await findTransaction(sequelize, id);
+      // Another student's record is answered exactly like a missing one, so ids cannot be probed.
+      if (!transaction || !canSee(scope, transaction.studentId || null)) throw notFound('transaction', id);
+      return { transaction };
+    },
+
     async createTransaction(
       request: financeV1.CreateTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.CreateTransactionResponse> {
-      const actor = requireRole(context, 'bursar', 'admin');
-      const checks = new FieldChecks()
-        .uuid(request.studentId, 'studentId', { required: false })
-        .date(request.date, 'date')
-        .uuid(request.categoryId, 'categoryId', { required: true })
-        .text(request.payee, 'payee', { required: true, max: 200 })
-        .amount(request.amount, 'amount')
-        .text(request.notes, 'notes', { required: false, max: 2000 })
-        .uuid(request.accountId, 'accountId', { required: true });
-      if (checks.errors.length > 0) throw invalid(checks);
-
-      const created = await sequelize.transaction(async (transaction) => {
-        const studentId = request.studentId || null;
-        const missing = await missingReferences(
-          sequelize,
-          [
-            { table: 'accounts', id: request.accountId, field: 'accountId' },
-            { table: 'categories', id: request.categoryId, field: 'categoryId' },
-            { table: 'students', id: studentId, field: 'studentId' },
-          ],
-          transaction,
-        );
-        for (const field of missing) checks.check(false, field, 'does not exist');
-        if (checks.errors.length > 0) throw invalid(checks);
-
-        const row = await insertTransaction(
-          sequelize,
-          { ...request, studentId, payee: request.payee.trim(), madeBy: actor.userId },
-          transaction,
-        );
+      const actor = requireRole(context, FINANCE_ACCESS.write);
+      if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
+      const input = request.input;
+      const checks = new FieldChecks();
+      checkTransactionInput(checks, input);
+      checks.throwIfAny();
+      const call = {
+        method: 'CreateTransaction',
+        key: request.idempotencyKey,
+        request: input,
+        codec: financeV1.CreateTransactionResponse,
+      };
+      return mutateOnce(deps, actor, call, async (transaction) => {
+        await checkReferences(sequelize, checks, referencesOf(input), transaction);
+        checks.throwIfAny();
+        const [id] = await insertTransactions(sequelize, [fieldsOf(input)], actor.userId, transaction);
+        const created = await findTransaction(sequelize, id, { transaction });
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.created',
           entityType: 'transaction',
-          entityIds: [row.id],
+          entityIds: [id],
           before: null,
-          after: row,
+          after: created,
         });
-        return row;
+        return { transaction: created };
       });
-      afterCommit();
-      return { transaction: created };
     },
 
-    async getTransaction(
-      request: financeV1.GetTransactionRequest,
+    async updateTransaction(
+      request: financeV1.UpdateTransactionRequest,
       context: CallContext,
-    ): Promise<financeV1.GetTransactionResponse> {
-      requireRole(context, 'bursar', 'admin');
-      if (!isUuid(request.id)) {
-        throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'id must be a UUID', [{ field: 'id', message: 'must be a UUID' }]);
-      }
-      const transaction = await findTransaction(sequelize, request.id);
-      if (!transaction) throw new RpcError(GrpcStatus.NOT_FOUND, `no transaction with id ${request.id}`);
-      return { transaction };
+    ): Promise<financeV1.UpdateTransactionResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const id = requireUuid(request.id);
+      return mutate(deps, async (transaction) => {
+        const before = await findTransaction(sequelize, id, { transaction, lock: true });
+        if (!before) throw notFound('transaction', id);
+        checkVersion('transaction', before.version, request.expectedVersion);
+        // The merged record must be a valid transaction; fields left out keep their (already valid) values.
+        const merged: financeV1.TransactionInput = {
+          studentId: request.studentId ?? before.studentId,
+          date: request.date ?? before.date,
+          categoryId: request.categoryId ?? before.categoryId,
+          payee: request.payee ?? before.payee,
+          amount: request.amount ?? before.amount,
+          notes: request.notes ?? before.notes,
+          accountId: request.accountId ?? before.accountId,
+        };
+        const checks = new FieldChecks();
+        checkTransactionInput(checks, merged);
+        checks.throwIfAny();
+        await checkReferences(sequelize, checks, changedReferences(request), transaction);
+        checks.throwIfAny();
+        await updateTransaction(sequelize, id, fieldsOf(merged), transaction);
+        const after = await findTransaction(sequelize, id, { transaction });
+        await recordEvent(sequelize, transaction, context, actor, {
+          action: 'transaction.updated',
+          entityType: 'transaction',
+          entityIds: [id],
+          before,
+          after,
+        });
+        return { transaction: after };
+      });
+    },
+
+    async deleteTransaction(
+      request: financeV1.DeleteTransactionRequest,
+      context: CallContext,
+    ): Promise<financeV1.DeleteTransactionResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.delete);
+      const id = requireUuid(request.id);
+      return mutate(deps, async (transaction) => {
+        const before = await findTransaction(sequelize, id, { transaction, lock: true });
+        if (!before) throw notFound('transaction', id);
+        await deleteTransactions(sequelize, [id], transaction);
+        await recordEvent(sequelize, transaction, context, actor, {
+          action: 'transaction.deleted',
+          entityType: 'transaction',
+          entityIds: [id],
+          before,
+          after: null,
+        });
+        return { id };
+      });
     },
   };
 }
+
+/** Only references the update changes need checking; unchanged ones were valid when written. */
+const changedReferences = (request: financeV1.UpdateTransactionRequest) =>
+  referencesOf({
+    studentId: request.studentId ?? '',
+    categoryId: request.categoryId ?? '',
+    accountId: request.accountId ?? '',
+  });

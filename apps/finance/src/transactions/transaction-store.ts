@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction as DbTransaction } from 'sequelize';
 import type { financeV1 } from '@libs/contracts';
 
@@ -6,18 +7,22 @@ interface TransactionRow {
   student_id: string | null;
   date: string;
   category_id: string;
+  category_name: string;
   payee: string;
   amount: string;
   notes: string;
   account_id: string;
+  account_name: string;
   made_by: string;
   version: number;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = `id, student_id, to_char(date, 'YYYY-MM-DD') AS date, category_id, payee, amount::text AS amount,
-  notes, account_id, made_by, version, created_at, updated_at`;
+const SELECT = `SELECT t.id, t.student_id, to_char(t.date, 'YYYY-MM-DD') AS date, t.category_id, c.name AS category_name,
+  t.payee, t.amount::text AS amount, t.notes, t.account_id, a.name AS account_name, t.made_by, t.version,
+  t.created_at, t.updated_at
+  FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id`;
 
 export function toTransaction(row: TransactionRow): financeV1.Transaction {
   return {
@@ -25,10 +30,12 @@ export function toTransaction(row: TransactionRow): financeV1.Transaction {
     studentId: row.student_id ?? '',
     date: row.date,
     categoryId: row.category_id,
+    categoryName: row.category_name,
     payee: row.payee,
     amount: row.amount,
     notes: row.notes,
     accountId: row.account_id,
+    accountName: row.account_name,
     madeBy: row.made_by,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -36,7 +43,8 @@ export function toTransaction(row: TransactionRow): financeV1.Transaction {
   };
 }
 
-export interface NewTransaction {
+/** A validated transaction as stored: no student is null, text is trimmed. */
+export interface TransactionFields {
   studentId: string | null;
   date: string;
   categoryId: string;
@@ -44,49 +52,115 @@ export interface NewTransaction {
   amount: string;
   notes: string;
   accountId: string;
-  madeBy: string;
 }
 
-export async function insertTransaction(
+export const fieldsOf = (input: financeV1.TransactionInput): TransactionFields => ({
+  studentId: input.studentId || null,
+  date: input.date,
+  categoryId: input.categoryId,
+  payee: input.payee.trim(),
+  amount: input.amount,
+  notes: input.notes,
+  accountId: input.accountId,
+});
+
+/** Inserts every item in one statement and returns their ids, in input order. */
+export async function insertTransactions(
   sequelize: Sequelize,
-  input: NewTransaction,
+  items: TransactionFields[],
+  madeBy: string,
   transaction: DbTransaction,
-): Promise<financeV1.Transaction> {
-  const [row] = await sequelize.query<TransactionRow>(
-    `INSERT INTO transactions (student_id, date, category_id, payee, amount, notes, account_id, made_by)
-     VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8) RETURNING ${COLUMNS}`,
-    {
-      bind: [input.studentId, input.date, input.categoryId, input.payee, input.amount, input.notes, input.accountId, input.madeBy],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+): Promise<string[]> {
+  const rows = items.map((item) => ({ ...item, id: randomUUID(), madeBy }));
+  await sequelize.query(
+    `INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
+     SELECT id, "studentId", date, "categoryId", payee, amount, notes, "accountId", "madeBy"
+       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "studentId" uuid, date date, "categoryId" uuid, payee text,
+                                               amount bigint, notes text, "accountId" uuid, "madeBy" text)`,
+    { bind: [JSON.stringify(rows)], transaction },
   );
-  return toTransaction(row);
+  return rows.map((row) => row.id);
 }
 
-export async function findTransaction(sequelize: Sequelize, id: string): Promise<financeV1.Transaction | undefined> {
-  const [row] = await sequelize.query<TransactionRow>(`SELECT ${COLUMNS} FROM transactions WHERE id = $1`, {
+export async function findTransaction(
+  sequelize: Sequelize,
+  id: string,
+  options: { transaction?: DbTransaction; lock?: boolean } = {},
+): Promise<financeV1.Transaction | undefined> {
+  const [row] = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = $1 ${options.lock ? 'FOR UPDATE OF t' : ''}`, {
     bind: [id],
     type: QueryTypes.SELECT,
+    transaction: options.transaction,
   });
   return row && toTransaction(row);
 }
 
-/** Which of the referenced rows are missing; locks them (KEY SHARE) so they cannot vanish before commit. */
-export async function missingReferences(
+/** Locks and returns the rows with these ids (those that exist). */
+export async function lockTransactions(
   sequelize: Sequelize,
-  references: { table: 'accounts' | 'categories' | 'students'; id: string | null; field: string }[],
+  ids: string[],
   transaction: DbTransaction,
-): Promise<string[]> {
-  const missing: string[] = [];
-  for (const reference of references) {
-    if (reference.id === null) continue;
-    const found = await sequelize.query(`SELECT 1 FROM ${reference.table} WHERE id = $1 FOR KEY SHARE`, {
-      bind: [reference.id],
-      type: QueryTypes.SELECT,
+): Promise<financeV1.Transaction[]> {
+  const rows = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = ANY($1::uuid[]) ORDER BY t.id FOR UPDATE OF t`, {
+    bind: [ids],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return rows.map(toTransaction);
+}
+
+/** Writes every field and bumps the version; the caller holds the row lock. */
+export async function updateTransaction(
+  sequelize: Sequelize,
+  id: string,
+  fields: TransactionFields,
+  transaction: DbTransaction,
+): Promise<void> {
+  await sequelize.query(
+    `UPDATE transactions SET student_id = $2, date = $3, category_id = $4, payee = $5, amount = $6::bigint, notes = $7,
+            account_id = $8, version = version + 1, updated_at = now()
+      WHERE id = $1`,
+    {
+      bind: [id, fields.studentId, fields.date, fields.categoryId, fields.payee, fields.amount, fields.notes, fields.accountId],
       transaction,
-    });
-    if (found.length === 0) missing.push(reference.field);
-  }
-  return missing;
+    },
+  );
+}
+
+export async function deleteTransactions(sequelize: Sequelize, ids: string[], transaction: DbTransaction): Promise<void> {
+  await sequelize.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', { bind: [ids], transaction });
+}
+
+export interface TransactionFilter {
+  from: string | null;
+  to: string | null;
+  accountId: string | null;
+  studentId: string | null;
+  /** Keyset position: the (date, id) of the last row already served. */
+  after: [string, string] | null;
+  limit: number;
+}
+
+/** One page in (date, id) order; fetches one extra row to know whether another page follows. */
+export async function listTransactions(sequelize: Sequelize, filter: TransactionFilter): Promise<financeV1.Transaction[]> {
+  const rows = await sequelize.query<TransactionRow>(
+    `${SELECT}
+      WHERE ($1::date IS NULL OR t.date >= $1::date) AND ($2::date IS NULL OR t.date <= $2::date)
+        AND ($3::uuid IS NULL OR t.account_id = $3::uuid) AND ($4::uuid IS NULL OR t.student_id = $4::uuid)
+        AND ($5::date IS NULL OR (t.date, t.id) > ($5::date, $6::uuid))
+      ORDER BY t.date, t.id LIMIT $7`,
+    {
+      bind: [
+        filter.from,
+        filter.to,
+        filter.accountId,
+        filter.studentId,
+        filter.after?.[0] ?? null,
+        filter.after?.[1] ?? null,
+        filter.limit + 1,
+      ],
+      type: QueryTypes.SELECT,
+    },
+  );
+  return rows.map(toTransaction);
 }

@@ -1,4 +1,4 @@
-import type { FieldError } from '@libs/grpc';
+import { GrpcStatus, RpcError, type FieldError } from '@libs/grpc';
 
 /** Largest |amount| accepted, in minor units: far above any real fee, far below BIGINT and float limits. */
 export const MAX_ABS_AMOUNT = 1_000_000_000_000_000n;
@@ -27,7 +27,20 @@ export class FieldChecks {
 
   text(value: string, field: string, options: { required: boolean; max: number }): this {
     if (options.required && value.trim() === '') return this.check(false, field, 'is required');
-    return this.check(value.length <= options.max, field, `must be at most ${options.max} characters`);
+    if (value.length > options.max) return this.check(false, field, `must be at most ${options.max} characters`);
+    // PostgreSQL text cannot hold NUL; letting one through would fail the insert with a 500.
+    return this.check(!value.includes('\u0000'), field, 'must not contain NUL characters');
+  }
+
+  oneOf(value: string, field: string, allowed: readonly string[]): this {
+    return this.check(allowed.includes(value), field, `must be one of ${allowed.join(', ')}`);
+  }
+
+  /** Throws INVALID_ARGUMENT naming every field at fault, if any. */
+  throwIfAny(): void {
+    if (this.errors.length === 0) return;
+    const summary = this.errors.map((e) => `${e.field} ${e.message}`).join('; ');
+    throw new RpcError(GrpcStatus.INVALID_ARGUMENT, summary, this.errors);
   }
 
   uuid(value: string, field: string, options: { required: boolean }): this {
@@ -35,9 +48,10 @@ export class FieldChecks {
     return this.check(isUuid(value), field, 'must be a UUID');
   }
 
-  amount(value: string, field: string): this {
-    const ok = /^-?\d{1,19}$/.test(value) && BigInt(value) >= -MAX_ABS_AMOUNT && BigInt(value) <= MAX_ABS_AMOUNT;
-    return this.check(ok, field, `must be an integer number of minor units within ±${MAX_ABS_AMOUNT}`);
+  amount(value: string, field: string, options: { positive: boolean } = { positive: false }): this {
+    const min = options.positive ? 1n : -MAX_ABS_AMOUNT;
+    const ok = /^-?\d{1,19}$/.test(value) && BigInt(value) >= min && BigInt(value) <= MAX_ABS_AMOUNT;
+    return this.check(ok, field, `must be an integer number of minor units from ${min} to ${MAX_ABS_AMOUNT}`);
   }
 
   date(value: string, field: string): this {

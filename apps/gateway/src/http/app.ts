@@ -24,6 +24,8 @@ import { healthRoutes } from '../routes/health';
 import { labRoutes } from '../routes/labs';
 import { metricsRoutes } from '../routes/metrics';
 import { premiseRoutes } from '../routes/premises';
+import { financeRecordRoutes } from '../routes/finance-records';
+import { paymentRoutes } from '../routes/payments';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { dashboard } from './dashboard';
@@ -69,7 +71,10 @@ export function buildApp(
   for (const routes of [labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes]) {
     app.use(routes(upstreams, sequelize));
   }
+  // Payments first: GET /api/v1/transactions/payments must not reach GET /api/v1/transactions/:id.
+  app.use(paymentRoutes(upstreams, sequelize));
   app.use(transactionRoutes(upstreams, sequelize));
+  app.use(financeRecordRoutes(upstreams, sequelize));
   app.use(auditRoutes(upstreams, sequelize));
 
   app.use(notFoundHandler());

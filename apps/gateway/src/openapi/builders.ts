@@ -77,6 +77,30 @@ export function referenceResponses(description: string, schema: Schema, fhirReso
   };
 }
 
+export const jsonBody = (schema: Schema, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+});
+
+export const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+export const ifMatchHeader = {
+  name: 'If-Match',
+  in: 'header',
+  required: true,
+  description: 'The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412.',
+  schema: { type: 'string' },
+};
+
+export const etagHeader = { ETag: { description: 'The record version, e.g. `"3"`.', schema: { type: 'string' } } };
+
 export interface OperationSpec {
   operationId: string;
   summary: string;

@@ -5,7 +5,9 @@ import { diseasePaths, diseaseSchemas } from './paths/diseases';
 import { cataloguePaths } from './paths/catalogue';
 import { authPaths, authSchemas } from './paths/auth';
 import { catalogueSchemas } from './paths/catalogue-schemas';
-import { transactionPaths, transactionSchemas } from './paths/transactions';
+import { transactionPaths } from './paths/transactions';
+import { financeRecordPaths } from './paths/finance-records';
+import { financeBodies, financeSchemas } from './paths/finance-schemas';
 import { auditPaths, auditSchemas } from './paths/audit';
 
 const DESCRIPTION = `Clinical reference data and student finance, through one gateway.
@@ -16,6 +18,20 @@ const DESCRIPTION = `Clinical reference data and student finance, through one ga
 - **Request ids**: send \`X-Request-Id\` (letters, digits, \`._:-\`, up to 128) or get one generated; it is echoed on every response and stored with audit entries.`;
 
 /** The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. */
+/** Path → method → operation object. */
+export type Paths = Record<string, Record<string, unknown>>;
+
+const paths: Paths = {
+  ...authPaths,
+  ...diseasePaths,
+  ...cataloguePaths,
+  ...transactionPaths,
+  ...financeRecordPaths,
+  ...auditPaths,
+  ...healthPaths,
+  ...docsPaths,
+};
+
 export function buildOpenApiDocument(version: string) {
   return {
     openapi: '3.1.0',
@@ -24,11 +40,12 @@ export function buildOpenApiDocument(version: string) {
       { name: 'Identity', description: 'Accounts, sign-in and API keys. The dashboard at /dashboard uses these.' },
       { name: 'Reference', description: 'Read-only clinical reference data.' },
       { name: 'Finance', description: 'Student transactions, proofs of payment and their records.' },
+      { name: 'Finance records', description: 'Accounts, categories, students, registration numbers and statements.' },
       { name: 'Audit', description: 'The hash-chained log of every finance change.' },
       { name: 'Operations', description: 'Health and documentation.' },
     ],
-    paths: { ...authPaths, ...diseasePaths, ...cataloguePaths, ...transactionPaths, ...auditPaths, ...healthPaths, ...docsPaths },
-    components: { schemas: { ...sharedSchemas, ...authSchemas, ...diseaseSchemas, ...catalogueSchemas, ...transactionSchemas, ...auditSchemas }, securitySchemes },
+    paths,
+    components: { schemas: { ...sharedSchemas, ...authSchemas, ...diseaseSchemas, ...catalogueSchemas, ...financeSchemas, ...financeBodies, ...auditSchemas }, securitySchemes },
   };
 }
 

@@ -8,7 +8,8 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.NOT_FOUND]: 404,
   [GrpcStatus.ALREADY_EXISTS]: 409,
   [GrpcStatus.FAILED_PRECONDITION]: 409,
-  [GrpcStatus.ABORTED]: 409,
+  // ABORTED: a concurrency precondition failed (a stale If-Match version).
+  [GrpcStatus.ABORTED]: 412,
   [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
   [GrpcStatus.UNAVAILABLE]: 503,
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,

@@ -33,10 +33,14 @@ export interface Transaction {
   madeBy: string;
   createdAt: string;
   updatedAt: string;
+  /** Starts at 1 and grows with every update; the gateway's ETag. */
   version: number;
+  categoryName: string;
+  accountName: string;
 }
 
-export interface CreateTransactionRequest {
+/** The fields a client supplies for a new transaction; student_id "" means none. */
+export interface TransactionInput {
   studentId: string;
   date: string;
   categoryId: string;
@@ -46,8 +50,19 @@ export interface CreateTransactionRequest {
   accountId: string;
 }
 
-export interface CreateTransactionResponse {
-  transaction?: Transaction | undefined;
+export interface ListTransactionsRequest {
+  /** YYYY-MM-DD bounds, inclusive; "" means unbounded. */
+  from: string;
+  to: string;
+  accountId: string;
+  cursor: string;
+  limit: number;
+}
+
+export interface ListTransactionsResponse {
+  transactions: Transaction[];
+  /** "" on the last page. */
+  nextCursor: string;
 }
 
 export interface GetTransactionRequest {
@@ -56,6 +71,337 @@ export interface GetTransactionRequest {
 
 export interface GetTransactionResponse {
   transaction?: Transaction | undefined;
+}
+
+export interface CreateTransactionRequest {
+  input?: TransactionInput | undefined;
+  idempotencyKey: string;
+}
+
+export interface CreateTransactionResponse {
+  transaction?: Transaction | undefined;
+}
+
+/** A partial update: only the fields present change. */
+export interface UpdateTransactionRequest {
+  id: string;
+  /** The version the caller last saw; a mismatch fails with ABORTED. */
+  expectedVersion: number;
+  studentId?: string | undefined;
+  date?: string | undefined;
+  categoryId?: string | undefined;
+  payee?: string | undefined;
+  amount?: string | undefined;
+  notes?: string | undefined;
+  accountId?: string | undefined;
+}
+
+export interface UpdateTransactionResponse {
+  transaction?: Transaction | undefined;
+}
+
+export interface DeleteTransactionRequest {
+  id: string;
+}
+
+export interface DeleteTransactionResponse {
+  id: string;
+}
+
+export interface BulkCreateTransactionsRequest {
+  items: TransactionInput[];
+  idempotencyKey: string;
+}
+
+export interface BulkCreateTransactionsResponse {
+  ids: string[];
+}
+
+export interface BulkDeleteTransactionsRequest {
+  ids: string[];
+  idempotencyKey: string;
+}
+
+export interface BulkDeleteTransactionsResponse {
+  ids: string[];
+}
+
+/** A proof of payment; status is "pending", "processed" or "resolved". */
+export interface Payment {
+  id: string;
+  studentId: string;
+  userId: string;
+  amount: string;
+  description: string;
+  date: string;
+  status: string;
+  /** "accepted" or "rejected" once processed, else "". */
+  outcome: string;
+  note: string;
+  processedBy: string;
+  processedAt: string;
+  resolvedBy: string;
+  resolvedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ListPaymentsRequest {
+  status: string;
+  studentId: string;
+  cursor: string;
+  limit: number;
+}
+
+export interface ListPaymentsResponse {
+  payments: Payment[];
+  nextCursor: string;
+}
+
+export interface SubmitPaymentRequest {
+  /** Required from bursars and admins; a student submits for themselves. */
+  studentId: string;
+  amount: string;
+  description: string;
+  date: string;
+  idempotencyKey: string;
+}
+
+export interface SubmitPaymentResponse {
+  payment?: Payment | undefined;
+}
+
+export interface ProcessPaymentRequest {
+  id: string;
+  /** "accepted" or "rejected". */
+  outcome: string;
+  note: string;
+}
+
+export interface ProcessPaymentResponse {
+  payment?: Payment | undefined;
+}
+
+export interface ResolvePaymentRequest {
+  id: string;
+  note: string;
+}
+
+export interface ResolvePaymentResponse {
+  payment?: Payment | undefined;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface ListAccountsRequest {
+}
+
+export interface ListAccountsResponse {
+  accounts: Account[];
+}
+
+export interface GetAccountRequest {
+  id: string;
+}
+
+export interface GetAccountResponse {
+  account?: Account | undefined;
+}
+
+export interface CreateAccountRequest {
+  name: string;
+  userId: string;
+  idempotencyKey: string;
+}
+
+export interface CreateAccountResponse {
+  account?: Account | undefined;
+}
+
+/**
+ * Partial updates of supporting records, like UpdateTransactionRequest:
+ * expected_version 0 means "any version".
+ */
+export interface UpdateAccountRequest {
+  id: string;
+  expectedVersion: number;
+  name?: string | undefined;
+  userId?: string | undefined;
+}
+
+export interface UpdateAccountResponse {
+  account?: Account | undefined;
+}
+
+export interface Category {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface ListCategoriesRequest {
+}
+
+export interface ListCategoriesResponse {
+  categories: Category[];
+}
+
+export interface GetCategoryRequest {
+  id: string;
+}
+
+export interface GetCategoryResponse {
+  category?: Category | undefined;
+}
+
+export interface CreateCategoryRequest {
+  name: string;
+  idempotencyKey: string;
+}
+
+export interface CreateCategoryResponse {
+  category?: Category | undefined;
+}
+
+export interface UpdateCategoryRequest {
+  id: string;
+  expectedVersion: number;
+  name?: string | undefined;
+}
+
+export interface UpdateCategoryResponse {
+  category?: Category | undefined;
+}
+
+export interface RegistrationNumber {
+  id: string;
+  number: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ListRegistrationNumbersRequest {
+}
+
+export interface ListRegistrationNumbersResponse {
+  registrationNumbers: RegistrationNumber[];
+}
+
+export interface GetRegistrationNumberRequest {
+  id: string;
+}
+
+export interface GetRegistrationNumberResponse {
+  registrationNumber?: RegistrationNumber | undefined;
+}
+
+export interface CreateRegistrationNumberRequest {
+  number: string;
+  idempotencyKey: string;
+}
+
+export interface CreateRegistrationNumberResponse {
+  registrationNumber?: RegistrationNumber | undefined;
+}
+
+export interface Student {
+  id: string;
+  registrationNumberId: string;
+  userId: string;
+  currentProgramLevelId: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface ListStudentsRequest {
+}
+
+export interface ListStudentsResponse {
+  students: Student[];
+}
+
+export interface GetStudentRequest {
+  id: string;
+}
+
+export interface GetStudentResponse {
+  student?: Student | undefined;
+}
+
+export interface CreateStudentRequest {
+  registrationNumberId: string;
+  userId: string;
+  currentProgramLevelId: string;
+  idempotencyKey: string;
+}
+
+export interface CreateStudentResponse {
+  student?: Student | undefined;
+}
+
+export interface UpdateStudentRequest {
+  id: string;
+  expectedVersion: number;
+  userId?: string | undefined;
+  currentProgramLevelId?: string | undefined;
+}
+
+export interface UpdateStudentResponse {
+  student?: Student | undefined;
+}
+
+/**
+ * One line of a student's financial statement; balance is the running
+ * balance (credits minus debits) up to and including this line.
+ */
+export interface StatementLine {
+  id: string;
+  studentId: string;
+  semesterId: string;
+  date: string;
+  description: string;
+  debit: string;
+  credit: string;
+  balance: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface GetStudentStatementRequest {
+  studentId: string;
+}
+
+export interface GetStudentStatementResponse {
+  lines: StatementLine[];
+  balance: string;
+}
+
+/**
+ * A charge (debit) or a credit posted to a student's statement by staff;
+ * exactly one of debit and credit is positive, the other 0.
+ */
+export interface AddStatementLineRequest {
+  studentId: string;
+  semesterId: string;
+  date: string;
+  description: string;
+  debit: string;
+  credit: string;
+  idempotencyKey: string;
+}
+
+export interface AddStatementLineResponse {
+  line?: StatementLine | undefined;
 }
 
 function createBaseTransaction(): Transaction {
@@ -72,6 +418,8 @@ function createBaseTransaction(): Transaction {
     createdAt: "",
     updatedAt: "",
     version: 0,
+    categoryName: "",
+    accountName: "",
   };
 }
 
@@ -112,6 +460,12 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.version !== 0) {
       writer.uint32(96).int32(message.version);
+    }
+    if (message.categoryName !== "") {
+      writer.uint32(106).string(message.categoryName);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(114).string(message.accountName);
     }
     return writer;
   },
@@ -225,6 +579,22 @@ export const Transaction: MessageFns<Transaction> = {
             message.version = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.categoryName = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -275,6 +645,16 @@ export const Transaction: MessageFns<Transaction> = {
         ? globalThis.String(object.updated_at)
         : "",
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      categoryName: isSet(object.categoryName)
+        ? globalThis.String(object.categoryName)
+        : isSet(object.category_name)
+        ? globalThis.String(object.category_name)
+        : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
     };
   },
 
@@ -316,6 +696,12 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
+    if (message.categoryName !== "") {
+      obj.categoryName = message.categoryName;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
     return obj;
   },
 
@@ -336,16 +722,18 @@ export const Transaction: MessageFns<Transaction> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.version = object.version ?? 0;
+    message.categoryName = object.categoryName ?? "";
+    message.accountName = object.accountName ?? "";
     return message;
   },
 };
 
-function createBaseCreateTransactionRequest(): CreateTransactionRequest {
+function createBaseTransactionInput(): TransactionInput {
   return { studentId: "", date: "", categoryId: "", payee: "", amount: "0", notes: "", accountId: "" };
 }
 
-export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
-  encode(message: CreateTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const TransactionInput: MessageFns<TransactionInput> = {
+  encode(message: TransactionInput, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.studentId !== "") {
       writer.uint32(10).string(message.studentId);
     }
@@ -370,7 +758,7 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionInput {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -379,7 +767,7 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCreateTransactionRequest();
+      const message = createBaseTransactionInput();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -451,7 +839,7 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     }
   },
 
-  fromJSON(object: any): CreateTransactionRequest {
+  fromJSON(object: any): TransactionInput {
     return {
       studentId: isSet(object.studentId)
         ? globalThis.String(object.studentId)
@@ -475,7 +863,7 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     };
   },
 
-  toJSON(message: CreateTransactionRequest): unknown {
+  toJSON(message: TransactionInput): unknown {
     const obj: any = {};
     if (message.studentId !== "") {
       obj.studentId = message.studentId;
@@ -501,11 +889,11 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     return obj;
   },
 
-  create(base?: DeepPartial<CreateTransactionRequest>): CreateTransactionRequest {
-    return CreateTransactionRequest.fromPartial(base ?? {});
+  create(base?: DeepPartial<TransactionInput>): TransactionInput {
+    return TransactionInput.fromPartial(base ?? {});
   },
-  fromPartial(object: DeepPartial<CreateTransactionRequest>): CreateTransactionRequest {
-    const message = createBaseCreateTransactionRequest();
+  fromPartial(object: DeepPartial<TransactionInput>): TransactionInput {
+    const message = createBaseTransactionInput();
     message.studentId = object.studentId ?? "";
     message.date = object.date ?? "";
     message.categoryId = object.categoryId ?? "";
@@ -517,19 +905,31 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
   },
 };
 
-function createBaseCreateTransactionResponse(): CreateTransactionResponse {
-  return { transaction: undefined };
+function createBaseListTransactionsRequest(): ListTransactionsRequest {
+  return { from: "", to: "", accountId: "", cursor: "", limit: 0 };
 }
 
-export const CreateTransactionResponse: MessageFns<CreateTransactionResponse> = {
-  encode(message: CreateTransactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.transaction !== undefined) {
-      Transaction.encode(message.transaction, writer.uint32(10).fork()).join();
+export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
+  encode(message: ListTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(26).string(message.accountId);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTransactionsRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -538,7 +938,7 @@ export const CreateTransactionResponse: MessageFns<CreateTransactionResponse> = 
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCreateTransactionResponse();
+      const message = createBaseListTransactionsRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -547,7 +947,39 @@ export const CreateTransactionResponse: MessageFns<CreateTransactionResponse> = 
               break;
             }
 
-            message.transaction = Transaction.decode(reader, reader.uint32());
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
             continue;
           }
         }
@@ -562,26 +994,141 @@ export const CreateTransactionResponse: MessageFns<CreateTransactionResponse> = 
     }
   },
 
-  fromJSON(object: any): CreateTransactionResponse {
-    return { transaction: isSet(object.transaction) ? Transaction.fromJSON(object.transaction) : undefined };
+  fromJSON(object: any): ListTransactionsRequest {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
   },
 
-  toJSON(message: CreateTransactionResponse): unknown {
+  toJSON(message: ListTransactionsRequest): unknown {
     const obj: any = {};
-    if (message.transaction !== undefined) {
-      obj.transaction = Transaction.toJSON(message.transaction);
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
     }
     return obj;
   },
 
-  create(base?: DeepPartial<CreateTransactionResponse>): CreateTransactionResponse {
-    return CreateTransactionResponse.fromPartial(base ?? {});
+  create(base?: DeepPartial<ListTransactionsRequest>): ListTransactionsRequest {
+    return ListTransactionsRequest.fromPartial(base ?? {});
   },
-  fromPartial(object: DeepPartial<CreateTransactionResponse>): CreateTransactionResponse {
-    const message = createBaseCreateTransactionResponse();
-    message.transaction = (object.transaction !== undefined && object.transaction !== null)
-      ? Transaction.fromPartial(object.transaction)
-      : undefined;
+  fromPartial(object: DeepPartial<ListTransactionsRequest>): ListTransactionsRequest {
+    const message = createBaseListTransactionsRequest();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.accountId = object.accountId ?? "";
+    message.cursor = object.cursor ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListTransactionsResponse(): ListTransactionsResponse {
+  return { transactions: [], nextCursor: "" };
+}
+
+export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
+  encode(message: ListTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      Transaction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(Transaction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTransactionsResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => Transaction.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => Transaction.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListTransactionsResponse>): ListTransactionsResponse {
+    return ListTransactionsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTransactionsResponse>): ListTransactionsResponse {
+    const message = createBaseListTransactionsResponse();
+    message.transactions = object.transactions?.map((e) => Transaction.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
     return message;
   },
 };
@@ -722,23 +1269,5586 @@ export const GetTransactionResponse: MessageFns<GetTransactionResponse> = {
   },
 };
 
+function createBaseCreateTransactionRequest(): CreateTransactionRequest {
+  return { input: undefined, idempotencyKey: "" };
+}
+
+export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
+  encode(message: CreateTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.input !== undefined) {
+      TransactionInput.encode(message.input, writer.uint32(10).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.input = TransactionInput.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransactionRequest {
+    return {
+      input: isSet(object.input) ? TransactionInput.fromJSON(object.input) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateTransactionRequest): unknown {
+    const obj: any = {};
+    if (message.input !== undefined) {
+      obj.input = TransactionInput.toJSON(message.input);
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateTransactionRequest>): CreateTransactionRequest {
+    return CreateTransactionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTransactionRequest>): CreateTransactionRequest {
+    const message = createBaseCreateTransactionRequest();
+    message.input = (object.input !== undefined && object.input !== null)
+      ? TransactionInput.fromPartial(object.input)
+      : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransactionResponse(): CreateTransactionResponse {
+  return { transaction: undefined };
+}
+
+export const CreateTransactionResponse: MessageFns<CreateTransactionResponse> = {
+  encode(message: CreateTransactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transaction !== undefined) {
+      Transaction.encode(message.transaction, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transaction = Transaction.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransactionResponse {
+    return { transaction: isSet(object.transaction) ? Transaction.fromJSON(object.transaction) : undefined };
+  },
+
+  toJSON(message: CreateTransactionResponse): unknown {
+    const obj: any = {};
+    if (message.transaction !== undefined) {
+      obj.transaction = Transaction.toJSON(message.transaction);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateTransactionResponse>): CreateTransactionResponse {
+    return CreateTransactionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTransactionResponse>): CreateTransactionResponse {
+    const message = createBaseCreateTransactionResponse();
+    message.transaction = (object.transaction !== undefined && object.transaction !== null)
+      ? Transaction.fromPartial(object.transaction)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateTransactionRequest(): UpdateTransactionRequest {
+  return {
+    id: "",
+    expectedVersion: 0,
+    studentId: undefined,
+    date: undefined,
+    categoryId: undefined,
+    payee: undefined,
+    amount: undefined,
+    notes: undefined,
+    accountId: undefined,
+  };
+}
+
+export const UpdateTransactionRequest: MessageFns<UpdateTransactionRequest> = {
+  encode(message: UpdateTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.studentId !== undefined) {
+      writer.uint32(26).string(message.studentId);
+    }
+    if (message.date !== undefined) {
+      writer.uint32(34).string(message.date);
+    }
+    if (message.categoryId !== undefined) {
+      writer.uint32(42).string(message.categoryId);
+    }
+    if (message.payee !== undefined) {
+      writer.uint32(50).string(message.payee);
+    }
+    if (message.amount !== undefined) {
+      writer.uint32(56).int64(message.amount);
+    }
+    if (message.notes !== undefined) {
+      writer.uint32(66).string(message.notes);
+    }
+    if (message.accountId !== undefined) {
+      writer.uint32(74).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTransactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTransactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.categoryId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.payee = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.amount = reader.int64().toString();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.notes = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTransactionRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : undefined,
+      date: isSet(object.date) ? globalThis.String(object.date) : undefined,
+      categoryId: isSet(object.categoryId)
+        ? globalThis.String(object.categoryId)
+        : isSet(object.category_id)
+        ? globalThis.String(object.category_id)
+        : undefined,
+      payee: isSet(object.payee) ? globalThis.String(object.payee) : undefined,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : undefined,
+      notes: isSet(object.notes) ? globalThis.String(object.notes) : undefined,
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateTransactionRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.studentId !== undefined) {
+      obj.studentId = message.studentId;
+    }
+    if (message.date !== undefined) {
+      obj.date = message.date;
+    }
+    if (message.categoryId !== undefined) {
+      obj.categoryId = message.categoryId;
+    }
+    if (message.payee !== undefined) {
+      obj.payee = message.payee;
+    }
+    if (message.amount !== undefined) {
+      obj.amount = message.amount;
+    }
+    if (message.notes !== undefined) {
+      obj.notes = message.notes;
+    }
+    if (message.accountId !== undefined) {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateTransactionRequest>): UpdateTransactionRequest {
+    return UpdateTransactionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateTransactionRequest>): UpdateTransactionRequest {
+    const message = createBaseUpdateTransactionRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.studentId = object.studentId ?? undefined;
+    message.date = object.date ?? undefined;
+    message.categoryId = object.categoryId ?? undefined;
+    message.payee = object.payee ?? undefined;
+    message.amount = object.amount ?? undefined;
+    message.notes = object.notes ?? undefined;
+    message.accountId = object.accountId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateTransactionResponse(): UpdateTransactionResponse {
+  return { transaction: undefined };
+}
+
+export const UpdateTransactionResponse: MessageFns<UpdateTransactionResponse> = {
+  encode(message: UpdateTransactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transaction !== undefined) {
+      Transaction.encode(message.transaction, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTransactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTransactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transaction = Transaction.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTransactionResponse {
+    return { transaction: isSet(object.transaction) ? Transaction.fromJSON(object.transaction) : undefined };
+  },
+
+  toJSON(message: UpdateTransactionResponse): unknown {
+    const obj: any = {};
+    if (message.transaction !== undefined) {
+      obj.transaction = Transaction.toJSON(message.transaction);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateTransactionResponse>): UpdateTransactionResponse {
+    return UpdateTransactionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateTransactionResponse>): UpdateTransactionResponse {
+    const message = createBaseUpdateTransactionResponse();
+    message.transaction = (object.transaction !== undefined && object.transaction !== null)
+      ? Transaction.fromPartial(object.transaction)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteTransactionRequest(): DeleteTransactionRequest {
+  return { id: "" };
+}
+
+export const DeleteTransactionRequest: MessageFns<DeleteTransactionRequest> = {
+  encode(message: DeleteTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTransactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTransactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTransactionRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteTransactionRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DeleteTransactionRequest>): DeleteTransactionRequest {
+    return DeleteTransactionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeleteTransactionRequest>): DeleteTransactionRequest {
+    const message = createBaseDeleteTransactionRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteTransactionResponse(): DeleteTransactionResponse {
+  return { id: "" };
+}
+
+export const DeleteTransactionResponse: MessageFns<DeleteTransactionResponse> = {
+  encode(message: DeleteTransactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTransactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTransactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTransactionResponse {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteTransactionResponse): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DeleteTransactionResponse>): DeleteTransactionResponse {
+    return DeleteTransactionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeleteTransactionResponse>): DeleteTransactionResponse {
+    const message = createBaseDeleteTransactionResponse();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseBulkCreateTransactionsRequest(): BulkCreateTransactionsRequest {
+  return { items: [], idempotencyKey: "" };
+}
+
+export const BulkCreateTransactionsRequest: MessageFns<BulkCreateTransactionsRequest> = {
+  encode(message: BulkCreateTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      TransactionInput.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkCreateTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkCreateTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(TransactionInput.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkCreateTransactionsRequest {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => TransactionInput.fromJSON(e)) : [],
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: BulkCreateTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => TransactionInput.toJSON(e));
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkCreateTransactionsRequest>): BulkCreateTransactionsRequest {
+    return BulkCreateTransactionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkCreateTransactionsRequest>): BulkCreateTransactionsRequest {
+    const message = createBaseBulkCreateTransactionsRequest();
+    message.items = object.items?.map((e) => TransactionInput.fromPartial(e)) || [];
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseBulkCreateTransactionsResponse(): BulkCreateTransactionsResponse {
+  return { ids: [] };
+}
+
+export const BulkCreateTransactionsResponse: MessageFns<BulkCreateTransactionsResponse> = {
+  encode(message: BulkCreateTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkCreateTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkCreateTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkCreateTransactionsResponse {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: BulkCreateTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkCreateTransactionsResponse>): BulkCreateTransactionsResponse {
+    return BulkCreateTransactionsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkCreateTransactionsResponse>): BulkCreateTransactionsResponse {
+    const message = createBaseBulkCreateTransactionsResponse();
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBulkDeleteTransactionsRequest(): BulkDeleteTransactionsRequest {
+  return { ids: [], idempotencyKey: "" };
+}
+
+export const BulkDeleteTransactionsRequest: MessageFns<BulkDeleteTransactionsRequest> = {
+  encode(message: BulkDeleteTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkDeleteTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkDeleteTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkDeleteTransactionsRequest {
+    return {
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [],
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: BulkDeleteTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkDeleteTransactionsRequest>): BulkDeleteTransactionsRequest {
+    return BulkDeleteTransactionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkDeleteTransactionsRequest>): BulkDeleteTransactionsRequest {
+    const message = createBaseBulkDeleteTransactionsRequest();
+    message.ids = object.ids?.map((e) => e) || [];
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseBulkDeleteTransactionsResponse(): BulkDeleteTransactionsResponse {
+  return { ids: [] };
+}
+
+export const BulkDeleteTransactionsResponse: MessageFns<BulkDeleteTransactionsResponse> = {
+  encode(message: BulkDeleteTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkDeleteTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkDeleteTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkDeleteTransactionsResponse {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: BulkDeleteTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkDeleteTransactionsResponse>): BulkDeleteTransactionsResponse {
+    return BulkDeleteTransactionsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkDeleteTransactionsResponse>): BulkDeleteTransactionsResponse {
+    const message = createBaseBulkDeleteTransactionsResponse();
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePayment(): Payment {
+  return {
+    id: "",
+    studentId: "",
+    userId: "",
+    amount: "0",
+    description: "",
+    date: "",
+    status: "",
+    outcome: "",
+    note: "",
+    processedBy: "",
+    processedAt: "",
+    resolvedBy: "",
+    resolvedAt: "",
+    createdAt: "",
+    updatedAt: "",
+  };
+}
+
+export const Payment: MessageFns<Payment> = {
+  encode(message: Payment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.studentId !== "") {
+      writer.uint32(18).string(message.studentId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.amount !== "0") {
+      writer.uint32(32).int64(message.amount);
+    }
+    if (message.description !== "") {
+      writer.uint32(42).string(message.description);
+    }
+    if (message.date !== "") {
+      writer.uint32(50).string(message.date);
+    }
+    if (message.status !== "") {
+      writer.uint32(58).string(message.status);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(66).string(message.outcome);
+    }
+    if (message.note !== "") {
+      writer.uint32(74).string(message.note);
+    }
+    if (message.processedBy !== "") {
+      writer.uint32(82).string(message.processedBy);
+    }
+    if (message.processedAt !== "") {
+      writer.uint32(90).string(message.processedAt);
+    }
+    if (message.resolvedBy !== "") {
+      writer.uint32(98).string(message.resolvedBy);
+    }
+    if (message.resolvedAt !== "") {
+      writer.uint32(106).string(message.resolvedAt);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(114).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(122).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Payment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amount = reader.int64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.processedBy = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.processedAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.resolvedBy = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.resolvedAt = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Payment {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "0",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : "",
+      processedBy: isSet(object.processedBy)
+        ? globalThis.String(object.processedBy)
+        : isSet(object.processed_by)
+        ? globalThis.String(object.processed_by)
+        : "",
+      processedAt: isSet(object.processedAt)
+        ? globalThis.String(object.processedAt)
+        : isSet(object.processed_at)
+        ? globalThis.String(object.processed_at)
+        : "",
+      resolvedBy: isSet(object.resolvedBy)
+        ? globalThis.String(object.resolvedBy)
+        : isSet(object.resolved_by)
+        ? globalThis.String(object.resolved_by)
+        : "",
+      resolvedAt: isSet(object.resolvedAt)
+        ? globalThis.String(object.resolvedAt)
+        : isSet(object.resolved_at)
+        ? globalThis.String(object.resolved_at)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Payment): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.amount !== "0") {
+      obj.amount = message.amount;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    if (message.note !== "") {
+      obj.note = message.note;
+    }
+    if (message.processedBy !== "") {
+      obj.processedBy = message.processedBy;
+    }
+    if (message.processedAt !== "") {
+      obj.processedAt = message.processedAt;
+    }
+    if (message.resolvedBy !== "") {
+      obj.resolvedBy = message.resolvedBy;
+    }
+    if (message.resolvedAt !== "") {
+      obj.resolvedAt = message.resolvedAt;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Payment>): Payment {
+    return Payment.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Payment>): Payment {
+    const message = createBasePayment();
+    message.id = object.id ?? "";
+    message.studentId = object.studentId ?? "";
+    message.userId = object.userId ?? "";
+    message.amount = object.amount ?? "0";
+    message.description = object.description ?? "";
+    message.date = object.date ?? "";
+    message.status = object.status ?? "";
+    message.outcome = object.outcome ?? "";
+    message.note = object.note ?? "";
+    message.processedBy = object.processedBy ?? "";
+    message.processedAt = object.processedAt ?? "";
+    message.resolvedBy = object.resolvedBy ?? "";
+    message.resolvedAt = object.resolvedAt ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListPaymentsRequest(): ListPaymentsRequest {
+  return { status: "", studentId: "", cursor: "", limit: 0 };
+}
+
+export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
+  encode(message: ListPaymentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.studentId !== "") {
+      writer.uint32(18).string(message.studentId);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPaymentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPaymentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPaymentsRequest {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListPaymentsRequest): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListPaymentsRequest>): ListPaymentsRequest {
+    return ListPaymentsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListPaymentsRequest>): ListPaymentsRequest {
+    const message = createBaseListPaymentsRequest();
+    message.status = object.status ?? "";
+    message.studentId = object.studentId ?? "";
+    message.cursor = object.cursor ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListPaymentsResponse(): ListPaymentsResponse {
+  return { payments: [], nextCursor: "" };
+}
+
+export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
+  encode(message: ListPaymentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.payments) {
+      Payment.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPaymentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPaymentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payments.push(Payment.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPaymentsResponse {
+    return {
+      payments: globalThis.Array.isArray(object?.payments) ? object.payments.map((e: any) => Payment.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPaymentsResponse): unknown {
+    const obj: any = {};
+    if (message.payments?.length) {
+      obj.payments = message.payments.map((e) => Payment.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListPaymentsResponse>): ListPaymentsResponse {
+    return ListPaymentsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListPaymentsResponse>): ListPaymentsResponse {
+    const message = createBaseListPaymentsResponse();
+    message.payments = object.payments?.map((e) => Payment.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitPaymentRequest(): SubmitPaymentRequest {
+  return { studentId: "", amount: "0", description: "", date: "", idempotencyKey: "" };
+}
+
+export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
+  encode(message: SubmitPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.studentId !== "") {
+      writer.uint32(10).string(message.studentId);
+    }
+    if (message.amount !== "0") {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.date !== "") {
+      writer.uint32(34).string(message.date);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = reader.int64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitPaymentRequest {
+    return {
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "0",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: SubmitPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    if (message.amount !== "0") {
+      obj.amount = message.amount;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SubmitPaymentRequest>): SubmitPaymentRequest {
+    return SubmitPaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubmitPaymentRequest>): SubmitPaymentRequest {
+    const message = createBaseSubmitPaymentRequest();
+    message.studentId = object.studentId ?? "";
+    message.amount = object.amount ?? "0";
+    message.description = object.description ?? "";
+    message.date = object.date ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitPaymentResponse(): SubmitPaymentResponse {
+  return { payment: undefined };
+}
+
+export const SubmitPaymentResponse: MessageFns<SubmitPaymentResponse> = {
+  encode(message: SubmitPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitPaymentResponse {
+    return { payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined };
+  },
+
+  toJSON(message: SubmitPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SubmitPaymentResponse>): SubmitPaymentResponse {
+    return SubmitPaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubmitPaymentResponse>): SubmitPaymentResponse {
+    const message = createBaseSubmitPaymentResponse();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProcessPaymentRequest(): ProcessPaymentRequest {
+  return { id: "", outcome: "", note: "" };
+}
+
+export const ProcessPaymentRequest: MessageFns<ProcessPaymentRequest> = {
+  encode(message: ProcessPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(18).string(message.outcome);
+    }
+    if (message.note !== "") {
+      writer.uint32(26).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProcessPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProcessPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProcessPaymentRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : "",
+    };
+  },
+
+  toJSON(message: ProcessPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    if (message.note !== "") {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProcessPaymentRequest>): ProcessPaymentRequest {
+    return ProcessPaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProcessPaymentRequest>): ProcessPaymentRequest {
+    const message = createBaseProcessPaymentRequest();
+    message.id = object.id ?? "";
+    message.outcome = object.outcome ?? "";
+    message.note = object.note ?? "";
+    return message;
+  },
+};
+
+function createBaseProcessPaymentResponse(): ProcessPaymentResponse {
+  return { payment: undefined };
+}
+
+export const ProcessPaymentResponse: MessageFns<ProcessPaymentResponse> = {
+  encode(message: ProcessPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProcessPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProcessPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProcessPaymentResponse {
+    return { payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined };
+  },
+
+  toJSON(message: ProcessPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProcessPaymentResponse>): ProcessPaymentResponse {
+    return ProcessPaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProcessPaymentResponse>): ProcessPaymentResponse {
+    const message = createBaseProcessPaymentResponse();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResolvePaymentRequest(): ResolvePaymentRequest {
+  return { id: "", note: "" };
+}
+
+export const ResolvePaymentRequest: MessageFns<ResolvePaymentRequest> = {
+  encode(message: ResolvePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.note !== "") {
+      writer.uint32(18).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolvePaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolvePaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolvePaymentRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : "",
+    };
+  },
+
+  toJSON(message: ResolvePaymentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.note !== "") {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResolvePaymentRequest>): ResolvePaymentRequest {
+    return ResolvePaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResolvePaymentRequest>): ResolvePaymentRequest {
+    const message = createBaseResolvePaymentRequest();
+    message.id = object.id ?? "";
+    message.note = object.note ?? "";
+    return message;
+  },
+};
+
+function createBaseResolvePaymentResponse(): ResolvePaymentResponse {
+  return { payment: undefined };
+}
+
+export const ResolvePaymentResponse: MessageFns<ResolvePaymentResponse> = {
+  encode(message: ResolvePaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolvePaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolvePaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolvePaymentResponse {
+    return { payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined };
+  },
+
+  toJSON(message: ResolvePaymentResponse): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResolvePaymentResponse>): ResolvePaymentResponse {
+    return ResolvePaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResolvePaymentResponse>): ResolvePaymentResponse {
+    const message = createBaseResolvePaymentResponse();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAccount(): Account {
+  return { id: "", name: "", userId: "", createdAt: "", updatedAt: "", version: 0 };
+}
+
+export const Account: MessageFns<Account> = {
+  encode(message: Account, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(34).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(42).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(48).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Account {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Account {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: Account): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Account>): Account {
+    return Account.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Account>): Account {
+    const message = createBaseAccount();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.userId = object.userId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseListAccountsRequest(): ListAccountsRequest {
+  return {};
+}
+
+export const ListAccountsRequest: MessageFns<ListAccountsRequest> = {
+  encode(_: ListAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListAccountsRequest {
+    return {};
+  },
+
+  toJSON(_: ListAccountsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListAccountsRequest>): ListAccountsRequest {
+    return ListAccountsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ListAccountsRequest>): ListAccountsRequest {
+    const message = createBaseListAccountsRequest();
+    return message;
+  },
+};
+
+function createBaseListAccountsResponse(): ListAccountsResponse {
+  return { accounts: [] };
+}
+
+export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
+  encode(message: ListAccountsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      Account.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(Account.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountsResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts) ? object.accounts.map((e: any) => Account.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListAccountsResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => Account.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListAccountsResponse>): ListAccountsResponse {
+    return ListAccountsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListAccountsResponse>): ListAccountsResponse {
+    const message = createBaseListAccountsResponse();
+    message.accounts = object.accounts?.map((e) => Account.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetAccountRequest(): GetAccountRequest {
+  return { id: "" };
+}
+
+export const GetAccountRequest: MessageFns<GetAccountRequest> = {
+  encode(message: GetAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetAccountRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAccountRequest>): GetAccountRequest {
+    return GetAccountRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAccountRequest>): GetAccountRequest {
+    const message = createBaseGetAccountRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAccountResponse(): GetAccountResponse {
+  return { account: undefined };
+}
+
+export const GetAccountResponse: MessageFns<GetAccountResponse> = {
+  encode(message: GetAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = Account.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountResponse {
+    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: GetAccountResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = Account.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAccountResponse>): GetAccountResponse {
+    return GetAccountResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAccountResponse>): GetAccountResponse {
+    const message = createBaseGetAccountResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? Account.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateAccountRequest(): CreateAccountRequest {
+  return { name: "", userId: "", idempotencyKey: "" };
+}
+
+export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
+  encode(message: CreateAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAccountRequest {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateAccountRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateAccountRequest>): CreateAccountRequest {
+    return CreateAccountRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateAccountRequest>): CreateAccountRequest {
+    const message = createBaseCreateAccountRequest();
+    message.name = object.name ?? "";
+    message.userId = object.userId ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateAccountResponse(): CreateAccountResponse {
+  return { account: undefined };
+}
+
+export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
+  encode(message: CreateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = Account.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAccountResponse {
+    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: CreateAccountResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = Account.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateAccountResponse>): CreateAccountResponse {
+    return CreateAccountResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateAccountResponse>): CreateAccountResponse {
+    const message = createBaseCreateAccountResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? Account.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateAccountRequest(): UpdateAccountRequest {
+  return { id: "", expectedVersion: 0, name: undefined, userId: undefined };
+}
+
+export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
+  encode(message: UpdateAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(34).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAccountRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateAccountRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateAccountRequest>): UpdateAccountRequest {
+    return UpdateAccountRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateAccountRequest>): UpdateAccountRequest {
+    const message = createBaseUpdateAccountRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.name = object.name ?? undefined;
+    message.userId = object.userId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateAccountResponse(): UpdateAccountResponse {
+  return { account: undefined };
+}
+
+export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
+  encode(message: UpdateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = Account.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAccountResponse {
+    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: UpdateAccountResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = Account.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateAccountResponse>): UpdateAccountResponse {
+    return UpdateAccountResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateAccountResponse>): UpdateAccountResponse {
+    const message = createBaseUpdateAccountResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? Account.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCategory(): Category {
+  return { id: "", name: "", createdAt: "", updatedAt: "", version: 0 };
+}
+
+export const Category: MessageFns<Category> = {
+  encode(message: Category, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(34).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(40).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Category {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCategory();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Category {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: Category): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Category>): Category {
+    return Category.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Category>): Category {
+    const message = createBaseCategory();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseListCategoriesRequest(): ListCategoriesRequest {
+  return {};
+}
+
+export const ListCategoriesRequest: MessageFns<ListCategoriesRequest> = {
+  encode(_: ListCategoriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCategoriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCategoriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListCategoriesRequest {
+    return {};
+  },
+
+  toJSON(_: ListCategoriesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCategoriesRequest>): ListCategoriesRequest {
+    return ListCategoriesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ListCategoriesRequest>): ListCategoriesRequest {
+    const message = createBaseListCategoriesRequest();
+    return message;
+  },
+};
+
+function createBaseListCategoriesResponse(): ListCategoriesResponse {
+  return { categories: [] };
+}
+
+export const ListCategoriesResponse: MessageFns<ListCategoriesResponse> = {
+  encode(message: ListCategoriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.categories) {
+      Category.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCategoriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCategoriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.categories.push(Category.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCategoriesResponse {
+    return {
+      categories: globalThis.Array.isArray(object?.categories)
+        ? object.categories.map((e: any) => Category.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListCategoriesResponse): unknown {
+    const obj: any = {};
+    if (message.categories?.length) {
+      obj.categories = message.categories.map((e) => Category.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCategoriesResponse>): ListCategoriesResponse {
+    return ListCategoriesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCategoriesResponse>): ListCategoriesResponse {
+    const message = createBaseListCategoriesResponse();
+    message.categories = object.categories?.map((e) => Category.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetCategoryRequest(): GetCategoryRequest {
+  return { id: "" };
+}
+
+export const GetCategoryRequest: MessageFns<GetCategoryRequest> = {
+  encode(message: GetCategoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCategoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCategoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCategoryRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetCategoryRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetCategoryRequest>): GetCategoryRequest {
+    return GetCategoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCategoryRequest>): GetCategoryRequest {
+    const message = createBaseGetCategoryRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCategoryResponse(): GetCategoryResponse {
+  return { category: undefined };
+}
+
+export const GetCategoryResponse: MessageFns<GetCategoryResponse> = {
+  encode(message: GetCategoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== undefined) {
+      Category.encode(message.category, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCategoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCategoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = Category.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCategoryResponse {
+    return { category: isSet(object.category) ? Category.fromJSON(object.category) : undefined };
+  },
+
+  toJSON(message: GetCategoryResponse): unknown {
+    const obj: any = {};
+    if (message.category !== undefined) {
+      obj.category = Category.toJSON(message.category);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetCategoryResponse>): GetCategoryResponse {
+    return GetCategoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCategoryResponse>): GetCategoryResponse {
+    const message = createBaseGetCategoryResponse();
+    message.category = (object.category !== undefined && object.category !== null)
+      ? Category.fromPartial(object.category)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateCategoryRequest(): CreateCategoryRequest {
+  return { name: "", idempotencyKey: "" };
+}
+
+export const CreateCategoryRequest: MessageFns<CreateCategoryRequest> = {
+  encode(message: CreateCategoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCategoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCategoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCategoryRequest {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateCategoryRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCategoryRequest>): CreateCategoryRequest {
+    return CreateCategoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCategoryRequest>): CreateCategoryRequest {
+    const message = createBaseCreateCategoryRequest();
+    message.name = object.name ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCategoryResponse(): CreateCategoryResponse {
+  return { category: undefined };
+}
+
+export const CreateCategoryResponse: MessageFns<CreateCategoryResponse> = {
+  encode(message: CreateCategoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== undefined) {
+      Category.encode(message.category, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCategoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCategoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = Category.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCategoryResponse {
+    return { category: isSet(object.category) ? Category.fromJSON(object.category) : undefined };
+  },
+
+  toJSON(message: CreateCategoryResponse): unknown {
+    const obj: any = {};
+    if (message.category !== undefined) {
+      obj.category = Category.toJSON(message.category);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCategoryResponse>): CreateCategoryResponse {
+    return CreateCategoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCategoryResponse>): CreateCategoryResponse {
+    const message = createBaseCreateCategoryResponse();
+    message.category = (object.category !== undefined && object.category !== null)
+      ? Category.fromPartial(object.category)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateCategoryRequest(): UpdateCategoryRequest {
+  return { id: "", expectedVersion: 0, name: undefined };
+}
+
+export const UpdateCategoryRequest: MessageFns<UpdateCategoryRequest> = {
+  encode(message: UpdateCategoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCategoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCategoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCategoryRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateCategoryRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateCategoryRequest>): UpdateCategoryRequest {
+    return UpdateCategoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateCategoryRequest>): UpdateCategoryRequest {
+    const message = createBaseUpdateCategoryRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.name = object.name ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateCategoryResponse(): UpdateCategoryResponse {
+  return { category: undefined };
+}
+
+export const UpdateCategoryResponse: MessageFns<UpdateCategoryResponse> = {
+  encode(message: UpdateCategoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== undefined) {
+      Category.encode(message.category, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCategoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCategoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = Category.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCategoryResponse {
+    return { category: isSet(object.category) ? Category.fromJSON(object.category) : undefined };
+  },
+
+  toJSON(message: UpdateCategoryResponse): unknown {
+    const obj: any = {};
+    if (message.category !== undefined) {
+      obj.category = Category.toJSON(message.category);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateCategoryResponse>): UpdateCategoryResponse {
+    return UpdateCategoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateCategoryResponse>): UpdateCategoryResponse {
+    const message = createBaseUpdateCategoryResponse();
+    message.category = (object.category !== undefined && object.category !== null)
+      ? Category.fromPartial(object.category)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRegistrationNumber(): RegistrationNumber {
+  return { id: "", number: "", createdAt: "", updatedAt: "" };
+}
+
+export const RegistrationNumber: MessageFns<RegistrationNumber> = {
+  encode(message: RegistrationNumber, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.number !== "") {
+      writer.uint32(18).string(message.number);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(34).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegistrationNumber {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegistrationNumber();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegistrationNumber {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      number: isSet(object.number) ? globalThis.String(object.number) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RegistrationNumber): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.number !== "") {
+      obj.number = message.number;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RegistrationNumber>): RegistrationNumber {
+    return RegistrationNumber.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegistrationNumber>): RegistrationNumber {
+    const message = createBaseRegistrationNumber();
+    message.id = object.id ?? "";
+    message.number = object.number ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListRegistrationNumbersRequest(): ListRegistrationNumbersRequest {
+  return {};
+}
+
+export const ListRegistrationNumbersRequest: MessageFns<ListRegistrationNumbersRequest> = {
+  encode(_: ListRegistrationNumbersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRegistrationNumbersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRegistrationNumbersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListRegistrationNumbersRequest {
+    return {};
+  },
+
+  toJSON(_: ListRegistrationNumbersRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListRegistrationNumbersRequest>): ListRegistrationNumbersRequest {
+    return ListRegistrationNumbersRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ListRegistrationNumbersRequest>): ListRegistrationNumbersRequest {
+    const message = createBaseListRegistrationNumbersRequest();
+    return message;
+  },
+};
+
+function createBaseListRegistrationNumbersResponse(): ListRegistrationNumbersResponse {
+  return { registrationNumbers: [] };
+}
+
+export const ListRegistrationNumbersResponse: MessageFns<ListRegistrationNumbersResponse> = {
+  encode(message: ListRegistrationNumbersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.registrationNumbers) {
+      RegistrationNumber.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRegistrationNumbersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRegistrationNumbersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.registrationNumbers.push(RegistrationNumber.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRegistrationNumbersResponse {
+    return {
+      registrationNumbers: globalThis.Array.isArray(object?.registrationNumbers)
+        ? object.registrationNumbers.map((e: any) => RegistrationNumber.fromJSON(e))
+        : globalThis.Array.isArray(object?.registration_numbers)
+        ? object.registration_numbers.map((e: any) => RegistrationNumber.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListRegistrationNumbersResponse): unknown {
+    const obj: any = {};
+    if (message.registrationNumbers?.length) {
+      obj.registrationNumbers = message.registrationNumbers.map((e) => RegistrationNumber.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListRegistrationNumbersResponse>): ListRegistrationNumbersResponse {
+    return ListRegistrationNumbersResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListRegistrationNumbersResponse>): ListRegistrationNumbersResponse {
+    const message = createBaseListRegistrationNumbersResponse();
+    message.registrationNumbers = object.registrationNumbers?.map((e) => RegistrationNumber.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetRegistrationNumberRequest(): GetRegistrationNumberRequest {
+  return { id: "" };
+}
+
+export const GetRegistrationNumberRequest: MessageFns<GetRegistrationNumberRequest> = {
+  encode(message: GetRegistrationNumberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRegistrationNumberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRegistrationNumberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRegistrationNumberRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetRegistrationNumberRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRegistrationNumberRequest>): GetRegistrationNumberRequest {
+    return GetRegistrationNumberRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRegistrationNumberRequest>): GetRegistrationNumberRequest {
+    const message = createBaseGetRegistrationNumberRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetRegistrationNumberResponse(): GetRegistrationNumberResponse {
+  return { registrationNumber: undefined };
+}
+
+export const GetRegistrationNumberResponse: MessageFns<GetRegistrationNumberResponse> = {
+  encode(message: GetRegistrationNumberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.registrationNumber !== undefined) {
+      RegistrationNumber.encode(message.registrationNumber, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRegistrationNumberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRegistrationNumberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.registrationNumber = RegistrationNumber.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRegistrationNumberResponse {
+    return {
+      registrationNumber: isSet(object.registrationNumber)
+        ? RegistrationNumber.fromJSON(object.registrationNumber)
+        : isSet(object.registration_number)
+        ? RegistrationNumber.fromJSON(object.registration_number)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetRegistrationNumberResponse): unknown {
+    const obj: any = {};
+    if (message.registrationNumber !== undefined) {
+      obj.registrationNumber = RegistrationNumber.toJSON(message.registrationNumber);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRegistrationNumberResponse>): GetRegistrationNumberResponse {
+    return GetRegistrationNumberResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRegistrationNumberResponse>): GetRegistrationNumberResponse {
+    const message = createBaseGetRegistrationNumberResponse();
+    message.registrationNumber = (object.registrationNumber !== undefined && object.registrationNumber !== null)
+      ? RegistrationNumber.fromPartial(object.registrationNumber)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateRegistrationNumberRequest(): CreateRegistrationNumberRequest {
+  return { number: "", idempotencyKey: "" };
+}
+
+export const CreateRegistrationNumberRequest: MessageFns<CreateRegistrationNumberRequest> = {
+  encode(message: CreateRegistrationNumberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.number !== "") {
+      writer.uint32(10).string(message.number);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRegistrationNumberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRegistrationNumberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRegistrationNumberRequest {
+    return {
+      number: isSet(object.number) ? globalThis.String(object.number) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateRegistrationNumberRequest): unknown {
+    const obj: any = {};
+    if (message.number !== "") {
+      obj.number = message.number;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateRegistrationNumberRequest>): CreateRegistrationNumberRequest {
+    return CreateRegistrationNumberRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateRegistrationNumberRequest>): CreateRegistrationNumberRequest {
+    const message = createBaseCreateRegistrationNumberRequest();
+    message.number = object.number ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateRegistrationNumberResponse(): CreateRegistrationNumberResponse {
+  return { registrationNumber: undefined };
+}
+
+export const CreateRegistrationNumberResponse: MessageFns<CreateRegistrationNumberResponse> = {
+  encode(message: CreateRegistrationNumberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.registrationNumber !== undefined) {
+      RegistrationNumber.encode(message.registrationNumber, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRegistrationNumberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRegistrationNumberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.registrationNumber = RegistrationNumber.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRegistrationNumberResponse {
+    return {
+      registrationNumber: isSet(object.registrationNumber)
+        ? RegistrationNumber.fromJSON(object.registrationNumber)
+        : isSet(object.registration_number)
+        ? RegistrationNumber.fromJSON(object.registration_number)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateRegistrationNumberResponse): unknown {
+    const obj: any = {};
+    if (message.registrationNumber !== undefined) {
+      obj.registrationNumber = RegistrationNumber.toJSON(message.registrationNumber);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateRegistrationNumberResponse>): CreateRegistrationNumberResponse {
+    return CreateRegistrationNumberResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateRegistrationNumberResponse>): CreateRegistrationNumberResponse {
+    const message = createBaseCreateRegistrationNumberResponse();
+    message.registrationNumber = (object.registrationNumber !== undefined && object.registrationNumber !== null)
+      ? RegistrationNumber.fromPartial(object.registrationNumber)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStudent(): Student {
+  return {
+    id: "",
+    registrationNumberId: "",
+    userId: "",
+    currentProgramLevelId: "",
+    createdAt: "",
+    updatedAt: "",
+    version: 0,
+  };
+}
+
+export const Student: MessageFns<Student> = {
+  encode(message: Student, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.registrationNumberId !== "") {
+      writer.uint32(18).string(message.registrationNumberId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.currentProgramLevelId !== "") {
+      writer.uint32(34).string(message.currentProgramLevelId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(50).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(56).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Student {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStudent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.registrationNumberId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currentProgramLevelId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Student {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      registrationNumberId: isSet(object.registrationNumberId)
+        ? globalThis.String(object.registrationNumberId)
+        : isSet(object.registration_number_id)
+        ? globalThis.String(object.registration_number_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      currentProgramLevelId: isSet(object.currentProgramLevelId)
+        ? globalThis.String(object.currentProgramLevelId)
+        : isSet(object.current_program_level_id)
+        ? globalThis.String(object.current_program_level_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: Student): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.registrationNumberId !== "") {
+      obj.registrationNumberId = message.registrationNumberId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.currentProgramLevelId !== "") {
+      obj.currentProgramLevelId = message.currentProgramLevelId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Student>): Student {
+    return Student.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Student>): Student {
+    const message = createBaseStudent();
+    message.id = object.id ?? "";
+    message.registrationNumberId = object.registrationNumberId ?? "";
+    message.userId = object.userId ?? "";
+    message.currentProgramLevelId = object.currentProgramLevelId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseListStudentsRequest(): ListStudentsRequest {
+  return {};
+}
+
+export const ListStudentsRequest: MessageFns<ListStudentsRequest> = {
+  encode(_: ListStudentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStudentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStudentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListStudentsRequest {
+    return {};
+  },
+
+  toJSON(_: ListStudentsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListStudentsRequest>): ListStudentsRequest {
+    return ListStudentsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ListStudentsRequest>): ListStudentsRequest {
+    const message = createBaseListStudentsRequest();
+    return message;
+  },
+};
+
+function createBaseListStudentsResponse(): ListStudentsResponse {
+  return { students: [] };
+}
+
+export const ListStudentsResponse: MessageFns<ListStudentsResponse> = {
+  encode(message: ListStudentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.students) {
+      Student.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStudentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStudentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.students.push(Student.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListStudentsResponse {
+    return {
+      students: globalThis.Array.isArray(object?.students) ? object.students.map((e: any) => Student.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListStudentsResponse): unknown {
+    const obj: any = {};
+    if (message.students?.length) {
+      obj.students = message.students.map((e) => Student.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListStudentsResponse>): ListStudentsResponse {
+    return ListStudentsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListStudentsResponse>): ListStudentsResponse {
+    const message = createBaseListStudentsResponse();
+    message.students = object.students?.map((e) => Student.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetStudentRequest(): GetStudentRequest {
+  return { id: "" };
+}
+
+export const GetStudentRequest: MessageFns<GetStudentRequest> = {
+  encode(message: GetStudentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStudentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStudentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStudentRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetStudentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetStudentRequest>): GetStudentRequest {
+    return GetStudentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetStudentRequest>): GetStudentRequest {
+    const message = createBaseGetStudentRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetStudentResponse(): GetStudentResponse {
+  return { student: undefined };
+}
+
+export const GetStudentResponse: MessageFns<GetStudentResponse> = {
+  encode(message: GetStudentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.student !== undefined) {
+      Student.encode(message.student, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStudentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStudentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.student = Student.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStudentResponse {
+    return { student: isSet(object.student) ? Student.fromJSON(object.student) : undefined };
+  },
+
+  toJSON(message: GetStudentResponse): unknown {
+    const obj: any = {};
+    if (message.student !== undefined) {
+      obj.student = Student.toJSON(message.student);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetStudentResponse>): GetStudentResponse {
+    return GetStudentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetStudentResponse>): GetStudentResponse {
+    const message = createBaseGetStudentResponse();
+    message.student = (object.student !== undefined && object.student !== null)
+      ? Student.fromPartial(object.student)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateStudentRequest(): CreateStudentRequest {
+  return { registrationNumberId: "", userId: "", currentProgramLevelId: "", idempotencyKey: "" };
+}
+
+export const CreateStudentRequest: MessageFns<CreateStudentRequest> = {
+  encode(message: CreateStudentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.registrationNumberId !== "") {
+      writer.uint32(10).string(message.registrationNumberId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.currentProgramLevelId !== "") {
+      writer.uint32(26).string(message.currentProgramLevelId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(34).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateStudentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateStudentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.registrationNumberId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currentProgramLevelId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateStudentRequest {
+    return {
+      registrationNumberId: isSet(object.registrationNumberId)
+        ? globalThis.String(object.registrationNumberId)
+        : isSet(object.registration_number_id)
+        ? globalThis.String(object.registration_number_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      currentProgramLevelId: isSet(object.currentProgramLevelId)
+        ? globalThis.String(object.currentProgramLevelId)
+        : isSet(object.current_program_level_id)
+        ? globalThis.String(object.current_program_level_id)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateStudentRequest): unknown {
+    const obj: any = {};
+    if (message.registrationNumberId !== "") {
+      obj.registrationNumberId = message.registrationNumberId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.currentProgramLevelId !== "") {
+      obj.currentProgramLevelId = message.currentProgramLevelId;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateStudentRequest>): CreateStudentRequest {
+    return CreateStudentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateStudentRequest>): CreateStudentRequest {
+    const message = createBaseCreateStudentRequest();
+    message.registrationNumberId = object.registrationNumberId ?? "";
+    message.userId = object.userId ?? "";
+    message.currentProgramLevelId = object.currentProgramLevelId ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateStudentResponse(): CreateStudentResponse {
+  return { student: undefined };
+}
+
+export const CreateStudentResponse: MessageFns<CreateStudentResponse> = {
+  encode(message: CreateStudentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.student !== undefined) {
+      Student.encode(message.student, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateStudentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateStudentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.student = Student.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateStudentResponse {
+    return { student: isSet(object.student) ? Student.fromJSON(object.student) : undefined };
+  },
+
+  toJSON(message: CreateStudentResponse): unknown {
+    const obj: any = {};
+    if (message.student !== undefined) {
+      obj.student = Student.toJSON(message.student);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateStudentResponse>): CreateStudentResponse {
+    return CreateStudentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateStudentResponse>): CreateStudentResponse {
+    const message = createBaseCreateStudentResponse();
+    message.student = (object.student !== undefined && object.student !== null)
+      ? Student.fromPartial(object.student)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateStudentRequest(): UpdateStudentRequest {
+  return { id: "", expectedVersion: 0, userId: undefined, currentProgramLevelId: undefined };
+}
+
+export const UpdateStudentRequest: MessageFns<UpdateStudentRequest> = {
+  encode(message: UpdateStudentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expectedVersion !== 0) {
+      writer.uint32(16).int32(message.expectedVersion);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.currentProgramLevelId !== undefined) {
+      writer.uint32(34).string(message.currentProgramLevelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateStudentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateStudentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currentProgramLevelId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateStudentRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
+      currentProgramLevelId: isSet(object.currentProgramLevelId)
+        ? globalThis.String(object.currentProgramLevelId)
+        : isSet(object.current_program_level_id)
+        ? globalThis.String(object.current_program_level_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateStudentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expectedVersion !== 0) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    if (message.currentProgramLevelId !== undefined) {
+      obj.currentProgramLevelId = message.currentProgramLevelId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateStudentRequest>): UpdateStudentRequest {
+    return UpdateStudentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateStudentRequest>): UpdateStudentRequest {
+    const message = createBaseUpdateStudentRequest();
+    message.id = object.id ?? "";
+    message.expectedVersion = object.expectedVersion ?? 0;
+    message.userId = object.userId ?? undefined;
+    message.currentProgramLevelId = object.currentProgramLevelId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateStudentResponse(): UpdateStudentResponse {
+  return { student: undefined };
+}
+
+export const UpdateStudentResponse: MessageFns<UpdateStudentResponse> = {
+  encode(message: UpdateStudentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.student !== undefined) {
+      Student.encode(message.student, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateStudentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateStudentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.student = Student.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateStudentResponse {
+    return { student: isSet(object.student) ? Student.fromJSON(object.student) : undefined };
+  },
+
+  toJSON(message: UpdateStudentResponse): unknown {
+    const obj: any = {};
+    if (message.student !== undefined) {
+      obj.student = Student.toJSON(message.student);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateStudentResponse>): UpdateStudentResponse {
+    return UpdateStudentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateStudentResponse>): UpdateStudentResponse {
+    const message = createBaseUpdateStudentResponse();
+    message.student = (object.student !== undefined && object.student !== null)
+      ? Student.fromPartial(object.student)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStatementLine(): StatementLine {
+  return {
+    id: "",
+    studentId: "",
+    semesterId: "",
+    date: "",
+    description: "",
+    debit: "0",
+    credit: "0",
+    balance: "0",
+    createdAt: "",
+    updatedAt: "",
+  };
+}
+
+export const StatementLine: MessageFns<StatementLine> = {
+  encode(message: StatementLine, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.studentId !== "") {
+      writer.uint32(18).string(message.studentId);
+    }
+    if (message.semesterId !== "") {
+      writer.uint32(26).string(message.semesterId);
+    }
+    if (message.date !== "") {
+      writer.uint32(34).string(message.date);
+    }
+    if (message.description !== "") {
+      writer.uint32(42).string(message.description);
+    }
+    if (message.debit !== "0") {
+      writer.uint32(48).int64(message.debit);
+    }
+    if (message.credit !== "0") {
+      writer.uint32(56).int64(message.credit);
+    }
+    if (message.balance !== "0") {
+      writer.uint32(64).int64(message.balance);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(82).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatementLine {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatementLine();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.semesterId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.debit = reader.int64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.credit = reader.int64().toString();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.balance = reader.int64().toString();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatementLine {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+      semesterId: isSet(object.semesterId)
+        ? globalThis.String(object.semesterId)
+        : isSet(object.semester_id)
+        ? globalThis.String(object.semester_id)
+        : "",
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      debit: isSet(object.debit) ? globalThis.String(object.debit) : "0",
+      credit: isSet(object.credit) ? globalThis.String(object.credit) : "0",
+      balance: isSet(object.balance) ? globalThis.String(object.balance) : "0",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: StatementLine): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    if (message.semesterId !== "") {
+      obj.semesterId = message.semesterId;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.debit !== "0") {
+      obj.debit = message.debit;
+    }
+    if (message.credit !== "0") {
+      obj.credit = message.credit;
+    }
+    if (message.balance !== "0") {
+      obj.balance = message.balance;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StatementLine>): StatementLine {
+    return StatementLine.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StatementLine>): StatementLine {
+    const message = createBaseStatementLine();
+    message.id = object.id ?? "";
+    message.studentId = object.studentId ?? "";
+    message.semesterId = object.semesterId ?? "";
+    message.date = object.date ?? "";
+    message.description = object.description ?? "";
+    message.debit = object.debit ?? "0";
+    message.credit = object.credit ?? "0";
+    message.balance = object.balance ?? "0";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseGetStudentStatementRequest(): GetStudentStatementRequest {
+  return { studentId: "" };
+}
+
+export const GetStudentStatementRequest: MessageFns<GetStudentStatementRequest> = {
+  encode(message: GetStudentStatementRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.studentId !== "") {
+      writer.uint32(10).string(message.studentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStudentStatementRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStudentStatementRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStudentStatementRequest {
+    return {
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetStudentStatementRequest): unknown {
+    const obj: any = {};
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetStudentStatementRequest>): GetStudentStatementRequest {
+    return GetStudentStatementRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetStudentStatementRequest>): GetStudentStatementRequest {
+    const message = createBaseGetStudentStatementRequest();
+    message.studentId = object.studentId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetStudentStatementResponse(): GetStudentStatementResponse {
+  return { lines: [], balance: "0" };
+}
+
+export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse> = {
+  encode(message: GetStudentStatementResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.lines) {
+      StatementLine.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.balance !== "0") {
+      writer.uint32(16).int64(message.balance);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStudentStatementResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStudentStatementResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lines.push(StatementLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.balance = reader.int64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStudentStatementResponse {
+    return {
+      lines: globalThis.Array.isArray(object?.lines) ? object.lines.map((e: any) => StatementLine.fromJSON(e)) : [],
+      balance: isSet(object.balance) ? globalThis.String(object.balance) : "0",
+    };
+  },
+
+  toJSON(message: GetStudentStatementResponse): unknown {
+    const obj: any = {};
+    if (message.lines?.length) {
+      obj.lines = message.lines.map((e) => StatementLine.toJSON(e));
+    }
+    if (message.balance !== "0") {
+      obj.balance = message.balance;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetStudentStatementResponse>): GetStudentStatementResponse {
+    return GetStudentStatementResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetStudentStatementResponse>): GetStudentStatementResponse {
+    const message = createBaseGetStudentStatementResponse();
+    message.lines = object.lines?.map((e) => StatementLine.fromPartial(e)) || [];
+    message.balance = object.balance ?? "0";
+    return message;
+  },
+};
+
+function createBaseAddStatementLineRequest(): AddStatementLineRequest {
+  return { studentId: "", semesterId: "", date: "", description: "", debit: "0", credit: "0", idempotencyKey: "" };
+}
+
+export const AddStatementLineRequest: MessageFns<AddStatementLineRequest> = {
+  encode(message: AddStatementLineRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.studentId !== "") {
+      writer.uint32(10).string(message.studentId);
+    }
+    if (message.semesterId !== "") {
+      writer.uint32(18).string(message.semesterId);
+    }
+    if (message.date !== "") {
+      writer.uint32(26).string(message.date);
+    }
+    if (message.description !== "") {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.debit !== "0") {
+      writer.uint32(40).int64(message.debit);
+    }
+    if (message.credit !== "0") {
+      writer.uint32(48).int64(message.credit);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(58).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddStatementLineRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddStatementLineRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.studentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.semesterId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.debit = reader.int64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.credit = reader.int64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddStatementLineRequest {
+    return {
+      studentId: isSet(object.studentId)
+        ? globalThis.String(object.studentId)
+        : isSet(object.student_id)
+        ? globalThis.String(object.student_id)
+        : "",
+      semesterId: isSet(object.semesterId)
+        ? globalThis.String(object.semesterId)
+        : isSet(object.semester_id)
+        ? globalThis.String(object.semester_id)
+        : "",
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      debit: isSet(object.debit) ? globalThis.String(object.debit) : "0",
+      credit: isSet(object.credit) ? globalThis.String(object.credit) : "0",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: AddStatementLineRequest): unknown {
+    const obj: any = {};
+    if (message.studentId !== "") {
+      obj.studentId = message.studentId;
+    }
+    if (message.semesterId !== "") {
+      obj.semesterId = message.semesterId;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.debit !== "0") {
+      obj.debit = message.debit;
+    }
+    if (message.credit !== "0") {
+      obj.credit = message.credit;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AddStatementLineRequest>): AddStatementLineRequest {
+    return AddStatementLineRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AddStatementLineRequest>): AddStatementLineRequest {
+    const message = createBaseAddStatementLineRequest();
+    message.studentId = object.studentId ?? "";
+    message.semesterId = object.semesterId ?? "";
+    message.date = object.date ?? "";
+    message.description = object.description ?? "";
+    message.debit = object.debit ?? "0";
+    message.credit = object.credit ?? "0";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseAddStatementLineResponse(): AddStatementLineResponse {
+  return { line: undefined };
+}
+
+export const AddStatementLineResponse: MessageFns<AddStatementLineResponse> = {
+  encode(message: AddStatementLineResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.line !== undefined) {
+      StatementLine.encode(message.line, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddStatementLineResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddStatementLineResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.line = StatementLine.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddStatementLineResponse {
+    return { line: isSet(object.line) ? StatementLine.fromJSON(object.line) : undefined };
+  },
+
+  toJSON(message: AddStatementLineResponse): unknown {
+    const obj: any = {};
+    if (message.line !== undefined) {
+      obj.line = StatementLine.toJSON(message.line);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AddStatementLineResponse>): AddStatementLineResponse {
+    return AddStatementLineResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AddStatementLineResponse>): AddStatementLineResponse {
+    const message = createBaseAddStatementLineResponse();
+    message.line = (object.line !== undefined && object.line !== null)
+      ? StatementLine.fromPartial(object.line)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Student finance. Callers pass the acting user in metadata (x-actor-id,
  * x-actor-role) and the request id in x-request-id; every mutation is
  * recorded in the audit log through the transactional outbox.
+ *
+ * Mutations that create something take an idempotency_key: a retry with the
+ * same key (per actor, within 24 h) returns the first response and writes
+ * nothing; the same key with a different request fails with ALREADY_EXISTS.
+ *
+ * Errors: INVALID_ARGUMENT (field errors in x-field-errors), PERMISSION_DENIED,
+ * NOT_FOUND (also for another student's records), FAILED_PRECONDITION (an
+ * illegal payment move), ABORTED (expected_version does not match).
  */
 export type FinanceServiceService = typeof FinanceServiceService;
 export const FinanceServiceService = {
-  createTransaction: {
-    path: "/finance.v1.FinanceService/CreateTransaction" as const,
+  listTransactions: {
+    path: "/finance.v1.FinanceService/ListTransactions" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CreateTransactionRequest): Buffer =>
-      Buffer.from(CreateTransactionRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateTransactionRequest => CreateTransactionRequest.decode(value),
-    responseSerialize: (value: CreateTransactionResponse): Buffer =>
-      Buffer.from(CreateTransactionResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): CreateTransactionResponse => CreateTransactionResponse.decode(value),
+    requestSerialize: (value: ListTransactionsRequest): Buffer =>
+      Buffer.from(ListTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTransactionsRequest => ListTransactionsRequest.decode(value),
+    responseSerialize: (value: ListTransactionsResponse): Buffer =>
+      Buffer.from(ListTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTransactionsResponse => ListTransactionsResponse.decode(value),
   },
   getTransaction: {
     path: "/finance.v1.FinanceService/GetTransaction" as const,
@@ -751,14 +6861,347 @@ export const FinanceServiceService = {
       Buffer.from(GetTransactionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTransactionResponse => GetTransactionResponse.decode(value),
   },
+  createTransaction: {
+    path: "/finance.v1.FinanceService/CreateTransaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTransactionRequest): Buffer =>
+      Buffer.from(CreateTransactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTransactionRequest => CreateTransactionRequest.decode(value),
+    responseSerialize: (value: CreateTransactionResponse): Buffer =>
+      Buffer.from(CreateTransactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTransactionResponse => CreateTransactionResponse.decode(value),
+  },
+  updateTransaction: {
+    path: "/finance.v1.FinanceService/UpdateTransaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateTransactionRequest): Buffer =>
+      Buffer.from(UpdateTransactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateTransactionRequest => UpdateTransactionRequest.decode(value),
+    responseSerialize: (value: UpdateTransactionResponse): Buffer =>
+      Buffer.from(UpdateTransactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateTransactionResponse => UpdateTransactionResponse.decode(value),
+  },
+  deleteTransaction: {
+    path: "/finance.v1.FinanceService/DeleteTransaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteTransactionRequest): Buffer =>
+      Buffer.from(DeleteTransactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTransactionRequest => DeleteTransactionRequest.decode(value),
+    responseSerialize: (value: DeleteTransactionResponse): Buffer =>
+      Buffer.from(DeleteTransactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTransactionResponse => DeleteTransactionResponse.decode(value),
+  },
+  bulkCreateTransactions: {
+    path: "/finance.v1.FinanceService/BulkCreateTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BulkCreateTransactionsRequest): Buffer =>
+      Buffer.from(BulkCreateTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BulkCreateTransactionsRequest => BulkCreateTransactionsRequest.decode(value),
+    responseSerialize: (value: BulkCreateTransactionsResponse): Buffer =>
+      Buffer.from(BulkCreateTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BulkCreateTransactionsResponse =>
+      BulkCreateTransactionsResponse.decode(value),
+  },
+  bulkDeleteTransactions: {
+    path: "/finance.v1.FinanceService/BulkDeleteTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BulkDeleteTransactionsRequest): Buffer =>
+      Buffer.from(BulkDeleteTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BulkDeleteTransactionsRequest => BulkDeleteTransactionsRequest.decode(value),
+    responseSerialize: (value: BulkDeleteTransactionsResponse): Buffer =>
+      Buffer.from(BulkDeleteTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BulkDeleteTransactionsResponse =>
+      BulkDeleteTransactionsResponse.decode(value),
+  },
+  listPayments: {
+    path: "/finance.v1.FinanceService/ListPayments" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPaymentsRequest): Buffer => Buffer.from(ListPaymentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPaymentsRequest => ListPaymentsRequest.decode(value),
+    responseSerialize: (value: ListPaymentsResponse): Buffer =>
+      Buffer.from(ListPaymentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPaymentsResponse => ListPaymentsResponse.decode(value),
+  },
+  submitPayment: {
+    path: "/finance.v1.FinanceService/SubmitPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitPaymentRequest): Buffer => Buffer.from(SubmitPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitPaymentRequest => SubmitPaymentRequest.decode(value),
+    responseSerialize: (value: SubmitPaymentResponse): Buffer =>
+      Buffer.from(SubmitPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubmitPaymentResponse => SubmitPaymentResponse.decode(value),
+  },
+  processPayment: {
+    path: "/finance.v1.FinanceService/ProcessPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ProcessPaymentRequest): Buffer =>
+      Buffer.from(ProcessPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ProcessPaymentRequest => ProcessPaymentRequest.decode(value),
+    responseSerialize: (value: ProcessPaymentResponse): Buffer =>
+      Buffer.from(ProcessPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ProcessPaymentResponse => ProcessPaymentResponse.decode(value),
+  },
+  resolvePayment: {
+    path: "/finance.v1.FinanceService/ResolvePayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolvePaymentRequest): Buffer =>
+      Buffer.from(ResolvePaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolvePaymentRequest => ResolvePaymentRequest.decode(value),
+    responseSerialize: (value: ResolvePaymentResponse): Buffer =>
+      Buffer.from(ResolvePaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolvePaymentResponse => ResolvePaymentResponse.decode(value),
+  },
+  listAccounts: {
+    path: "/finance.v1.FinanceService/ListAccounts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAccountsRequest): Buffer => Buffer.from(ListAccountsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountsRequest => ListAccountsRequest.decode(value),
+    responseSerialize: (value: ListAccountsResponse): Buffer =>
+      Buffer.from(ListAccountsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountsResponse => ListAccountsResponse.decode(value),
+  },
+  getAccount: {
+    path: "/finance.v1.FinanceService/GetAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountRequest): Buffer => Buffer.from(GetAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountRequest => GetAccountRequest.decode(value),
+    responseSerialize: (value: GetAccountResponse): Buffer => Buffer.from(GetAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountResponse => GetAccountResponse.decode(value),
+  },
+  createAccount: {
+    path: "/finance.v1.FinanceService/CreateAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateAccountRequest): Buffer => Buffer.from(CreateAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateAccountRequest => CreateAccountRequest.decode(value),
+    responseSerialize: (value: CreateAccountResponse): Buffer =>
+      Buffer.from(CreateAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateAccountResponse => CreateAccountResponse.decode(value),
+  },
+  updateAccount: {
+    path: "/finance.v1.FinanceService/UpdateAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateAccountRequest): Buffer => Buffer.from(UpdateAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateAccountRequest => UpdateAccountRequest.decode(value),
+    responseSerialize: (value: UpdateAccountResponse): Buffer =>
+      Buffer.from(UpdateAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateAccountResponse => UpdateAccountResponse.decode(value),
+  },
+  listCategories: {
+    path: "/finance.v1.FinanceService/ListCategories" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCategoriesRequest): Buffer =>
+      Buffer.from(ListCategoriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCategoriesRequest => ListCategoriesRequest.decode(value),
+    responseSerialize: (value: ListCategoriesResponse): Buffer =>
+      Buffer.from(ListCategoriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCategoriesResponse => ListCategoriesResponse.decode(value),
+  },
+  getCategory: {
+    path: "/finance.v1.FinanceService/GetCategory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCategoryRequest): Buffer => Buffer.from(GetCategoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCategoryRequest => GetCategoryRequest.decode(value),
+    responseSerialize: (value: GetCategoryResponse): Buffer => Buffer.from(GetCategoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCategoryResponse => GetCategoryResponse.decode(value),
+  },
+  createCategory: {
+    path: "/finance.v1.FinanceService/CreateCategory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCategoryRequest): Buffer =>
+      Buffer.from(CreateCategoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCategoryRequest => CreateCategoryRequest.decode(value),
+    responseSerialize: (value: CreateCategoryResponse): Buffer =>
+      Buffer.from(CreateCategoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCategoryResponse => CreateCategoryResponse.decode(value),
+  },
+  updateCategory: {
+    path: "/finance.v1.FinanceService/UpdateCategory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateCategoryRequest): Buffer =>
+      Buffer.from(UpdateCategoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateCategoryRequest => UpdateCategoryRequest.decode(value),
+    responseSerialize: (value: UpdateCategoryResponse): Buffer =>
+      Buffer.from(UpdateCategoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateCategoryResponse => UpdateCategoryResponse.decode(value),
+  },
+  listRegistrationNumbers: {
+    path: "/finance.v1.FinanceService/ListRegistrationNumbers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRegistrationNumbersRequest): Buffer =>
+      Buffer.from(ListRegistrationNumbersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRegistrationNumbersRequest => ListRegistrationNumbersRequest.decode(value),
+    responseSerialize: (value: ListRegistrationNumbersResponse): Buffer =>
+      Buffer.from(ListRegistrationNumbersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRegistrationNumbersResponse =>
+      ListRegistrationNumbersResponse.decode(value),
+  },
+  getRegistrationNumber: {
+    path: "/finance.v1.FinanceService/GetRegistrationNumber" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRegistrationNumberRequest): Buffer =>
+      Buffer.from(GetRegistrationNumberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRegistrationNumberRequest => GetRegistrationNumberRequest.decode(value),
+    responseSerialize: (value: GetRegistrationNumberResponse): Buffer =>
+      Buffer.from(GetRegistrationNumberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRegistrationNumberResponse => GetRegistrationNumberResponse.decode(value),
+  },
+  createRegistrationNumber: {
+    path: "/finance.v1.FinanceService/CreateRegistrationNumber" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateRegistrationNumberRequest): Buffer =>
+      Buffer.from(CreateRegistrationNumberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateRegistrationNumberRequest =>
+      CreateRegistrationNumberRequest.decode(value),
+    responseSerialize: (value: CreateRegistrationNumberResponse): Buffer =>
+      Buffer.from(CreateRegistrationNumberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateRegistrationNumberResponse =>
+      CreateRegistrationNumberResponse.decode(value),
+  },
+  listStudents: {
+    path: "/finance.v1.FinanceService/ListStudents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListStudentsRequest): Buffer => Buffer.from(ListStudentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListStudentsRequest => ListStudentsRequest.decode(value),
+    responseSerialize: (value: ListStudentsResponse): Buffer =>
+      Buffer.from(ListStudentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListStudentsResponse => ListStudentsResponse.decode(value),
+  },
+  getStudent: {
+    path: "/finance.v1.FinanceService/GetStudent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStudentRequest): Buffer => Buffer.from(GetStudentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStudentRequest => GetStudentRequest.decode(value),
+    responseSerialize: (value: GetStudentResponse): Buffer => Buffer.from(GetStudentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStudentResponse => GetStudentResponse.decode(value),
+  },
+  createStudent: {
+    path: "/finance.v1.FinanceService/CreateStudent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateStudentRequest): Buffer => Buffer.from(CreateStudentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateStudentRequest => CreateStudentRequest.decode(value),
+    responseSerialize: (value: CreateStudentResponse): Buffer =>
+      Buffer.from(CreateStudentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateStudentResponse => CreateStudentResponse.decode(value),
+  },
+  updateStudent: {
+    path: "/finance.v1.FinanceService/UpdateStudent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateStudentRequest): Buffer => Buffer.from(UpdateStudentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateStudentRequest => UpdateStudentRequest.decode(value),
+    responseSerialize: (value: UpdateStudentResponse): Buffer =>
+      Buffer.from(UpdateStudentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateStudentResponse => UpdateStudentResponse.decode(value),
+  },
+  getStudentStatement: {
+    path: "/finance.v1.FinanceService/GetStudentStatement" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStudentStatementRequest): Buffer =>
+      Buffer.from(GetStudentStatementRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStudentStatementRequest => GetStudentStatementRequest.decode(value),
+    responseSerialize: (value: GetStudentStatementResponse): Buffer =>
+      Buffer.from(GetStudentStatementResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStudentStatementResponse => GetStudentStatementResponse.decode(value),
+  },
+  addStatementLine: {
+    path: "/finance.v1.FinanceService/AddStatementLine" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddStatementLineRequest): Buffer =>
+      Buffer.from(AddStatementLineRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddStatementLineRequest => AddStatementLineRequest.decode(value),
+    responseSerialize: (value: AddStatementLineResponse): Buffer =>
+      Buffer.from(AddStatementLineResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AddStatementLineResponse => AddStatementLineResponse.decode(value),
+  },
 } as const;
 
 export interface FinanceServiceServer extends UntypedServiceImplementation {
-  createTransaction: handleUnaryCall<CreateTransactionRequest, CreateTransactionResponse>;
+  listTransactions: handleUnaryCall<ListTransactionsRequest, ListTransactionsResponse>;
   getTransaction: handleUnaryCall<GetTransactionRequest, GetTransactionResponse>;
+  createTransaction: handleUnaryCall<CreateTransactionRequest, CreateTransactionResponse>;
+  updateTransaction: handleUnaryCall<UpdateTransactionRequest, UpdateTransactionResponse>;
+  deleteTransaction: handleUnaryCall<DeleteTransactionRequest, DeleteTransactionResponse>;
+  bulkCreateTransactions: handleUnaryCall<BulkCreateTransactionsRequest, BulkCreateTransactionsResponse>;
+  bulkDeleteTransactions: handleUnaryCall<BulkDeleteTransactionsRequest, BulkDeleteTransactionsResponse>;
+  listPayments: handleUnaryCall<ListPaymentsRequest, ListPaymentsResponse>;
+  submitPayment: handleUnaryCall<SubmitPaymentRequest, SubmitPaymentResponse>;
+  processPayment: handleUnaryCall<ProcessPaymentRequest, ProcessPaymentResponse>;
+  resolvePayment: handleUnaryCall<ResolvePaymentRequest, ResolvePaymentResponse>;
+  listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
+  getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
+  createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
+  updateAccount: handleUnaryCall<UpdateAccountRequest, UpdateAccountResponse>;
+  listCategories: handleUnaryCall<ListCategoriesRequest, ListCategoriesResponse>;
+  getCategory: handleUnaryCall<GetCategoryRequest, GetCategoryResponse>;
+  createCategory: handleUnaryCall<CreateCategoryRequest, CreateCategoryResponse>;
+  updateCategory: handleUnaryCall<UpdateCategoryRequest, UpdateCategoryResponse>;
+  listRegistrationNumbers: handleUnaryCall<ListRegistrationNumbersRequest, ListRegistrationNumbersResponse>;
+  getRegistrationNumber: handleUnaryCall<GetRegistrationNumberRequest, GetRegistrationNumberResponse>;
+  createRegistrationNumber: handleUnaryCall<CreateRegistrationNumberRequest, CreateRegistrationNumberResponse>;
+  listStudents: handleUnaryCall<ListStudentsRequest, ListStudentsResponse>;
+  getStudent: handleUnaryCall<GetStudentRequest, GetStudentResponse>;
+  createStudent: handleUnaryCall<CreateStudentRequest, CreateStudentResponse>;
+  updateStudent: handleUnaryCall<UpdateStudentRequest, UpdateStudentResponse>;
+  getStudentStatement: handleUnaryCall<GetStudentStatementRequest, GetStudentStatementResponse>;
+  addStatementLine: handleUnaryCall<AddStatementLineRequest, AddStatementLineResponse>;
 }
 
 export interface FinanceServiceClient extends Client {
+  listTransactions(
+    request: ListTransactionsRequest,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listTransactions(
+    request: ListTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listTransactions(
+    request: ListTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  getTransaction(
+    request: GetTransactionRequest,
+    callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
+  ): ClientUnaryCall;
+  getTransaction(
+    request: GetTransactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
+  ): ClientUnaryCall;
+  getTransaction(
+    request: GetTransactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
+  ): ClientUnaryCall;
   createTransaction(
     request: CreateTransactionRequest,
     callback: (error: ServiceError | null, response: CreateTransactionResponse) => void,
@@ -774,20 +7217,380 @@ export interface FinanceServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateTransactionResponse) => void,
   ): ClientUnaryCall;
-  getTransaction(
-    request: GetTransactionRequest,
-    callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
+  updateTransaction(
+    request: UpdateTransactionRequest,
+    callback: (error: ServiceError | null, response: UpdateTransactionResponse) => void,
   ): ClientUnaryCall;
-  getTransaction(
-    request: GetTransactionRequest,
+  updateTransaction(
+    request: UpdateTransactionRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
+    callback: (error: ServiceError | null, response: UpdateTransactionResponse) => void,
   ): ClientUnaryCall;
-  getTransaction(
-    request: GetTransactionRequest,
+  updateTransaction(
+    request: UpdateTransactionRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
+    callback: (error: ServiceError | null, response: UpdateTransactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteTransaction(
+    request: DeleteTransactionRequest,
+    callback: (error: ServiceError | null, response: DeleteTransactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteTransaction(
+    request: DeleteTransactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteTransactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteTransaction(
+    request: DeleteTransactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteTransactionResponse) => void,
+  ): ClientUnaryCall;
+  bulkCreateTransactions(
+    request: BulkCreateTransactionsRequest,
+    callback: (error: ServiceError | null, response: BulkCreateTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  bulkCreateTransactions(
+    request: BulkCreateTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BulkCreateTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  bulkCreateTransactions(
+    request: BulkCreateTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BulkCreateTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  bulkDeleteTransactions(
+    request: BulkDeleteTransactionsRequest,
+    callback: (error: ServiceError | null, response: BulkDeleteTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  bulkDeleteTransactions(
+    request: BulkDeleteTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BulkDeleteTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  bulkDeleteTransactions(
+    request: BulkDeleteTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BulkDeleteTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listPayments(
+    request: ListPaymentsRequest,
+    callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  listPayments(
+    request: ListPaymentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  listPayments(
+    request: ListPaymentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  submitPayment(
+    request: SubmitPaymentRequest,
+    callback: (error: ServiceError | null, response: SubmitPaymentResponse) => void,
+  ): ClientUnaryCall;
+  submitPayment(
+    request: SubmitPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubmitPaymentResponse) => void,
+  ): ClientUnaryCall;
+  submitPayment(
+    request: SubmitPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubmitPaymentResponse) => void,
+  ): ClientUnaryCall;
+  processPayment(
+    request: ProcessPaymentRequest,
+    callback: (error: ServiceError | null, response: ProcessPaymentResponse) => void,
+  ): ClientUnaryCall;
+  processPayment(
+    request: ProcessPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ProcessPaymentResponse) => void,
+  ): ClientUnaryCall;
+  processPayment(
+    request: ProcessPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ProcessPaymentResponse) => void,
+  ): ClientUnaryCall;
+  resolvePayment(
+    request: ResolvePaymentRequest,
+    callback: (error: ServiceError | null, response: ResolvePaymentResponse) => void,
+  ): ClientUnaryCall;
+  resolvePayment(
+    request: ResolvePaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolvePaymentResponse) => void,
+  ): ClientUnaryCall;
+  resolvePayment(
+    request: ResolvePaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolvePaymentResponse) => void,
+  ): ClientUnaryCall;
+  listAccounts(
+    request: ListAccountsRequest,
+    callback: (error: ServiceError | null, response: ListAccountsResponse) => void,
+  ): ClientUnaryCall;
+  listAccounts(
+    request: ListAccountsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAccountsResponse) => void,
+  ): ClientUnaryCall;
+  listAccounts(
+    request: ListAccountsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAccountsResponse) => void,
+  ): ClientUnaryCall;
+  getAccount(
+    request: GetAccountRequest,
+    callback: (error: ServiceError | null, response: GetAccountResponse) => void,
+  ): ClientUnaryCall;
+  getAccount(
+    request: GetAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountResponse) => void,
+  ): ClientUnaryCall;
+  getAccount(
+    request: GetAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountResponse) => void,
+  ): ClientUnaryCall;
+  createAccount(
+    request: CreateAccountRequest,
+    callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  createAccount(
+    request: CreateAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  createAccount(
+    request: CreateAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  listCategories(
+    request: ListCategoriesRequest,
+    callback: (error: ServiceError | null, response: ListCategoriesResponse) => void,
+  ): ClientUnaryCall;
+  listCategories(
+    request: ListCategoriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCategoriesResponse) => void,
+  ): ClientUnaryCall;
+  listCategories(
+    request: ListCategoriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCategoriesResponse) => void,
+  ): ClientUnaryCall;
+  getCategory(
+    request: GetCategoryRequest,
+    callback: (error: ServiceError | null, response: GetCategoryResponse) => void,
+  ): ClientUnaryCall;
+  getCategory(
+    request: GetCategoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCategoryResponse) => void,
+  ): ClientUnaryCall;
+  getCategory(
+    request: GetCategoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCategoryResponse) => void,
+  ): ClientUnaryCall;
+  createCategory(
+    request: CreateCategoryRequest,
+    callback: (error: ServiceError | null, response: CreateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  createCategory(
+    request: CreateCategoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  createCategory(
+    request: CreateCategoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  updateCategory(
+    request: UpdateCategoryRequest,
+    callback: (error: ServiceError | null, response: UpdateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  updateCategory(
+    request: UpdateCategoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  updateCategory(
+    request: UpdateCategoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateCategoryResponse) => void,
+  ): ClientUnaryCall;
+  listRegistrationNumbers(
+    request: ListRegistrationNumbersRequest,
+    callback: (error: ServiceError | null, response: ListRegistrationNumbersResponse) => void,
+  ): ClientUnaryCall;
+  listRegistrationNumbers(
+    request: ListRegistrationNumbersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRegistrationNumbersResponse) => void,
+  ): ClientUnaryCall;
+  listRegistrationNumbers(
+    request: ListRegistrationNumbersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRegistrationNumbersResponse) => void,
+  ): ClientUnaryCall;
+  getRegistrationNumber(
+    request: GetRegistrationNumberRequest,
+    callback: (error: ServiceError | null, response: GetRegistrationNumberResponse) => void,
+  ): ClientUnaryCall;
+  getRegistrationNumber(
+    request: GetRegistrationNumberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRegistrationNumberResponse) => void,
+  ): ClientUnaryCall;
+  getRegistrationNumber(
+    request: GetRegistrationNumberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRegistrationNumberResponse) => void,
+  ): ClientUnaryCall;
+  createRegistrationNumber(
+    request: CreateRegistrationNumberRequest,
+    callback: (error: ServiceError | null, response: CreateRegistrationNumberResponse) => void,
+  ): ClientUnaryCall;
+  createRegistrationNumber(
+    request: CreateRegistrationNumberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateRegistrationNumberResponse) => void,
+  ): ClientUnaryCall;
+  createRegistrationNumber(
+    request: CreateRegistrationNumberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateRegistrationNumberResponse) => void,
+  ): ClientUnaryCall;
+  listStudents(
+    request: ListStudentsRequest,
+    callback: (error: ServiceError | null, response: ListStudentsResponse) => void,
+  ): ClientUnaryCall;
+  listStudents(
+    request: ListStudentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListStudentsResponse) => void,
+  ): ClientUnaryCall;
+  listStudents(
+    request: ListStudentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListStudentsResponse) => void,
+  ): ClientUnaryCall;
+  getStudent(
+    request: GetStudentRequest,
+    callback: (error: ServiceError | null, response: GetStudentResponse) => void,
+  ): ClientUnaryCall;
+  getStudent(
+    request: GetStudentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStudentResponse) => void,
+  ): ClientUnaryCall;
+  getStudent(
+    request: GetStudentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStudentResponse) => void,
+  ): ClientUnaryCall;
+  createStudent(
+    request: CreateStudentRequest,
+    callback: (error: ServiceError | null, response: CreateStudentResponse) => void,
+  ): ClientUnaryCall;
+  createStudent(
+    request: CreateStudentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateStudentResponse) => void,
+  ): ClientUnaryCall;
+  createStudent(
+    request: CreateStudentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateStudentResponse) => void,
+  ): ClientUnaryCall;
+  updateStudent(
+    request: UpdateStudentRequest,
+    callback: (error: ServiceError | null, response: UpdateStudentResponse) => void,
+  ): ClientUnaryCall;
+  updateStudent(
+    request: UpdateStudentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateStudentResponse) => void,
+  ): ClientUnaryCall;
+  updateStudent(
+    request: UpdateStudentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateStudentResponse) => void,
+  ): ClientUnaryCall;
+  getStudentStatement(
+    request: GetStudentStatementRequest,
+    callback: (error: ServiceError | null, response: GetStudentStatementResponse) => void,
+  ): ClientUnaryCall;
+  getStudentStatement(
+    request: GetStudentStatementRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStudentStatementResponse) => void,
+  ): ClientUnaryCall;
+  getStudentStatement(
+    request: GetStudentStatementRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStudentStatementResponse) => void,
+  ): ClientUnaryCall;
+  addStatementLine(
+    request: AddStatementLineRequest,
+    callback: (error: ServiceError | null, response: AddStatementLineResponse) => void,
+  ): ClientUnaryCall;
+  addStatementLine(
+    request: AddStatementLineRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AddStatementLineResponse) => void,
+  ): ClientUnaryCall;
+  addStatementLine(
+    request: AddStatementLineRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AddStatementLineResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,7 +1,7 @@
 import type { Migration } from '@libs/db';
 
-export const m0003OutboxTraceParent: Migration = {
-  name: '0003-outbox-trace-parent',
+export const m0005OutboxTraceParent: Migration = {
+  name: '0005-outbox-trace-parent',
   async up({ context }) {
     await context.sequelize.query(`
       -- The W3C traceparent of the call that wrote the event, sent on as an AMQP

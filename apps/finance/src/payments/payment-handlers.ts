@@ -1,0 +1,143 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { financeV1 } from '@libs/contracts';
+import { GrpcStatus, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import { FINANCE_ACCESS, requireRole, scopeOf } from '../access';
+import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
+import { recordEvent } from '../outbox/record-event';
+import { insertStatementLine } from '../statements/statement-store';
+import { FieldChecks } from '../validation/fields';
+import { notFound, requireUuid } from '../validation/ids';
+import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
+import { checkReferences } from '../validation/references';
+import { nextStatus, PAYMENT_OUTCOMES, PAYMENT_STATUSES, type PaymentMove } from './payment-states';
+import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';
+
+const DESCRIPTION_MAX = 500;
+const NOTE_MAX = 1000;
+
+/** The student a payment is submitted for: a student always submits for themselves. */
+async function submitterStudent(sequelize: Sequelize, actor: Actor, requested: string, transaction: Transaction) {
+  if (actor.role !== 'student') return requested;
+  const scope = await scopeOf(sequelize, actor, transaction);
+  const own = scope.kind === 'student' ? scope.studentId : null;
+  if (own === null) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'your user has no student record to pay for');
+  if (requested !== '' && requested.toLowerCase() !== own) {
+    throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'a student may submit proofs of payment only for themselves');
+  }
+  return own;
+}
+
+export function paymentHandlers(deps: FinanceDeps) {
+  const { sequelize } = deps;
+
+  /** Process and resolve: lock the row, check the move, write it and its event in one transaction. */
+  async function move(
+    context: CallContext,
+    id: string,
+    kind: PaymentMove,
+    change: { note: string; outcome?: string },
+  ): Promise<{ payment: financeV1.Payment }> {
+    const actor = requireRole(context, FINANCE_ACCESS.write);
+    return mutate(deps, async (transaction) => {
+      // FOR UPDATE: of two concurrent moves on one payment, the second waits and then sees the new status.
+      const before = await findPayment(sequelize, id, transaction, true);
+      if (!before) throw notFound('payment', id);
+      const status = nextStatus(before.status, kind);
+      await setPaymentStatus(sequelize, id, { status, by: actor.userId, ...change }, transaction);
+      if (change.outcome === 'accepted') {
+        await insertStatementLine(
+          sequelize,
+          {
+            studentId: before.studentId,
+            semesterId: null,
+            date: before.date,
+            description: `Payment received${before.description ? `: ${before.description}` : ''}`,
+            debit: '0',
+            credit: before.amount,
+            paymentId: id,
+          },
+          transaction,
+        );
+      }
+      const after = await findPayment(sequelize, id, transaction);
+      await recordEvent(sequelize, transaction, context, actor, {
+        action: kind === 'process' ? 'payment.processed' : 'payment.resolved',
+        entityType: 'payment',
+        entityIds: [id],
+        before,
+        after,
+      });
+      return { payment: after };
+    });
+  }
+
+  return {
+    async listPayments(request: financeV1.ListPaymentsRequest, context: CallContext): Promise<financeV1.ListPaymentsResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const checks = new FieldChecks();
+      if (request.status) checks.oneOf(request.status, 'status', PAYMENT_STATUSES);
+      checks.uuid(request.studentId, 'studentId', { required: false });
+      checks.throwIfAny();
+      const limit = pageLimit(request.limit);
+      const scope = await scopeOf(sequelize, actor);
+      if (scope.kind === 'student' && scope.studentId === null) return { payments: [], nextCursor: '' };
+      if (scope.kind === 'student' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
+        return { payments: [], nextCursor: '' };
+      }
+      const studentId = scope.kind === 'student' ? scope.studentId : request.studentId.toLowerCase() || null;
+      const query = { status: request.status, studentId };
+      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
+      const rows = await listPayments(sequelize, { status: request.status || null, studentId, after, limit });
+      const page = pageOf(rows, limit, deps.cursors, query, (last) => last.position);
+      return { payments: page.items.map((row) => row.payment), nextCursor: page.nextCursor };
+    },
+
+    async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.submitPayment);
+      const checks = new FieldChecks()
+        .uuid(request.studentId, 'studentId', { required: actor.role !== 'student' })
+        .amount(request.amount, 'amount', { positive: true })
+        .text(request.description, 'description', { required: false, max: DESCRIPTION_MAX })
+        .date(request.date, 'date');
+      checks.throwIfAny();
+      const { idempotencyKey, ...fields } = request;
+      const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse };
+      return mutateOnce(deps, actor, call, async (transaction) => {
+        const studentId = await submitterStudent(sequelize, actor, request.studentId, transaction);
+        await checkReferences(sequelize, checks, [{ table: 'students', id: studentId, field: 'studentId' }], transaction);
+        checks.throwIfAny();
+        const id = await insertPayment(
+          sequelize,
+          { studentId, userId: actor.userId, amount: request.amount, description: request.description.trim(), date: request.date },
+          transaction,
+        );
+        const payment = await findPayment(sequelize, id, transaction);
+        await recordEvent(sequelize, transaction, context, actor, {
+          action: 'payment.submitted',
+          entityType: 'payment',
+          entityIds: [id],
+          before: null,
+          after: payment,
+        });
+        return { payment };
+      });
+    },
+
+    async processPayment(request: financeV1.ProcessPaymentRequest, context: CallContext): Promise<financeV1.ProcessPaymentResponse> {
+      requireRole(context, FINANCE_ACCESS.write);
+      const id = requireUuid(request.id);
+      new FieldChecks()
+        .oneOf(request.outcome, 'outcome', PAYMENT_OUTCOMES)
+        .text(request.note, 'note', { required: false, max: NOTE_MAX })
+        .throwIfAny();
+      return move(context, id, 'process', { note: request.note, outcome: request.outcome });
+    },
+
+    async resolvePayment(request: financeV1.ResolvePaymentRequest, context: CallContext): Promise<financeV1.ResolvePaymentResponse> {
+      requireRole(context, FINANCE_ACCESS.write);
+      const id = requireUuid(request.id);
+      new FieldChecks().text(request.note, 'note', { required: false, max: NOTE_MAX }).throwIfAny();
+      return move(context, id, 'resolve', { note: request.note });
+    },
+  };
+}

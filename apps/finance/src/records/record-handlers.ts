@@ -1,0 +1,147 @@
+import { financeV1 } from '@libs/contracts';
+import type { CallContext } from '@libs/grpc';
+import { FINANCE_ACCESS, requireRole } from '../access';
+import { mutateOnce, type FinanceDeps } from '../mutation';
+import { recordEvent } from '../outbox/record-event';
+import { FieldChecks } from '../validation/fields';
+import { notFound, requireUuid } from '../validation/ids';
+import { checkReferences, type Reference } from '../validation/references';
+import { ACCOUNTS, CATEGORIES, ID_TEXT_MAX, NAME_MAX, REGISTRATION_NUMBERS, STUDENTS, type RecordKind } from './record-kinds';
+import { findRecord, insertRecord, listRecords } from './record-store';
+import { visibleStudent } from './visible-student';
+
+interface Codec<R> {
+  toJSON(message: R): unknown;
+  fromJSON(object: unknown): R;
+}
+
+/** Accounts, categories, registration numbers and students: create, list, get. */
+export function recordHandlers(deps: FinanceDeps) {
+  const { sequelize } = deps;
+
+  async function get<T>(context: CallContext, kind: RecordKind<T>, rawId: string): Promise<T> {
+    requireRole(context, FINANCE_ACCESS.readRecords);
+    const id = requireUuid(rawId);
+    const record = await findRecord(sequelize, kind, id);
+    if (!record) throw notFound(kind.entityType.replace('_', ' '), id);
+    return record;
+  }
+
+  async function create<T, R>(
+    context: CallContext,
+    kind: RecordKind<T>,
+    input: { values: (string | null)[]; checks: FieldChecks; references: Reference[]; key: string; request: unknown },
+    codec: Codec<R>,
+    wrap: (record: T) => R,
+  ): Promise<R> {
+    const actor = requireRole(context, FINANCE_ACCESS.write);
+    input.checks.throwIfAny();
+    const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec };
+    return mutateOnce(deps, actor, call, async (transaction) => {
+      await checkReferences(sequelize, input.checks, input.references, transaction);
+      input.checks.throwIfAny();
+      const record = await insertRecord(sequelize, kind, input.values, transaction);
+      await recordEvent(sequelize, transaction, context, actor, {
+        action: `${kind.entityType}.created`,
+        entityType: kind.entityType,
+        entityIds: [(record as { id: string }).id],
+        before: null,
+        after: record,
+      });
+      return wrap(record);
+    });
+  }
+
+  const named = (name: string) => new FieldChecks().text(name, 'name', { required: true, max: NAME_MAX });
+
+  return {
+    async listAccounts(_: financeV1.ListAccountsRequest, context: CallContext): Promise<financeV1.ListAccountsResponse> {
+      requireRole(context, FINANCE_ACCESS.readRecords);
+      return { accounts: await listRecords(sequelize, ACCOUNTS) };
+    },
+    getAccount: async (request: financeV1.GetAccountRequest, context: CallContext) => ({
+      account: await get(context, ACCOUNTS, request.id),
+    }),
+    createAccount: (request: financeV1.CreateAccountRequest, context: CallContext) =>
+      create(
+        context,
+        ACCOUNTS,
+        {
+          values: [request.name.trim(), request.userId || null],
+          checks: named(request.name).text(request.userId, 'userId', { required: false, max: ID_TEXT_MAX }),
+          references: [],
+          key: request.idempotencyKey,
+          request: { name: request.name, userId: request.userId },
+        },
+        financeV1.CreateAccountResponse,
+        (account) => ({ account }),
+      ),
+
+    async listCategories(_: financeV1.ListCategoriesRequest, context: CallContext): Promise<financeV1.ListCategoriesResponse> {
+      requireRole(context, FINANCE_ACCESS.readRecords);
+      return { categories: await listRecords(sequelize, CATEGORIES) };
+    },
+    getCategory: async (request: financeV1.GetCategoryRequest, context: CallContext) => ({
+      category: await get(context, CATEGORIES, request.id),
+    }),
+    createCategory: (request: financeV1.CreateCategoryRequest, context: CallContext) =>
+      create(
+        context,
+        CATEGORIES,
+        { values: [request.name.trim()], checks: named(request.name), references: [], key: request.idempotencyKey, request: { name: request.name } },
+        financeV1.CreateCategoryResponse,
+        (category) => ({ category }),
+      ),
+
+    async listRegistrationNumbers(
+      _: financeV1.ListRegistrationNumbersRequest,
+      context: CallContext,
+    ): Promise<financeV1.ListRegistrationNumbersResponse> {
+      requireRole(context, FINANCE_ACCESS.readRecords);
+      return { registrationNumbers: await listRecords(sequelize, REGISTRATION_NUMBERS) };
+    },
+    getRegistrationNumber: async (request: financeV1.GetRegistrationNumberRequest, context: CallContext) => ({
+      registrationNumber: await get(context, REGISTRATION_NUMBERS, request.id),
+    }),
+    createRegistrationNumber: (request: financeV1.CreateRegistrationNumberRequest, context: CallContext) =>
+      create(
+        context,
+        REGISTRATION_NUMBERS,
+        {
+          values: [request.number.trim()],
+          checks: new FieldChecks().text(request.number, 'number', { required: true, max: ID_TEXT_MAX }),
+          references: [],
+          key: request.idempotencyKey,
+          request: { number: request.number },
+        },
+        financeV1.CreateRegistrationNumberResponse,
+        (registrationNumber) => ({ registrationNumber }),
+      ),
+
+    async listStudents(_: financeV1.ListStudentsRequest, context: CallContext): Promise<financeV1.ListStudentsResponse> {
+      const actor = requireRole(context, FINANCE_ACCESS.read);
+      if (actor.role !== 'student') return { students: await listRecords(sequelize, STUDENTS) };
+      return { students: await listRecords(sequelize, STUDENTS, { column: 'user_id', value: actor.userId }) };
+    },
+    getStudent: async (request: financeV1.GetStudentRequest, context: CallContext) => ({
+      student: await visibleStudent(sequelize, context, request.id),
+    }),
+    createStudent: (request: financeV1.CreateStudentRequest, context: CallContext) =>
+      create(
+        context,
+        STUDENTS,
+        {
+          values: [request.registrationNumberId, request.userId || null, request.currentProgramLevelId || null],
+          checks: new FieldChecks()
+            .uuid(request.registrationNumberId, 'registrationNumberId', { required: true })
+            .text(request.userId, 'userId', { required: false, max: ID_TEXT_MAX })
+            .text(request.currentProgramLevelId, 'currentProgramLevelId', { required: false, max: ID_TEXT_MAX }),
+          references: [{ table: 'registration_numbers', id: request.registrationNumberId, field: 'registrationNumberId' }],
+          key: request.idempotencyKey,
+          request: { ...request, idempotencyKey: undefined },
+        },
+        financeV1.CreateStudentResponse,
+        (student) => ({ student }),
+      ),
+  };
+}
