@@ -68,7 +68,8 @@ export async function checkAgainstContract(
     contract.catch(() => contracts.delete(baseUrl));
   }
   const { operations, validator } = await contract;
-  const path = new URL(url, baseUrl).pathname;
+  // Express routes are not strict: `/api/v1/drugs/` is `/api/v1/drugs` (and fetch turns `/drugs/.` into `/drugs/`).
+  const path = new URL(url, baseUrl).pathname.replace(/(.)\/$/, '$1');
   const where = `${method} ${path} → ${status}`;
   const operation = operations.find((op) => op.method === method && op.pattern.test(path));
   const mediaType = contentType?.split(';')[0].trim() ?? '';
