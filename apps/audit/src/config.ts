@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
+import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 
 const schema = z.object({
   ...metricsFields(9466),
   ...grpcServiceFields('audit', 50053),
   ...busFields(),
+  ...internalAuthFields(),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000),
   CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
 });

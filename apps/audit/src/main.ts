@@ -2,11 +2,12 @@ import { busTopology, connectBus, declareTopology, QueueDepths, startConsumer } 
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { openServiceDatabase } from '@libs/db';
-import { startGrpcServer, unaryHandler } from '@libs/grpc';
-import { onShutdownSignal, runMain } from '@libs/lifecycle';
+import { ActorSigner, startGrpcServer, trustActorsSignedBy, unaryHandler } from '@libs/grpc';
+import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
+import { adminOnly } from './access';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
 
   const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
   const deadLetterAdmin = deadLetterHandlers(deadLetters);
+  trustActorsSignedBy(new ActorSigner(config.INTERNAL_AUTH_SECRET));
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -58,10 +60,10 @@ async function main(): Promise<void> {
         name: 'audit.v1.AuditService',
         definition: auditV1.AuditServiceService,
         implementation: {
-          listEntries: unaryHandler(logger, 'ListEntries', entries.listEntries),
-          verifyChain: unaryHandler(logger, 'VerifyChain', entries.verifyChain),
-          getDeadLetters: unaryHandler(logger, 'GetDeadLetters', deadLetterAdmin.getDeadLetters),
-          replayDeadLetters: unaryHandler(logger, 'ReplayDeadLetters', deadLetterAdmin.replayDeadLetters),
+          listEntries: unaryHandler(logger, 'ListEntries', adminOnly(entries.listEntries)),
+          verifyChain: unaryHandler(logger, 'VerifyChain', adminOnly(entries.verifyChain)),
+          getDeadLetters: unaryHandler(logger, 'GetDeadLetters', adminOnly(deadLetterAdmin.getDeadLetters)),
+          replayDeadLetters: unaryHandler(logger, 'ReplayDeadLetters', adminOnly(deadLetterAdmin.replayDeadLetters)),
         } satisfies auditV1.AuditServiceServer,
       },
     ],
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     await sequelize.close();
     await metrics.close();
     await tracing.shutdown();
-  });
+  }, config.SHUTDOWN_GRACE_MS + SHUTDOWN_MARGIN_MS);
 }
 
 runMain('audit', main);

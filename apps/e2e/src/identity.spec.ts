@@ -58,6 +58,8 @@ describe('outside development (NODE_ENV=production)', () => {
     const gateway = await startGatewayProcess(`${database.url.split('/').pop()}-production`, {
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
+      // Production refuses to start without its secrets.
+      INTERNAL_AUTH_SECRET: 'a production-like internal secret',
       BOOTSTRAP_ADMIN_EMAIL: 'first-admin@example.org',
       BOOTSTRAP_ADMIN_PASSWORD: 'a long bootstrap password',
     });

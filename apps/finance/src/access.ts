@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { GrpcStatus, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import type { Actor } from '@libs/grpc';
 
 export type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
@@ -17,14 +17,7 @@ export const FINANCE_ACCESS = {
   submitPayment: ['student', 'bursar', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
-export function requireRole(context: CallContext, roles: readonly Role[]): Actor {
-  const actor = context.actor;
-  if (!actor) throw new RpcError(GrpcStatus.UNAUTHENTICATED, 'the call carries no actor');
-  if (!roles.includes(actor.role as Role)) {
-    throw new RpcError(GrpcStatus.PERMISSION_DENIED, `role ${actor.role} may not do this; allowed: ${roles.join(', ')}`);
-  }
-  return actor;
-}
+export { requireRole } from '@libs/grpc';
 
 /**
  * The records an actor may read: `all`, or only those of one student (the

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
+import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 
 const schema = z.object({
   ...metricsFields(9465),
   ...grpcServiceFields('finance', 50052),
   ...busFields(),
+  ...internalAuthFields(),
   CURSOR_SECRET: env.secret('dev-only-finance-cursor-secret'),
   OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000),
   OUTBOX_POLL_MS: env.int(250, 10, 60_000),

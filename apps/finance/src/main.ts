@@ -2,8 +2,8 @@ import { busTopology, ConfirmPublisher, connectBus, declareTopology } from '@lib
 import { financeV1 } from '@libs/contracts';
 import { openServiceDatabase } from '@libs/db';
 import { CursorCodec } from '@libs/cursor';
-import { startGrpcServer } from '@libs/grpc';
-import { onShutdownSignal, runMain } from '@libs/lifecycle';
+import { ActorSigner, startGrpcServer, trustActorsSignedBy } from '@libs/grpc';
+import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   registerOutboxBacklog(sequelize);
 
   const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: () => relay.nudge() };
+  trustActorsSignedBy(new ActorSigner(config.INTERNAL_AUTH_SECRET));
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     await sequelize.close();
     await metrics.close();
     await tracing.shutdown();
-  });
+  }, config.SHUTDOWN_GRACE_MS + SHUTDOWN_MARGIN_MS);
 }
 
 runMain('finance', main);

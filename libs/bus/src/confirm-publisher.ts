@@ -10,7 +10,7 @@ export class ConfirmPublisher {
   private channel?: ConfirmChannel;
   private unconfirmed = new Set<(error: Error) => void>();
   private drained: Promise<void> = Promise.resolve();
-  private releaseDrainWait: () => void = () => undefined;
+  private drainWaits = new Set<() => void>();
 
   attach(channel: ConfirmChannel): void {
     const unconfirmed = new Set<(error: Error) => void>();
@@ -21,8 +21,9 @@ export class ConfirmPublisher {
       if (this.channel === channel) this.channel = undefined;
       for (const fail of unconfirmed) fail(new Error('RabbitMQ channel closed before the broker confirmed'));
       unconfirmed.clear();
-      // A closed channel never drains: let any publish waiting for it go on (and fail fast).
-      this.releaseDrainWait();
+      // A closed channel never drains: let every publish waiting for it go on (and fail fast).
+      for (const release of this.drainWaits) release();
+      this.drainWaits.clear();
     });
   }
 
@@ -30,8 +31,12 @@ export class ConfirmPublisher {
     return this.channel !== undefined;
   }
 
-  async publish(exchange: string, routingKey: string, body: Buffer, options: Options.Publish): Promise<void> {
-    await this.drained;
+  /**
+   * `signal` bounds the wait for back-pressure: a publish that cannot start
+   * before it aborts is dropped, never sent late (its caller retries it).
+   */
+  async publish(exchange: string, routingKey: string, body: Buffer, options: Options.Publish, signal?: AbortSignal): Promise<void> {
+    await untilDrainedOr(this.drained, signal);
     const channel = this.channel;
     if (!channel) throw new Error('no RabbitMQ channel');
     const unconfirmed = this.unconfirmed;
@@ -44,10 +49,26 @@ export class ConfirmPublisher {
       });
       if (!accepted) {
         this.drained = new Promise((release) => {
-          this.releaseDrainWait = release;
-          channel.once('drain', () => release());
+          this.drainWaits.add(release);
+          channel.once('drain', () => {
+            this.drainWaits.delete(release);
+            release();
+          });
         });
       }
     });
   }
+}
+
+function untilDrainedOr(drained: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return drained;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    drained.then(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    });
+  });
 }

@@ -32,6 +32,22 @@ describe('parseConfig', () => {
   });
 });
 
+describe('credentials in rejected values', () => {
+  const secrets = z.object({ CURSOR_SECRET: env.secret('a development secret'), DATABASE_URL: env.url('postgres://h/db', ['postgres:']) });
+
+  it('never shows a rejected secret', () => {
+    expect(() => parseConfig(secrets, { CURSOR_SECRET: 'short-secret' })).toThrow(
+      /^invalid configuration: CURSOR_SECRET=\(12 characters, not shown\)/,
+    );
+  });
+
+  it('shows a rejected URL without its password', () => {
+    expect(() => parseConfig(secrets, { DATABASE_URL: 'mysql://app:hunter2@db/app' })).toThrow(
+      /^invalid configuration: DATABASE_URL="mysql:\/\/app:\*\*\*@db\/app"/,
+    );
+  });
+});
+
 describe('gRPC targets and optional URLs', () => {
   const targets = z.object({
     ADDR: env.grpcTarget('127.0.0.1:50051'),

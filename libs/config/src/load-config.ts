@@ -1,12 +1,18 @@
 import { z } from 'zod';
 
+/** A rejected value as the error shows it: secrets never, and URLs without their password. */
+function shown(variable: string, value: string | undefined): string {
+  if (/SECRET|PASSWORD|TOKEN/.test(variable)) return `(${value === undefined ? 'unset' : `${value.length} characters, not shown`})`;
+  return JSON.stringify((value ?? '').replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
+}
+
 export class ConfigError extends Error {
   constructor(
     readonly variable: string,
     readonly value: string | undefined,
     readonly reason: string,
   ) {
-    super(`invalid configuration: ${variable}=${JSON.stringify(value ?? '')} ${reason}`);
+    super(`invalid configuration: ${variable}=${shown(variable, value)} ${reason}`);
     this.name = 'ConfigError';
   }
 }

@@ -10,9 +10,20 @@ export const commonFields = (service: string) => ({
   OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl(['http:', 'https:']),
 });
 
-/** Variables of a gRPC service: where it listens, plus the common ones. */
+/**
+ * The secret the gateway signs each call's acting user with (HMAC), shared by
+ * the gateway and the services that authorise by role (finance, audit).
+ */
+export const internalAuthFields = () => ({
+  INTERNAL_AUTH_SECRET: env.secret('dev-only-internal-auth-secret'),
+});
+
+/**
+ * Variables of a gRPC service: where it listens, plus the common ones. It
+ * listens on loopback unless told otherwise: only the gateway should reach it.
+ */
 export const grpcServiceFields = (service: string, defaultPort: number) => ({
-  GRPC_HOST: env.text('0.0.0.0'),
+  GRPC_HOST: env.text('127.0.0.1'),
   GRPC_PORT: env.port(defaultPort),
   ...commonFields(service),
 });

@@ -8,6 +8,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { traceHeaders } from '@libs/tracing';
+import type { ActorSigner } from './actor-signature';
 import type { Actor } from './handler';
 import { METADATA } from './metadata';
 
@@ -31,17 +32,22 @@ export function createClient<C>(Client: ClientConstructor<C>, address: string): 
     'grpc.keepalive_time_ms': 30_000,
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 5_000,
+    // A page of audit entries for bulk changes can pass grpc-js's default 4 MiB.
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
   });
 }
 
-/** Metadata for a call: request id, acting user, and the active span's W3C traceparent. */
-export function outgoingMetadata(context: { requestId?: string; actor?: Actor }): Metadata {
+/** Metadata for a call: request id, the acting user (signed), and the active span's W3C traceparent. */
+export function outgoingMetadata(context: { requestId?: string; actor?: Actor }, signer: ActorSigner): Metadata {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(traceHeaders())) metadata.set(key, value);
   if (context.requestId) metadata.set(METADATA.requestId, context.requestId);
   if (context.actor) {
+    const { issuedAt, signature } = signer.sign(context.actor);
     metadata.set(METADATA.actorId, context.actor.userId);
     metadata.set(METADATA.actorRole, context.actor.role);
+    metadata.set(METADATA.actorIssuedAt, issuedAt);
+    metadata.set(METADATA.actorSignature, signature);
   }
   return metadata;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { requestContext, type Logger } from '@libs/logging';
 import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext } from '@libs/tracing';
+import type { ActorSigner } from './actor-signature';
 import { RpcError } from './errors';
 import { observeHandledCall } from './handler-metrics';
 import { METADATA } from './metadata';
@@ -21,12 +22,27 @@ function firstString(metadata: Metadata, key: string): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-function contextOf(metadata: Metadata): CallContext {
+// Set once at start by the service (trustActorsSignedBy); until then no call carries an actor.
+let actorSigner: ActorSigner | undefined;
+
+/** Makes handlers accept the actors the gateway signed with this signer's secret, and no others. */
+export function trustActorsSignedBy(signer: ActorSigner): void {
+  actorSigner = signer;
+}
+
+function actorOf(metadata: Metadata): Actor | undefined {
   const userId = firstString(metadata, METADATA.actorId);
   const role = firstString(metadata, METADATA.actorRole);
+  if (!userId || !role || !actorSigner) return undefined;
+  const issuedAt = firstString(metadata, METADATA.actorIssuedAt) ?? '';
+  const signature = firstString(metadata, METADATA.actorSignature) ?? '';
+  return actorSigner.verify({ userId, role }, issuedAt, signature) ? { userId, role } : undefined;
+}
+
+function contextOf(metadata: Metadata): CallContext {
   return {
     requestId: firstString(metadata, METADATA.requestId) ?? randomUUID(),
-    actor: userId && role ? { userId, role } : undefined,
+    actor: actorOf(metadata),
   };
 }
 

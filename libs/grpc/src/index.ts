@@ -1,5 +1,7 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export { unaryHandler, type CallContext, type Actor } from './handler';
+export { unaryHandler, trustActorsSignedBy, type CallContext, type Actor } from './handler';
+export { ActorSigner } from './actor-signature';
+export { requireRole } from './require-role';
 export { RpcError, fieldErrorsOf, type FieldError } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';
 export { METADATA } from './metadata';

@@ -1,7 +1,9 @@
-/** Metadata keys the gateway sets on every call; services trust them because only the gateway is public. */
+/** Metadata keys the gateway sets on every call; the actor counts only with a valid signature (actor-signature.ts). */
 export const METADATA = {
   requestId: 'x-request-id',
   actorId: 'x-actor-id',
   actorRole: 'x-actor-role',
+  actorIssuedAt: 'x-actor-issued-at',
+  actorSignature: 'x-actor-signature',
   fieldErrors: 'x-field-errors',
 } as const;

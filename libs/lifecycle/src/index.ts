@@ -1,2 +1,2 @@
-export { onShutdownSignal } from './on-shutdown-signal';
+export { onShutdownSignal, SHUTDOWN_MARGIN_MS } from './on-shutdown-signal';
 export { runMain } from './run-main';

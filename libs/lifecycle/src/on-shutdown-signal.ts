@@ -1,10 +1,14 @@
 import type { Logger } from '@libs/logging';
 
+/** Time beyond the drain grace for closing pools and connections; with the default grace, 10 s in all. */
+export const SHUTDOWN_MARGIN_MS = 2_000;
+
 /**
- * Runs `stop` once on SIGTERM or SIGINT, then exits. The hard limit is the
- * backstop: whatever still hangs after it, the process ends anyway.
+ * Runs `stop` once on SIGTERM or SIGINT, then exits. The hard limit (the
+ * service's SHUTDOWN_GRACE_MS plus SHUTDOWN_MARGIN_MS) is the backstop:
+ * whatever still hangs after it, the process ends anyway.
  */
-export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hardLimitMs = 10_000): void {
+export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hardLimitMs: number): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -99,14 +99,15 @@ export class OutboxRelay {
    * A confirm that never comes (a silently dead connection, until heartbeats notice)
    * must not stall the relay: past half the lease the publish counts as failed and
    * the row is retried. Should the confirm still arrive, the event goes out twice,
-   * which the audit service absorbs.
+   * which the audit service absorbs. A publish still waiting for the channel to
+   * drain (a blocked broker) by then is dropped, so stale copies never pile up.
    */
-  private withinLease(publish: Promise<void>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+  private withinLease(publish: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const signal = AbortSignal.timeout(this.options.leaseMs / 2);
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('no broker confirm within half the lease')), this.options.leaseMs / 2);
+      signal.addEventListener('abort', () => reject(new Error('no broker confirm within half the lease')), { once: true });
     });
-    return Promise.race([publish, timeout]).finally(() => clearTimeout(timer));
+    return Promise.race([publish(signal), timeout]);
   }
 
   /** One pass: claim, publish, mark. Returns how many rows were published. */
@@ -125,15 +126,21 @@ export class OutboxRelay {
 
     const outcomes = await Promise.allSettled(
       rows.map((row) =>
-        this.withinLease(
-          this.publisher.publish(this.topology.exchange, row.routing_key, Buffer.from(JSON.stringify(row.payload)), {
-            messageId: row.event_id,
-            contentType: 'application/json',
-            headers: {
-              [MESSAGE_HEADERS.requestId]: row.request_id,
-              ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
+        this.withinLease((signal) =>
+          this.publisher.publish(
+            this.topology.exchange,
+            row.routing_key,
+            Buffer.from(JSON.stringify(row.payload)),
+            {
+              messageId: row.event_id,
+              contentType: 'application/json',
+              headers: {
+                [MESSAGE_HEADERS.requestId]: row.request_id,
+                ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
+              },
             },
-          }),
+            signal,
+          ),
         ),
       ),
     );

@@ -45,7 +45,7 @@ export function statementHandlers(deps: FinanceDeps) {
       const call = { method: 'AddStatementLine', key: idempotencyKey, request: fields, codec: financeV1.AddStatementLineResponse };
       return mutateOnce(deps, actor, call, async (transaction) => {
         // The student is in the path, so a missing one is a 404 rather than a field error.
-        if (!(await findRecord(sequelize, STUDENTS, studentId))) throw notFound('student', studentId);
+        if (!(await findRecord(sequelize, STUDENTS, studentId, { transaction }))) throw notFound('student', studentId);
         const id = await insertStatementLine(
           sequelize,
           {

@@ -29,15 +29,29 @@ async function countAttempt(sequelize: Sequelize, subject: string, limit: number
 
 const subjects = (email: string, address: string) => ({ account: `account:${email}`, address: `ip:${address}` });
 
-/** Counts a sign-in attempt for the account and the client address; refused when either is over its limit. */
+const SWEEP_EVERY_MS = 60_000;
+let lastSweep = 0;
+
+/** Rows whose window has ended count nothing any more; dropping them keeps the table as small as the live windows. */
+async function sweepExpired(sequelize: Sequelize): Promise<void> {
+  if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = Date.now();
+  await sequelize.query('DELETE FROM login_throttle WHERE window_started_at < now() - make_interval(secs => $1)', {
+    bind: [THROTTLE_WINDOW_SECONDS],
+  });
+}
+
+/**
+ * Counts a sign-in attempt for the client address, then for the account;
+ * refused when either is over its limit. A refused address counts nothing
+ * against accounts, so a flood of made-up emails adds no rows.
+ */
 export async function admitLoginAttempt(sequelize: Sequelize, email: string, address: string): Promise<ThrottleVerdict> {
+  await sweepExpired(sequelize);
   const { account, address: client } = subjects(email, address);
-  const byAccount = await countAttempt(sequelize, account, MAX_ACCOUNT_FAILURES);
   const byAddress = await countAttempt(sequelize, client, MAX_ADDRESS_FAILURES);
-  if (!byAccount.allowed && !byAddress.allowed) {
-    return { allowed: false, retryAfterSeconds: Math.max(byAccount.retryAfterSeconds, byAddress.retryAfterSeconds) };
-  }
-  return byAccount.allowed ? byAddress : byAccount;
+  if (!byAddress.allowed) return byAddress;
+  return countAttempt(sequelize, account, MAX_ACCOUNT_FAILURES);
 }
 
 /** A correct password: the account starts afresh and the address gets its attempt back. */

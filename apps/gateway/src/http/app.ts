@@ -43,6 +43,7 @@ export function buildApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(requestId());
   app.use(tracing());
   app.use(httpMetrics());

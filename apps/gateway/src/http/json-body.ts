@@ -2,10 +2,14 @@ import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { HttpProblem, type ProblemFieldError } from '@libs/http-problems';
 
-/** Requests that carry a body must say it is JSON. */
+/**
+ * Requests that carry a body must say it is JSON. `req.is` answers null when
+ * there is no body at all (`curl -X POST url`), which is fine for the
+ * operations whose body is optional; the route then sees no body.
+ */
 export function requireJsonBody(): RequestHandler {
   return (req, _res, next) => {
-    if (['POST', 'PUT', 'PATCH'].includes(req.method) && req.get('content-length') !== '0' && !req.is('application/json')) {
+    if (['POST', 'PUT', 'PATCH'].includes(req.method) && req.get('content-length') !== '0' && req.is('application/json') === false) {
       throw new HttpProblem(415, 'send the body as application/json');
     }
     next();

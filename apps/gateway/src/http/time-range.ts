@@ -27,7 +27,8 @@ function instant(query: QueryParams, name: string): { ms: number; isDate: boolea
 export function timeRange(query: QueryParams): { from: string; before: string } {
   const from = instant(query, 'from');
   const to = instant(query, 'to');
-  const beforeMs = to && to.ms + (to.isDate ? DAY_MS : 1);
+  // Capped at the year 10000, which ISO 8601 text can no longer write in four digits: `to=9999-12-31` means "until the end".
+  const beforeMs = to && Math.min(to.ms + (to.isDate ? DAY_MS : 1), LATEST - 1);
   if (from && beforeMs !== undefined && from.ms >= beforeMs) throw HttpProblem.invalidParameter('to', 'must not be before from');
   return {
     from: from ? new Date(from.ms).toISOString() : '',

@@ -27,7 +27,8 @@ export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router 
 
   router.post('/api/v1/auth/login', async (req, res) => {
     const { email, password } = parseBody(req, credentialsBody);
-    const address = req.socket.remoteAddress ?? 'unknown';
+    // The client's address: the socket's peer, or X-Forwarded-For's when TRUST_PROXY names the balancer.
+    const address = req.ip ?? 'unknown';
     const verdict = await admitLoginAttempt(sequelize, email, address);
     if (!verdict.allowed) {
       throw new HttpProblem(429, `too many failed sign-ins; try again in ${verdict.retryAfterSeconds} s`, {

@@ -4,6 +4,7 @@ import {
   callUnary,
   GrpcStatus,
   outgoingMetadata,
+  type ActorSigner,
   READ_RETRY_POLICY,
   retryWithinDeadline,
   type UnaryMethod,
@@ -28,6 +29,8 @@ function outcomeOf(error: unknown): string {
 
 export interface UpstreamOptions {
   timeoutMs: number;
+  /** Signs the acting user of each call, so the service can believe it. */
+  actorSigner: ActorSigner;
   resetMs: number;
 }
 
@@ -71,7 +74,7 @@ export class Upstream<C extends object> {
       requestId: res.locals.requestId as string,
       actor: owner && { userId: owner.userId, role: owner.role },
     };
-    const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context), timeoutMs });
+    const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context, this.options.actorSigner), timeoutMs });
     const deadline = Date.now() + this.options.timeoutMs;
     const idempotent = IDEMPOTENT_HTTP_METHODS.has(res.req.method);
     const stopTimer = upstreamDuration.startTimer({ upstream: this.name });

@@ -1,5 +1,5 @@
 import { auditV1, catalogueV1, financeV1, referenceV1 } from '@libs/contracts';
-import { createClient } from '@libs/grpc';
+import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { Upstream } from './upstream';
@@ -14,7 +14,11 @@ export interface Upstreams {
 }
 
 export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
-  const options = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, resetMs: config.BREAKER_RESET_MS };
+  const options = {
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    resetMs: config.BREAKER_RESET_MS,
+    actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
+  };
   const upstreams: Upstreams = {
     reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), options, logger),
     catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), options, logger),

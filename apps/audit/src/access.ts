@@ -1,0 +1,13 @@
+import { requireRole, type CallContext } from '@libs/grpc';
+
+/**
+ * The audit log and its dead letters are for admins (DESIGN.md §4). The gateway
+ * checks this too; the service checks the signed actor again, so a caller that
+ * reaches the gRPC port directly cannot read or replay anything.
+ */
+export const adminOnly =
+  <Req, Res>(handler: (request: Req) => Promise<Res>) =>
+  (request: Req, context: CallContext): Promise<Res> => {
+    requireRole(context, ['admin']);
+    return handler(request);
+  };
