@@ -28,6 +28,8 @@ export interface RunningSystem {
   logs(service: ServiceName, instance?: number): string;
   /** Where an instance serves Prometheus metrics: the gateway's /metrics, or a gRPC service's metrics port. */
   metricsUrl(service: ServiceName, instance?: number): string;
+  /** The process id of a running service instance. */
+  pid(service: ServiceName, instance?: number): number | undefined;
   /** Stops everything and removes the run's databases and RabbitMQ names. */
   shutdown(): Promise<void>;
 }
@@ -172,6 +174,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       service === 'gateway'
         ? `http://127.0.0.1:${ports.gateway}/metrics`
         : `http://127.0.0.1:${instancePorts[service][instance - 1].metrics}/metrics`,
+    pid: (service, instance = 1) => processes.get(instanceKey(service, instance))?.pid,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
       await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));
