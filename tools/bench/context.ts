@@ -33,7 +33,11 @@ export interface BenchContext {
   /** Deterministic randomness, so two runs send the same queries. */
   random(): number;
   /** Drives `url` with the requests (round-robin) for `duration` seconds, or `amount` requests. */
-  load(url: string, requests: RequestSpec[], options?: { connections?: number; amount?: number }): Promise<LoadResult>;
+  load(
+    url: string,
+    requests: RequestSpec[],
+    options?: { connections?: number; amount?: number; expected?: number[] },
+  ): Promise<LoadResult>;
   record(measurement: Measurement): LoadResult;
   judge(verdict: Verdict): void;
   /** Extra figures that are not load runs (audit lag, walk sizes). */

@@ -7,6 +7,7 @@
  *   npm run bench                     full run (several minutes)
  *   npm run bench -- --smoke          seconds, tiny data: checks the harness, never a speed
  *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy"
+ *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ import type { BenchContext, Measurement, Scenario, Verdict } from './context';
 import { loadFullData } from './full-data';
 import { runLoad } from './load/run-load';
 import { peakRssMb } from './peak-rss';
-import { seededRandom } from './random';
+import { seededRandom } from '../search-quality/typos';
 import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       duration: { type: 'string' },
       transactions: { type: 'string' },
+      diseases: { type: 'string' },
     },
   });
   const smoke = values.smoke;
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     await loadFullData(system, {
       smoke,
       transactions: Number(values.transactions ?? (smoke ? 1_000 : 10_000_000)),
+      diseases: Number(values.diseases ?? 0),
       log: (line) => console.log(line),
     });
     const expressPg = await startBaseline('express-pg', {
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
           connections: options.connections ?? context.connections,
           duration: context.duration,
           amount: options.amount,
+          expected: options.expected,
         }),
       record: (measurement: Measurement) => {
         report.measurements.push(measurement);

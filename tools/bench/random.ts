@@ -1,15 +1,3 @@
-/** mulberry32: a small seeded PRNG, so a benchmark sends the same queries every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Picks `count` items with Zipf(s=1) frequencies: a few queries very often, most rarely, as real traffic does. */
 export function zipfSample<T>(items: T[], count: number, random: () => number): T[] {
   const weights = items.map((_, rank) => 1 / (rank + 1));

@@ -15,6 +15,8 @@ export interface LoadSpec {
   duration: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /** Statuses outside 2xx/304 that are a right answer here, e.g. 404 for a search that matches nothing. */
+  expected?: number[];
 }
 
 export interface LoadResult {
@@ -22,7 +24,7 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   requests: number;
-  /** Socket errors, timeouts and responses outside 2xx/304. */
+  /** Socket errors, timeouts and responses outside 2xx/304 and the expected statuses. */
   errors: number;
   statusCodes: Record<string, number>;
 }
