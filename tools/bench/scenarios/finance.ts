@@ -29,13 +29,14 @@ const transactionBody = (refs: { accountId: string; categoryId: string }, i: num
   amount: -(1_000 + i),
 });
 
-/** Waits until audit has stored every event finance committed since `since`, then reads the lag. */
+/** Waits until audit has stored every event finance wrote since `since`, then reads the lag (commit → stored). */
 async function auditLag(context: BenchContext, since: Date): Promise<{ p50: number; p99: number; events: number }> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const [{ pending }] = await query<{ pending: string }>(
+    const [{ written }] = await query<{ written: string }>(
       context.databaseUrl('finance'),
-      'SELECT count(*) AS pending FROM outbox WHERE published_at IS NULL',
+      'SELECT count(*) AS written FROM outbox WHERE created_at >= $1',
+      [since],
     );
     const [lag] = await query<{ p50: number | null; p99: number | null; events: string }>(
       context.databaseUrl('audit'),
@@ -45,7 +46,7 @@ async function auditLag(context: BenchContext, since: Date): Promise<{ p50: numb
          FROM audit_entries WHERE occurred_at >= $1`,
       [since],
     );
-    if (Number(pending) === 0 || Date.now() > deadline) {
+    if (Number(lag.events) >= Number(written) || Date.now() > deadline) {
       return { p50: (lag.p50 ?? 0) * 1000, p99: (lag.p99 ?? 0) * 1000, events: Number(lag.events) };
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
