@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
+import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
 
@@ -110,7 +111,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   ): Promise<void> {
     const key = instanceKey(service, instance);
     if (processes.has(key)) throw new Error(`${key} is already running`);
-    const child = spawn(process.execPath, ['--enable-source-maps', entryPoint(service)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entryPoint(service)], {
       env: { ...process.env, ...envOf(service, instance), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
