@@ -47,3 +47,10 @@ export interface BenchContext {
 export type Scenario = (context: BenchContext) => Promise<void>;
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/**
+ * Asks the gateway for a fresh answer, past its reference cache: what a
+ * scenario sends to measure the path itself. Only the Zipf mix, whose
+ * repeats are the point, leaves it out.
+ */
+export const uncached = (key: string) => ({ ...bearer(key), 'cache-control': 'no-cache' });

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { bearer, type BenchContext, type Scenario } from '../context';
+import { bearer, uncached, type BenchContext, type Scenario } from '../context';
 import type { RequestSpec } from '../load/load-spec';
 
 // Several terms a search, as a clinician types them: any term may match a test, category or subcategory.
@@ -48,7 +48,7 @@ async function walkDrugs(context: BenchContext): Promise<string[]> {
 }
 
 const asReader = (context: BenchContext, paths: string[]): RequestSpec[] =>
-  paths.map((path) => ({ path, headers: bearer(context.keys.reader) }));
+  paths.map((path) => ({ path, headers: uncached(context.keys.reader) }));
 
 export const labSearch: Scenario = async (context) => {
   const paths = LAB_QUERIES.map((n) => `/api/v1/labs?n=${encodeURIComponent(n)}`);
