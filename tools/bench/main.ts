@@ -8,6 +8,7 @@
  *   npm run bench -- --smoke          seconds, tiny data: checks the harness, never a speed
  *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy"
  *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
+ *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
       duration: { type: 'string' },
       transactions: { type: 'string' },
       diseases: { type: 'string' },
+      profile: { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke;
@@ -63,8 +65,10 @@ async function main(): Promise<void> {
     peakRssMb: {},
   };
 
+  // --cpu-prof writes <dir>/*.cpuprofile when a service exits (shutdown below); open it in Chrome DevTools.
+  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`] : [];
   const quiet = { LOG_LEVEL: 'warn' };
-  const system = await startSystem({ env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
+  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
   try {

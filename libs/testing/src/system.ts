@@ -49,6 +49,8 @@ export interface SystemOptions {
    * spreads its calls over all of them.
    */
   instances?: Partial<Record<GrpcServiceName, number>>;
+  /** Node flags added to every service's own (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
+  nodeFlags?: string[];
 }
 
 /**
@@ -111,7 +113,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   ): Promise<void> {
     const key = instanceKey(service, instance);
     if (processes.has(key)) throw new Error(`${key} is already running`);
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entryPoint(service)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), entryPoint(service)], {
       env: { ...process.env, ...envOf(service, instance), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
