@@ -9,6 +9,7 @@
  *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy"
  *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
  *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
+ *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
       transactions: { type: 'string' },
       diseases: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      connections: { type: 'string' },
     },
   });
   const smoke = values.smoke;
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     const context: BenchContext = {
       smoke,
       duration: Number(values.duration ?? (smoke ? 1 : 10)),
-      connections: smoke ? 4 : 32,
+      connections: Number(values.connections ?? (smoke ? 4 : 32)),
       gatewayUrl: system.gatewayUrl,
       keys: system.keys,
       databaseUrl: (service) => system.databaseUrl(service),
