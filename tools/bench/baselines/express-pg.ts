@@ -12,8 +12,13 @@ import { createSequelize } from '@libs/db';
 import { diseasesByPk, fuzzyPage, listDiseases, type DiseaseRow } from '@libs/reference-db';
 
 const POOL = 10; // DB_POOL_MAX's default: the pool each service runs with.
-const reference = createSequelize(process.env.REFERENCE_DATABASE_URL!, POOL);
-const finance = createSequelize(process.env.FINANCE_DATABASE_URL!, POOL);
+function databaseUrl(name: string): string {
+  const url = process.env[name];
+  if (!url) throw new Error(`${name} is not set`);
+  return url;
+}
+const reference = createSequelize(databaseUrl('REFERENCE_DATABASE_URL'), POOL);
+const finance = createSequelize(databaseUrl('FINANCE_DATABASE_URL'), POOL);
 
 const summary = (row: DiseaseRow) => ({ Disease_Name: row.name });
 
