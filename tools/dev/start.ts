@@ -10,6 +10,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { HealthProbe } from '@libs/grpc';
+import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { waitFor } from '@libs/testing';
 
 const ROOT = join(__dirname, '..', '..');
@@ -29,7 +30,7 @@ function short(service: string, line: string): string {
 }
 
 function run(service: string): ChildProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/apps', service, 'main.cjs')], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ROOT, 'dist/apps', service, 'main.cjs')], {
     env: { NODE_ENV: 'development', ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,7 +7,9 @@ const RESET_MS = 3_000;
 describe('an upstream that is down, and graceful shutdown', () => {
   let system: RunningSystem;
   beforeAll(async () => {
-    system = await startSystem({ env: { gateway: { UPSTREAM_TIMEOUT_MS: '2000', BREAKER_RESET_MS: String(RESET_MS) } } });
+    // The reference cache off: these tests are about every call reaching a down upstream, not about stale answers.
+    const gateway = { UPSTREAM_TIMEOUT_MS: '2000', BREAKER_RESET_MS: String(RESET_MS), REFERENCE_CACHE_TTL_MS: '0' };
+    system = await startSystem({ env: { gateway } });
   }, 90_000);
   afterAll(() => system?.shutdown());
 

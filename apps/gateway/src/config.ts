@@ -24,6 +24,9 @@ const schema = z
     // At most 5 s: a key revoked on one instance must stop working on every other within 5 s.
     KEY_CACHE_TTL_MS: env.int(4_000, 100, 5_000),
     KEY_CACHE_MAX: env.int(10_000, 1, 1_000_000),
+    // Reference answers served from memory for this long (0: off); an import shows through within it.
+    REFERENCE_CACHE_TTL_MS: env.int(60_000, 0, 3_600_000),
+    REFERENCE_CACHE_MAX: env.int(1_000, 1, 1_000_000),
     KEY_USAGE_FLUSH_MS: env.int(2_000, 100, 60_000),
     SESSION_TTL_MINUTES: env.int(720, 1, 10_080),
     BOOTSTRAP_ADMIN_EMAIL: emailField.optional(),

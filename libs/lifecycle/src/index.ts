@@ -1,2 +1,3 @@
 export { onShutdownSignal, SHUTDOWN_MARGIN_MS } from './on-shutdown-signal';
 export { runMain } from './run-main';
+export { SERVICE_NODE_FLAGS } from './node-flags';

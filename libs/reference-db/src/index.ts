@@ -24,3 +24,4 @@ export {
   labTestSourceId,
   normaliseName,
 } from './source-ids';
+export * from './search';

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
+import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
 
@@ -28,6 +29,8 @@ export interface RunningSystem {
   logs(service: ServiceName, instance?: number): string;
   /** Where an instance serves Prometheus metrics: the gateway's /metrics, or a gRPC service's metrics port. */
   metricsUrl(service: ServiceName, instance?: number): string;
+  /** The process id of a running service instance. */
+  pid(service: ServiceName, instance?: number): number | undefined;
   /** Stops everything and removes the run's databases and RabbitMQ names. */
   shutdown(): Promise<void>;
 }
@@ -46,6 +49,8 @@ export interface SystemOptions {
    * spreads its calls over all of them.
    */
   instances?: Partial<Record<GrpcServiceName, number>>;
+  /** Node flags added to every service's own (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
+  nodeFlags?: string[];
 }
 
 /**
@@ -108,7 +113,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   ): Promise<void> {
     const key = instanceKey(service, instance);
     if (processes.has(key)) throw new Error(`${key} is already running`);
-    const child = spawn(process.execPath, ['--enable-source-maps', entryPoint(service)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), entryPoint(service)], {
       env: { ...process.env, ...envOf(service, instance), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -172,6 +177,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       service === 'gateway'
         ? `http://127.0.0.1:${ports.gateway}/metrics`
         : `http://127.0.0.1:${instancePorts[service][instance - 1].metrics}/metrics`,
+    pid: (service, instance = 1) => processes.get(instanceKey(service, instance))?.pid,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
       await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));

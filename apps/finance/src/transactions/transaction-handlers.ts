@@ -13,7 +13,7 @@ import { referencesOf } from './transaction-references';
 import {
   fieldsOf,
   findTransaction,
-  insertTransactions,
+  insertTransaction,
   listTransactions,
   updateTransaction,
   deleteTransactions,
@@ -80,12 +80,11 @@ export function transactionHandlers(deps: FinanceDeps) {
       return mutateOnce(deps, actor, call, async (transaction) => {
         await checkReferences(sequelize, checks, referencesOf(input), transaction);
         checks.throwIfAny();
-        const [id] = await insertTransactions(sequelize, [fieldsOf(input)], actor.userId, transaction);
-        const created = await findTransaction(sequelize, id, { transaction });
+        const created = await insertTransaction(sequelize, fieldsOf(input), actor.userId, transaction);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.created',
           entityType: 'transaction',
-          entityIds: [id],
+          entityIds: [created.id],
           before: null,
           after: created,
         });

@@ -19,10 +19,12 @@ interface TransactionRow {
   updated_at: Date;
 }
 
-const SELECT = `SELECT t.id, t.student_id, to_char(t.date, 'YYYY-MM-DD') AS date, t.category_id, c.name AS category_name,
-  t.payee, t.amount::text AS amount, t.notes, t.account_id, a.name AS account_name, t.made_by, t.version,
-  t.created_at, t.updated_at
-  FROM transactions t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id`;
+/** The API's view of transactions read from `source` (the table, or rows an INSERT … RETURNING gave). */
+const selectFrom = (source: string) => `SELECT t.id, t.student_id, to_char(t.date, 'YYYY-MM-DD') AS date, t.category_id,
+  c.name AS category_name, t.payee, t.amount::text AS amount, t.notes, t.account_id, a.name AS account_name, t.made_by,
+  t.version, t.created_at, t.updated_at
+  FROM ${source} t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id`;
+const SELECT = selectFrom('transactions');
 
 export function toTransaction(row: TransactionRow): financeV1.Transaction {
   return {
@@ -80,6 +82,27 @@ export async function insertTransactions(
     { bind: [JSON.stringify(rows)], transaction },
   );
   return rows.map((row) => row.id);
+}
+
+/** Inserts one transaction and returns it as the API shows it, in one round trip (a create's hot path). */
+export async function insertTransaction(
+  sequelize: Sequelize,
+  item: TransactionFields,
+  madeBy: string,
+  transaction: DbTransaction,
+): Promise<financeV1.Transaction> {
+  const [row] = await sequelize.query<TransactionRow>(
+    `WITH inserted AS (
+       INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *)
+     ${selectFrom('inserted')}`,
+    {
+      bind: [randomUUID(), item.studentId, item.date, item.categoryId, item.payee, item.amount, item.notes, item.accountId, madeBy],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  return toTransaction(row);
 }
 
 export async function findTransaction(

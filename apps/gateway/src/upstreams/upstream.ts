@@ -12,6 +12,7 @@ import {
 import { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { KeyOwner } from '../auth/key-store';
+import type { AnswerCache } from './answer-cache';
 import { BUSINESS_CODES, isServiceError, problemFromGrpc } from './grpc-problem';
 import { upstreamDuration, upstreamRetries, type BreakerState } from './upstream-metrics';
 
@@ -32,6 +33,8 @@ export interface UpstreamOptions {
   /** Signs the acting user of each call, so the service can believe it. */
   actorSigner: ActorSigner;
   resetMs: number;
+  /** For an upstream whose answers depend on the request alone (read-only data): answers of GET requests are reused. */
+  cache?: AnswerCache;
 }
 
 /**
@@ -67,7 +70,17 @@ export class Upstream<C extends object> {
     return this.breaker.halfOpen ? 'half-open' : 'closed';
   }
 
-  async call<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
+  call<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
+    const { cache } = this.options;
+    // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
+    const fresh = /no-cache/i.test(res.req.get('cache-control') ?? '');
+    if (!cache || !IDEMPOTENT_HTTP_METHODS.has(res.req.method)) return this.callUpstream(pick, request, res);
+    // grpc-js puts the method's full path (/package.Service/Method) on each client method.
+    const { path } = pick(this.client) as { path?: string };
+    return cache.answer(path ?? String(pick), request, () => this.callUpstream(pick, request, res), { fresh });
+  }
+
+  private async callUpstream<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
     const method = pick(this.client).bind(this.client) as UnaryMethod<Req, Res>;
     const owner = res.locals.owner as KeyOwner | undefined;
     const context = {

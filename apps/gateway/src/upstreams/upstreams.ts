@@ -2,6 +2,7 @@ import { auditV1, catalogueV1, financeV1, referenceV1 } from '@libs/contracts';
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
+import { AnswerCache } from './answer-cache';
 import { Upstream } from './upstream';
 import { registerBreakerStates } from './upstream-metrics';
 
@@ -19,9 +20,14 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstrea
     resetMs: config.BREAKER_RESET_MS,
     actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
   };
+  // Reference data is read-only between imports: one cache for both clients of the reference service.
+  const cached =
+    config.REFERENCE_CACHE_TTL_MS > 0
+      ? { ...options, cache: new AnswerCache({ ttlMs: config.REFERENCE_CACHE_TTL_MS, maxEntries: config.REFERENCE_CACHE_MAX }) }
+      : options;
   const upstreams: Upstreams = {
-    reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), options, logger),
-    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), options, logger),
+    reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), cached, logger),
+    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), cached, logger),
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
     audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
   };

@@ -2,8 +2,15 @@ import type { Sequelize } from 'sequelize';
 import { CursorCodec, InvalidCursorError } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { referenceV1 } from '@libs/contracts';
-import { diseasesByPk, listDiseases, type DiseaseRow, type ListOrder } from './disease-store';
-import { fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
+import {
+  diseasesByPk,
+  fuzzyPage,
+  listDiseases,
+  type DiseaseRow,
+  type FuzzyOrder,
+  type FuzzyPosition,
+  type ListOrder,
+} from '@libs/reference-db';
 
 export const MAX_DISEASE_BATCH = 250;
 export const DEFAULT_DISEASE_BATCH = 25;

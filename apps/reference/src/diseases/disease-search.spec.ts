@@ -3,11 +3,10 @@ import { QueryTypes } from 'sequelize';
 import { CursorCodec } from '@libs/cursor';
 import { referenceV1 } from '@libs/contracts';
 import { RpcError } from '@libs/grpc';
-import { migrations, upsertDiseases } from '@libs/reference-db';
+import { candidateFilter, candidateSql, migrations, setThresholds, upsertDiseases } from '@libs/reference-db';
 import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
 import { createScratchDatabase, sharedDataFile, type ScratchDatabase } from '@libs/testing';
 import { diseaseHandlers } from './disease-handlers';
-import { candidateFilter, candidateSql, setThresholds } from './fuzzy-candidates';
 
 const DEFAULT_DISEASES = join(__dirname, '../../default-data/diseases.tsv');
 

@@ -1,0 +1,8 @@
+/**
+ * Disease search over the reference schema: the keyset listing, exact match
+ * and the typo-tolerant search (see docs/SEARCH.md). Shared by the reference
+ * service and the benchmark's single-process baseline, so both run the same SQL.
+ */
+export { diseasesByPk, listDiseases, type DiseaseRow, type DiseaseListing, type ListOrder } from './disease-store';
+export { allowedTypos, candidateFilter, candidateSql, setThresholds, type CandidateFilter } from './fuzzy-candidates';
+export { fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';

@@ -1,0 +1,30 @@
+/** One HTTP request of a load run. */
+export interface RequestSpec {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What the load worker runs: the requests are sent round-robin across all connections. */
+export interface LoadSpec {
+  url: string;
+  requests: RequestSpec[];
+  connections: number;
+  /** Seconds; ignored when `amount` is set. */
+  duration: number;
+  /** A fixed number of requests instead of a duration. */
+  amount?: number;
+  /** Statuses outside 2xx/304 that are a right answer here, e.g. 404 for a search that matches nothing. */
+  expected?: number[];
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Socket errors, timeouts and responses outside 2xx/304 and the expected statuses. */
+  errors: number;
+  statusCodes: Record<string, number>;
+}

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: starts the whole system on fresh databases, loads the full
+ * public datasets (or, with --smoke, keeps the small default dataset), runs
+ * every scenario through the gateway beside its baselines, and prints and
+ * writes the figures (bench/results/). See docs/PERFORMANCE.md.
+ *
+ *   npm run bench                     full run (several minutes)
+ *   npm run bench -- --smoke          seconds, tiny data: checks the harness, never a speed
+ *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy"
+ *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
+ *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
+ *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
+ */
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startSystem, type ServiceName } from '@libs/testing';
+import { startBaseline } from './baselines/start-baseline';
+import type { BenchContext, Measurement, Scenario, Verdict } from './context';
+import { loadFullData } from './full-data';
+import { runLoad } from './load/run-load';
+import { peakRssMb } from './peak-rss';
+import { seededRandom } from '../search-quality/typos';
+import { writeReport, type BenchReport } from './report';
+import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
+import { drugsAndDosages, labSearch } from './scenarios/catalogue';
+import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
+import { httpFloor } from './scenarios/floor';
+
+const ROOT = resolve(__dirname, '../..');
+const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit'];
+
+const SCENARIOS: Record<string, Scenario> = {
+  'http floor': httpFloor,
+  'fuzzy search': fuzzySearch,
+  'fuzzy search zipf': fuzzySearchZipf,
+  'exact search': exactSearch,
+  'deep page': deepPage,
+  labs: labSearch,
+  'drugs and dosages': drugsAndDosages,
+  'transaction create': createWithAudit,
+  'bulk create': bulkCreate,
+  'transaction list': listByDateRange,
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      transactions: { type: 'string' },
+      diseases: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      connections: { type: 'string' },
+    },
+  });
+  const smoke = values.smoke;
+  const chosen = Object.entries(SCENARIOS).filter(([name]) => !values.only || name.includes(values.only));
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    mode: smoke ? 'smoke' : 'full',
+    machine: { cpus: cpus().length, node: process.version },
+    measurements: [],
+    verdicts: [],
+    notes: [],
+    peakRssMb: {},
+  };
+
+  // --cpu-prof writes <dir>/*.cpuprofile when a service exits (shutdown below); open it in Chrome DevTools.
+  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`] : [];
+  const quiet = { LOG_LEVEL: 'warn' };
+  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
+  const baselines: { stop(): Promise<void> }[] = [];
+  const silent: string[] = [];
+  try {
+    await loadFullData(system, {
+      smoke,
+      transactions: Number(values.transactions ?? (smoke ? 1_000 : 10_000_000)),
+      diseases: Number(values.diseases ?? 0),
+      log: (line) => console.log(line),
+    });
+    const expressPg = await startBaseline('express-pg', {
+      REFERENCE_DATABASE_URL: system.databaseUrl('reference'),
+      FINANCE_DATABASE_URL: system.databaseUrl('finance'),
+    });
+    const bareHttp = await startBaseline('bare-http');
+    baselines.push(expressPg, bareHttp);
+
+    const context: BenchContext = {
+      smoke,
+      duration: Number(values.duration ?? (smoke ? 1 : 10)),
+      connections: Number(values.connections ?? (smoke ? 4 : 32)),
+      gatewayUrl: system.gatewayUrl,
+      keys: system.keys,
+      databaseUrl: (service) => system.databaseUrl(service),
+      expressPg,
+      bareHttp,
+      random: seededRandom(20261122),
+      load: (url, requests, options = {}) =>
+        runLoad({
+          url,
+          requests,
+          connections: options.connections ?? context.connections,
+          duration: context.duration,
+          amount: options.amount,
+          expected: options.expected,
+        }),
+      record: (measurement: Measurement) => {
+        report.measurements.push(measurement);
+        const { result } = measurement;
+        console.log(
+          `${measurement.scenario} [${measurement.target}]: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
+        );
+        return result;
+      },
+      judge: (verdict: Verdict) => {
+        report.verdicts.push(verdict);
+      },
+      note: (name, value, unit) => {
+        report.notes.push({ name, value, unit });
+      },
+    };
+
+    for (const [name, scenario] of chosen) {
+      console.log(`--- ${name}`);
+      const before = report.measurements.length;
+      await scenario(context);
+      if (report.measurements.length === before) silent.push(name);
+    }
+    for (const service of SERVICES) {
+      const pid = system.pid(service);
+      if (pid) report.peakRssMb[service] = peakRssMb(pid);
+    }
+    report.peakRssMb['baseline express+pg'] = peakRssMb(expressPg.pid);
+    for (const [service, mb] of Object.entries(report.peakRssMb)) {
+      if (SERVICES.includes(service as ServiceName)) {
+        report.verdicts.push({ scenario: `${service} memory`, figure: `${mb.toFixed(0)} MB peak RSS`, target: '≤ 200 MB', met: mb <= 200 });
+      }
+    }
+  } finally {
+    await Promise.all(baselines.map((baseline) => baseline.stop()));
+    await system.shutdown();
+  }
+
+  console.log(`\n${writeReport(ROOT, report)}`);
+  console.log(`written to ${join('bench', 'results', `latest-${report.mode}.md`)}`);
+  if (smoke) assertSmoke(report, silent);
+}
+
+/** The smoke run checks the harness, never a speed: every scenario ran, and nothing failed. */
+function assertSmoke(report: BenchReport, silent: string[]): void {
+  const failed = report.measurements.filter((m) => m.result.errors > 0 || m.result.requests === 0);
+  const problems = [
+    ...failed.map((m) => `${m.scenario} [${m.target}] answered ${JSON.stringify(m.result.statusCodes)}`),
+    ...silent.map((name) => `${name} measured nothing`),
+  ];
+  if (problems.length > 0) {
+    console.error(`smoke run failed: ${problems.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
