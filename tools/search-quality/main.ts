@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   let shutdown = async () => undefined as void;
   if (!gatewayUrl || !apiKey) {
     process.stderr.write('starting a system (set GATEWAY_URL and API_KEY to use a running one)\n');
-    const system = await startSystem();
+    // Services log at warn, as in production: the test harness's debug logging would be part of the latency.
+    const quiet = { LOG_LEVEL: 'warn' };
+    const system = await startSystem({ env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
     shutdown = () => system.shutdown();
     const sequelize = createSequelize(system.databaseUrl('reference'), 2);
     await runImport(sequelize, ctdSource, file, ({ line, reason }) => process.stderr.write(`${file}:${line}: ${reason}\n`));
