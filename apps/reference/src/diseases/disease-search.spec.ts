@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { CursorCodec } from '@libs/cursor';
 import { referenceV1 } from '@libs/contracts';
 import { RpcError } from '@libs/grpc';
-import { candidateFilter, candidateSql, migrations, setThresholds, upsertDiseases } from '@libs/reference-db';
+import { candidateFilter, candidateStatements, migrations, upsertDiseases } from '@libs/reference-db';
 import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
 import { createScratchDatabase, sharedDataFile, type ScratchDatabase } from '@libs/testing';
 import { diseaseHandlers } from './disease-handlers';
@@ -136,16 +136,12 @@ describeFull('disease search on the full CTD set', () => {
   ] as const)(
     'serves the fuzzy candidates of "%s" (pass %i) from an index, never a sequential scan',
     async (term, pass) => {
-      const plan = await db.sequelize.transaction(async (transaction) => {
-        const filter = candidateFilter(term, pass);
-        await setThresholds(db.sequelize, filter, transaction);
-        const rows = await db.sequelize.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${candidateSql(filter)}`, {
-          bind: [term],
-          type: QueryTypes.SELECT,
-          transaction,
-        });
-        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      // Planned exactly as the search sends it: the thresholds and the SELECT in one message.
+      const { thresholds, select } = candidateStatements(term, candidateFilter(term, pass));
+      const rows = await db.sequelize.query<{ 'QUERY PLAN': string }>(`${thresholds}; EXPLAIN ${select}`, {
+        type: QueryTypes.SELECT,
       });
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       // The wide pass may start from the length index instead, when the planner expects the trigram index to be loose.
       expect(plan).toMatch(pass === 0 ? /Index Scan on disease_terms_trgm/ : /Index Scan on disease_terms_(trgm|length)/);
       expect(plan).not.toMatch(/Seq Scan on disease_terms/);

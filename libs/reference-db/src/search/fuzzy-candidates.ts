@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { escapeLiteral } from 'pg';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { FuzzyCandidate } from './fuzzy-rank';
 
 /**
@@ -50,40 +51,40 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
   return words > MAX_WORDS_FOR_PART_MATCH ? { similarity } : { similarity, wordSimilarity: 0.4 };
 }
 
-/** Sets the candidate thresholds for the rest of this transaction only, so pooled connections keep their defaults. */
-export async function setThresholds(sequelize: Sequelize, filter: CandidateFilter, transaction: Transaction): Promise<void> {
-  await sequelize.query(
-    `SELECT set_config('pg_trgm.similarity_threshold', $1, true),
-            set_config('pg_trgm.word_similarity_threshold', $2, true)`,
-    { bind: [String(filter.similarity), String(filter.wordSimilarity ?? 1)], transaction },
-  );
+/**
+ * The candidate search as two SQL texts: the statements that set its trigram
+ * thresholds, and the SELECT of names and synonyms similar to the query, from
+ * the trigram GIN index on disease_terms: `%` (whole-term similarity) and `<%`
+ * (the query against the most similar part of a longer term). They are sent
+ * as one message: the statements of a simple query run as one implicit
+ * transaction, so SET LOCAL holds for the SELECT and ends with it (an error
+ * rolls it all back), and the search costs one round trip. That message
+ * cannot carry bind parameters, so the query is an escaped literal.
+ */
+export function candidateStatements(query: string, filter: CandidateFilter): { thresholds: string; select: string } {
+  const term = escapeLiteral(query);
+  return {
+    thresholds: `SET LOCAL pg_trgm.similarity_threshold = ${Number(filter.similarity)};
+                 SET LOCAL pg_trgm.word_similarity_threshold = ${Number(filter.wordSimilarity ?? 1)}`,
+    select: `
+  SELECT t.disease_pk::text, lower(d.name) AS name_key, t.term, t.is_name, similarity(t.term, ${term}) AS similarity
+    FROM disease_terms t JOIN diseases d ON d.id = t.disease_pk
+   WHERE (t.term % ${term} ${filter.wordSimilarity === undefined ? '' : `OR ${term} <% t.term`})
+     ${filter.length ? `AND length(t.term) BETWEEN ${Number(filter.length.min)} AND ${Number(filter.length.max)}` : ''}`,
+  };
 }
 
-/**
- * Names and synonyms similar to the query ($1), from the trigram GIN index on
- * disease_terms: `%` (whole-term similarity) and `<%` (the query against the
- * most similar part of a longer term).
- */
-export const candidateSql = (filter: CandidateFilter) => `
-  SELECT t.disease_pk::text, lower(d.name) AS name_key, t.term, t.is_name, similarity(t.term, $1) AS similarity
-    FROM disease_terms t JOIN diseases d ON d.id = t.disease_pk
-   WHERE (t.term % $1 ${filter.wordSimilarity === undefined ? '' : 'OR $1 <% t.term'})
-     ${filter.length ? `AND length(t.term) BETWEEN ${filter.length.min} AND ${filter.length.max}` : ''}`;
-
 export async function fuzzyCandidates(sequelize: Sequelize, query: string, pass: 0 | 1): Promise<FuzzyCandidate[]> {
-  const filter = candidateFilter(query, pass);
-  return sequelize.transaction(async (transaction) => {
-    await setThresholds(sequelize, filter, transaction);
-    const rows = await sequelize.query<{ disease_pk: string; name_key: string; term: string; is_name: boolean; similarity: number }>(
-      candidateSql(filter),
-      { bind: [query], type: QueryTypes.SELECT, transaction },
-    );
-    return rows.map((row) => ({
-      diseasePk: row.disease_pk,
-      nameKey: row.name_key,
-      term: row.term,
-      isName: row.is_name,
-      similarity: row.similarity,
-    }));
-  });
+  const { thresholds, select } = candidateStatements(query, candidateFilter(query, pass));
+  const rows = await sequelize.query<{ disease_pk: string; name_key: string; term: string; is_name: boolean; similarity: number }>(
+    `${thresholds}; ${select}`,
+    { type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => ({
+    diseasePk: row.disease_pk,
+    nameKey: row.name_key,
+    term: row.term,
+    isName: row.is_name,
+    similarity: row.similarity,
+  }));
 }

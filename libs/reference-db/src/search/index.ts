@@ -4,5 +4,5 @@
  * service and the benchmark's single-process baseline, so both run the same SQL.
  */
 export { diseasesByPk, listDiseases, type DiseaseRow, type DiseaseListing, type ListOrder } from './disease-store';
-export { allowedTypos, candidateFilter, candidateSql, setThresholds, type CandidateFilter } from './fuzzy-candidates';
+export { allowedTypos, candidateFilter, candidateStatements, type CandidateFilter } from './fuzzy-candidates';
 export { fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
