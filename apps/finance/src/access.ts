@@ -17,8 +17,6 @@ export const FINANCE_ACCESS = {
   submitPayment: ['student', 'bursar', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
-export { requireRole } from '@libs/grpc';
-
 /**
  * The records an actor may read: `all`, or only those of one student (the
  * student row whose user_id is the actor). A student without a student row

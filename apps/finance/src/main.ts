@@ -3,7 +3,7 @@ import { financeV1 } from '@libs/contracts';
 import { openServiceDatabase } from '@libs/db';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy } from '@libs/grpc';
-import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
+import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     await sequelize.close();
     await metrics.close();
     await tracing.shutdown();
-  }, config.SHUTDOWN_GRACE_MS + SHUTDOWN_MARGIN_MS);
+  }, config.SHUTDOWN_GRACE_MS);
 }
 
 runMain('finance', main);

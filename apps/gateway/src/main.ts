@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { openServiceDatabase } from '@libs/db';
-import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
+import { onShutdownSignal, runMain } from '@libs/lifecycle';
 import { createLogger } from '@libs/logging';
 import { registerDbPoolMetrics } from '@libs/metrics';
 import { initTracing } from '@libs/tracing';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     await keys.stop();
     await sequelize.close();
     await tracing.shutdown();
-  }, config.SHUTDOWN_GRACE_MS + SHUTDOWN_MARGIN_MS);
+  }, config.SHUTDOWN_GRACE_MS);
 }
 
 runMain('gateway', main);

@@ -10,7 +10,7 @@ import { migrations } from '@libs/reference-db';
 import { catalogueService } from './catalogue/catalogue-service';
 import { diseaseHandlers } from './diseases/disease-handlers';
 import { loadDefaultData } from './default-data/load-default-data';
-import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
+import { onShutdownSignal, runMain } from '@libs/lifecycle';
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     await sequelize.close();
     await metrics.close();
     await tracing.shutdown();
-  }, config.SHUTDOWN_GRACE_MS + SHUTDOWN_MARGIN_MS);
+  }, config.SHUTDOWN_GRACE_MS);
 }
 
 runMain('reference', main);

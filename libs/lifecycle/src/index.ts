@@ -1,3 +1,3 @@
-export { onShutdownSignal, SHUTDOWN_MARGIN_MS } from './on-shutdown-signal';
+export { onShutdownSignal } from './on-shutdown-signal';
 export { runMain } from './run-main';
 export { SERVICE_NODE_FLAGS } from './node-flags';

@@ -1,14 +1,15 @@
 import type { Logger } from '@libs/logging';
 
 /** Time beyond the drain grace for closing pools and connections; with the default grace, 10 s in all. */
-export const SHUTDOWN_MARGIN_MS = 2_000;
+const SHUTDOWN_MARGIN_MS = 2_000;
 
 /**
  * Runs `stop` once on SIGTERM or SIGINT, then exits. The hard limit (the
- * service's SHUTDOWN_GRACE_MS plus SHUTDOWN_MARGIN_MS) is the backstop:
- * whatever still hangs after it, the process ends anyway.
+ * service's drain grace, SHUTDOWN_GRACE_MS, plus a margin for closing) is the
+ * backstop: whatever still hangs after it, the process ends anyway.
  */
-export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hardLimitMs: number): void {
+export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, graceMs: number): void {
+  const hardLimitMs = graceMs + SHUTDOWN_MARGIN_MS;
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { financeV1 } from '@libs/contracts';
-import { GrpcStatus, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS, requireRole, scopeOf } from '../access';
+import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import { FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
 import { insertStatementLine } from '../statements/statement-store';

@@ -1,6 +1,6 @@
 import { financeV1 } from '@libs/contracts';
-import type { CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS, requireRole } from '../access';
+import { requireRole, type CallContext } from '@libs/grpc';
+import { FINANCE_ACCESS } from '../access';
 import { mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
 import { FieldChecks } from '../validation/fields';

@@ -1,6 +1,6 @@
 import type { financeV1 } from '@libs/contracts';
-import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS, requireRole } from '../access';
+import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
+import { FINANCE_ACCESS } from '../access';
 import { mutate, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
 import { FieldChecks } from '../validation/fields';

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { financeV1 } from '@libs/contracts';
-import type { CallContext } from '@libs/grpc';
-import { canSee, FINANCE_ACCESS, requireRole, scopeOf } from '../access';
+import { requireRole, type CallContext } from '@libs/grpc';
+import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { notFound, requireUuid } from '../validation/ids';
 import { STUDENTS } from './record-kinds';
 import { findRecord } from './record-store';

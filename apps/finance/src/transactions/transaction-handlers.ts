@@ -1,6 +1,6 @@
 import { financeV1 } from '@libs/contracts';
-import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
-import { canSee, FINANCE_ACCESS, requireRole, scopeOf } from '../access';
+import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
+import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
 import { FieldChecks } from '../validation/fields';
