@@ -2,6 +2,7 @@ import type { Migration } from '@libs/db';
 import { m0001Diseases } from './0001-diseases';
 import { m0002Catalogue } from './0002-catalogue';
 import { m0003DiseaseSearch } from './0003-disease-search';
+import { m0004TrigramPendingLists } from './0004-trigram-pending-lists';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Diseases, m0002Catalogue, m0003DiseaseSearch];
+export const migrations: Migration[] = [m0001Diseases, m0002Catalogue, m0003DiseaseSearch, m0004TrigramPendingLists];
