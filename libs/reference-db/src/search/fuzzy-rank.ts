@@ -3,8 +3,8 @@ import { editDistances } from './edit-distance';
 /** A name or synonym that the trigram index offered for a query. */
 export interface FuzzyCandidate {
   diseasePk: string;
-  /** Lower-cased name of the disease, for ordering by name. */
-  nameKey: string;
+  /** Lower-cased name of the disease, when the matches are to be ordered by name. */
+  nameKey?: string;
   term: string;
   isName: boolean;
   /** pg_trgm similarity of the term to the query, 0..1. */
@@ -33,7 +33,7 @@ export function compareKeys(a: readonly number[], b: readonly number[]): number 
 
 export interface RankedDisease {
   diseasePk: string;
-  nameKey: string;
+  nameKey?: string;
   key: RankKey;
 }
 

@@ -16,7 +16,8 @@ export interface FuzzyPosition {
 
 function sortTuple(order: FuzzyOrder, disease: RankedDisease): (number | string)[] {
   const id = Number(disease.diseasePk);
-  return order === 'relevance' ? [...disease.key, id] : [disease.nameKey, id];
+  // Candidates carry their disease's name key whenever the order is by name (rankedMatches).
+  return order === 'relevance' ? [...disease.key, id] : [disease.nameKey as string, id];
 }
 
 function compareTuples(a: (number | string)[], b: (number | string)[]): number {
@@ -27,8 +28,8 @@ function compareTuples(a: (number | string)[], b: (number | string)[]): number {
   return 0;
 }
 
-async function rankedMatches(sequelize: Sequelize, query: string, pass: 0 | 1): Promise<RankedDisease[]> {
-  return rankDiseases(query, await fuzzyCandidates(sequelize, query, pass));
+async function rankedMatches(sequelize: Sequelize, query: string, pass: 0 | 1, order: FuzzyOrder): Promise<RankedDisease[]> {
+  return rankDiseases(query, await fuzzyCandidates(sequelize, query, pass, order !== 'relevance'));
 }
 
 /** Within the allowed typos of the whole term or of its start: what a user who misspelt a name would mean. */
@@ -48,11 +49,11 @@ export async function fuzzyPage(
   position?: FuzzyPosition,
 ): Promise<{ diseasePks: string[]; next?: FuzzyPosition }> {
   let pass: 0 | 1 = position?.pass ?? 0;
-  let matches = await rankedMatches(sequelize, query, pass);
+  let matches = await rankedMatches(sequelize, query, pass, order);
   const widens = candidateFilter(query, 1).similarity < candidateFilter(query, 0).similarity;
   if (!position && widens && !matches.some(plausible(query))) {
     pass = 1;
-    matches = await rankedMatches(sequelize, query, pass);
+    matches = await rankedMatches(sequelize, query, pass, order);
   }
   const direction = order === 'name-desc' ? -1 : 1;
   let rows = matches.map((disease) => ({ disease, tuple: sortTuple(order, disease) }));
