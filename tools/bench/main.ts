@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   const chosen = Object.entries(SCENARIOS).filter(([name]) => !values.only || name.includes(values.only));
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
-    mode: smoke ? 'smoke' : 'full',
+    // A run of some scenarios only must not replace the full run's figures (latest-full is committed).
+    mode: smoke ? 'smoke' : values.only ? 'partial' : 'full',
     machine: { cpus: cpus().length, node: process.version },
     measurements: [],
     verdicts: [],

@@ -4,7 +4,7 @@ import type { Measurement, Verdict } from './context';
 
 export interface BenchReport {
   startedAt: string;
-  mode: 'full' | 'smoke';
+  mode: 'full' | 'partial' | 'smoke';
   machine: { cpus: number; node: string };
   measurements: Measurement[];
   verdicts: Verdict[];
