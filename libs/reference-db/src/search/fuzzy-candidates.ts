@@ -53,13 +53,14 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
 
 /**
  * The candidate search as two SQL texts: the statements that set its trigram
- * thresholds and planner settings, and the SELECT of names and synonyms similar to the query, from
- * the trigram GIN index on disease_terms: `%` (whole-term similarity) and `<%`
- * (the query against the most similar part of a longer term). They are sent
- * as one message: the statements of a simple query run as one implicit
- * transaction, so SET LOCAL holds for the SELECT and ends with it (an error
- * rolls it all back), and the search costs one round trip. That message
- * cannot carry bind parameters, so the query is an escaped literal.
+ * thresholds and planner settings, and the SELECT of names and synonyms
+ * similar to the query, from the trigram GIN index on disease_terms: `%`
+ * (whole-term similarity) and `<%` (the query against the most similar part
+ * of a longer term). They are sent as one message: the statements of a
+ * simple query run as one implicit transaction, so SET LOCAL holds for the
+ * SELECT and ends with it (an error rolls it all back), and the search costs
+ * one round trip. That message cannot carry bind parameters, so the query is
+ * an escaped literal.
  *
  * Sequential scans are off: the planner takes `%` to cost as little as an
  * integer comparison, so for a long query (many trigrams, a costly index scan
