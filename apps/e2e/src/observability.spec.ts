@@ -181,11 +181,20 @@ describe('metrics, tracing, compression and the changelog', () => {
     const response = await api(system.gatewayUrl, '/api/v1/changelog');
     expect(response.status).toBe(200);
     const markdown = readFileSync(resolve(__dirname, '../../../CHANGELOG.md'), 'utf8');
-    const headings = [...markdown.matchAll(/^## \[([^\]]+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(([, version, date]) => ({ version, date }));
+    // An Unreleased section has no date.
+    const headings = [...markdown.matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$/gm)].map(([, version, date]) => ({
+      version,
+      date: date ?? null,
+    }));
     expect(headings.length).toBeGreaterThan(0);
-    expect(response.body.releases.map(({ version, date }: { version: string; date: string }) => ({ version, date }))).toEqual(headings);
+    expect(response.body.releases.map(({ version, date }: { version: string; date: string | null }) => ({ version, date }))).toEqual(
+      headings,
+    );
     const firstItem = /^### \w+\n\n?- (.+)$/m.exec(markdown)?.[1];
     const firstRelease = response.body.releases[0] as { changes: Record<string, string[]> };
     expect(Object.values(firstRelease.changes).flat()[0]).toContain(firstItem);
+    // The API's version is the newest release's, never "Unreleased".
+    const document = await api(system.gatewayUrl, '/openapi.json');
+    expect(document.body.info.version).toBe(headings.find((heading) => heading.date !== null)?.version);
   });
 });

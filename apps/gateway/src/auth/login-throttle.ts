@@ -4,6 +4,12 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 export const MAX_ACCOUNT_FAILURES = 5;
 /** Per client address the bar is higher: many people can share one address, but a password sprayer shows up here. */
 export const MAX_ADDRESS_FAILURES = 50;
+/**
+ * Registrations per client address in a window: each costs a scrypt hash and
+ * adds an account, so an unthrottled script could spend the gateway's CPU and
+ * fill the users table. A class behind one address still gets a good number.
+ */
+export const MAX_ADDRESS_REGISTRATIONS = 20;
 export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -28,6 +34,7 @@ async function countAttempt(sequelize: Sequelize, subject: string, limit: number
 }
 
 const subjects = (email: string, address: string) => ({ account: `account:${email}`, address: `ip:${address}` });
+const registrationSubject = (address: string) => `register:${address}`;
 
 const SWEEP_EVERY_MS = 60_000;
 let lastSweep = 0;
@@ -61,4 +68,10 @@ export async function forgiveLoginAttempt(sequelize: Sequelize, email: string, a
   await sequelize.query('UPDATE login_throttle SET attempts = greatest(attempts - 1, 0) WHERE subject = $1', {
     bind: [client],
   });
+}
+
+/** Counts a registration from the client address, refused over the limit; every attempt counts, accepted or not. */
+export async function admitRegistration(sequelize: Sequelize, address: string): Promise<ThrottleVerdict> {
+  await sweepExpired(sequelize);
+  return countAttempt(sequelize, registrationSubject(address), MAX_ADDRESS_REGISTRATIONS);
 }

@@ -37,7 +37,7 @@ export function buildApp(
   logger: Logger,
   sequelize: Sequelize,
   upstreams: Upstreams,
-  /** CHANGELOG.md's releases, newest first: served as JSON, and the newest is the API's version. */
+  /** CHANGELOG.md's releases, newest first: served as JSON, and the newest dated one is the API's version. */
   releases: Release[],
 ): Express {
   const app = express();
@@ -61,7 +61,9 @@ export function buildApp(
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
 
   app.use(healthRoutes(config, sequelize, upstreams));
-  app.use(docsRoutes(buildOpenApiDocument(releases[0]?.version ?? '0.0.0')));
+  // The API's version is the newest release's: an Unreleased section has none yet.
+  const released = releases.find((release) => release.date !== null);
+  app.use(docsRoutes(buildOpenApiDocument(released?.version ?? '0.0.0')));
   app.use(metricsRoutes());
   app.use(changelogRoutes(releases));
   app.use(dashboard());

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { MAX_ADDRESS_REGISTRATIONS } from '../auth/login-throttle';
 import { migrations } from '../migrations';
 import { startGatewayUnderTest, startPeerGateway, type GatewayUnderTest, type Reply } from '../testing/gateway-under-test';
 
@@ -126,5 +127,20 @@ describe('accounts: register, login, sessions', () => {
     expect((await login('gus@example.org')).status).toBe(200);
     for (let attempt = 1; attempt <= 4; attempt += 1) expect((await login('gus@example.org', 'wrong password')).status).toBe(401);
     expect((await login('gus@example.org')).status).toBe(200);
+  });
+
+  it('refuses a 21st registration from one address in 15 minutes, before creating anything', async () => {
+    // The earlier tests registered from this address too: start the window afresh.
+    await db.sequelize.query(`DELETE FROM login_throttle WHERE subject LIKE 'register:%'`);
+    for (let n = 1; n <= MAX_ADDRESS_REGISTRATIONS; n += 1) expect((await register(`class-${n}@example.org`)).status).toBe(201);
+    const before = await accountState();
+
+    const refused = await register('one-too-many@example.org');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await accountState()).toEqual(before);
+    // Signing in is throttled separately.
+    expect((await login('class-1@example.org')).status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize';
 import { HttpProblem } from '@libs/http-problems';
 import { accountOf, requireAccount, unauthorized } from '../auth/authenticate';
 import { credentialsBody } from '../auth/credentials';
-import { admitLoginAttempt, forgiveLoginAttempt } from '../auth/login-throttle';
+import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from '../auth/login-throttle';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { createSession, deleteSession } from '../auth/session-store';
 import { findUser, findUserCredentials, registerUser } from '../auth/user-store';
@@ -14,12 +14,21 @@ import { parseBody } from '../http/json-body';
 // learn from it which emails have accounts.
 const badCredentials = () => new HttpProblem(401, 'the email or password is wrong');
 
+function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
+  if (verdict.allowed) return;
+  throw new HttpProblem(429, `too many ${what}; try again in ${verdict.retryAfterSeconds} s`, {
+    headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+  });
+}
+
 /** Sign-up, sign-in, sign-out and who am I. Register and login are public. */
 export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router {
   const router = Router();
 
   router.post('/api/v1/auth/register', async (req, res) => {
     const { email, password } = parseBody(req, credentialsBody);
+    // Counted before the password is hashed: a refused registration costs no scrypt.
+    refuseWhenThrottled(await admitRegistration(sequelize, req.ip ?? 'unknown'), 'registrations from this address');
     const created = await registerUser(sequelize, email, await hashPassword(password), 'reader');
     if (created === 'email-taken') throw new HttpProblem(409, `an account for ${email} exists already; sign in instead`);
     res.status(201).json(created);
@@ -29,12 +38,7 @@ export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router 
     const { email, password } = parseBody(req, credentialsBody);
     // The client's address: the socket's peer, or X-Forwarded-For's when TRUST_PROXY names the balancer.
     const address = req.ip ?? 'unknown';
-    const verdict = await admitLoginAttempt(sequelize, email, address);
-    if (!verdict.allowed) {
-      throw new HttpProblem(429, `too many failed sign-ins; try again in ${verdict.retryAfterSeconds} s`, {
-        headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
-      });
-    }
+    refuseWhenThrottled(await admitLoginAttempt(sequelize, email, address), 'failed sign-ins');
     const found = await findUserCredentials(sequelize, email);
     // verifyPassword hashes against a dummy when there is no user, so both failures take as long.
     if (!(await verifyPassword(password, found?.passwordHash)) || !found) throw badCredentials();

@@ -49,7 +49,8 @@ export const authPaths = {
     post: operation({
       operationId: 'register',
       summary: 'Create an account (role reader) and its first API key',
-      description: 'The key is shown once, in this answer; only its hash is kept.',
+      description:
+        'The key is shown once, in this answer; only its hash is kept. One client address may register 20 times in 15 minutes; then 429 with `Retry-After`.',
       tags,
       permission: null,
       requestBody: credentials,
@@ -60,6 +61,7 @@ export const authPaths = {
           properties: { user: ref('User'), key: ref('NewKey') },
         }),
         '409': problem('An account with this email exists already.'),
+        '429': problem('Too many registrations from this address; `Retry-After` says when to try again.'),
       },
     }),
   },
