@@ -6,8 +6,8 @@ import { requireRole, type CallContext } from '@libs/grpc';
  * reaches the gRPC port directly cannot read or replay anything.
  */
 export const adminOnly =
-  <Req, Res>(handler: (request: Req) => Promise<Res>) =>
+  <Req, Res>(handler: (request: Req, context: CallContext) => Promise<Res>) =>
   (request: Req, context: CallContext): Promise<Res> => {
     requireRole(context, ['admin']);
-    return handler(request);
+    return handler(request, context);
   };

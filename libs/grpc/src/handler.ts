@@ -15,6 +15,8 @@ export interface Actor {
 export interface CallContext {
   requestId: string;
   actor?: Actor;
+  /** When the caller stops waiting (ms since the epoch); absent for a call without a deadline. */
+  deadline?: number;
 }
 
 function firstString(metadata: Metadata, key: string): string | undefined {
@@ -39,10 +41,12 @@ function actorOf(metadata: Metadata): Actor | undefined {
   return actorSigner.verify({ userId, role }, issuedAt, signature) ? { userId, role } : undefined;
 }
 
-function contextOf(metadata: Metadata): CallContext {
+function contextOf(metadata: Metadata, deadline: Date | number): CallContext {
+  const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   return {
     requestId: firstString(metadata, METADATA.requestId) ?? randomUUID(),
     actor: actorOf(metadata),
+    deadline: Number.isFinite(deadlineMs) ? deadlineMs : undefined,
   };
 }
 
@@ -58,7 +62,7 @@ export function unaryHandler<Req, Res>(
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    const context = contextOf(call.metadata);
+    const context = contextOf(call.metadata, call.getDeadline());
     const started = process.hrtime.bigint();
     const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
     const { span, context: traceContext } = startSpanFrom(method, SpanKind.SERVER, call.metadata.getMap(), {

@@ -2,11 +2,17 @@ import type { ChannelModel, ConfirmChannel, GetMessage } from 'amqplib';
 import type { BusTopology } from '@libs/bus';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 
+/** Messages republished before one wait for the broker's confirms: a round trip per batch, not per message. */
+const REPLAY_BATCH = 100;
+/** Time kept back from the caller's deadline to answer in: this, or a fifth of the time there is if less. */
+const ANSWER_MARGIN_MS = 1_000;
+
 /**
  * Admin view of the dead-letter queue: its depth, and a replay that moves
  * messages back onto the events exchange (e.g. after a fix was deployed).
- * Each message is republished with a confirm before it is acked, so a crash
- * mid-replay can duplicate a message (the audit store drops duplicates) but never lose one.
+ * Messages are republished and confirmed by the broker before they are acked,
+ * so a crash mid-replay can duplicate a message (the audit store drops
+ * duplicates) but never lose one.
  */
 export class DeadLetterQueue {
   private model?: ChannelModel;
@@ -29,24 +35,37 @@ export class DeadLetterQueue {
     return this.withChannel(async (channel) => (await channel.checkQueue(this.name)).messageCount);
   }
 
-  async replay(limit: number): Promise<{ replayed: number; remaining: number }> {
+  /**
+   * Replays up to `limit` messages, and stops early enough to answer before
+   * `deadline` (ms since the epoch): a caller told what remains can call again,
+   * while one that timed out would not know what was done.
+   */
+  async replay(limit: number, deadline = Infinity): Promise<{ replayed: number; remaining: number }> {
     return this.withChannel(async (channel) => {
       // Only what is there now: a message that fails again comes back to this queue
       // while the replay runs, and must not be replayed round and round.
-      const present = (await channel.checkQueue(this.name)).messageCount;
+      const target = Math.min(limit, (await channel.checkQueue(this.name)).messageCount);
+      const stopAt = deadline - Math.min(ANSWER_MARGIN_MS, Math.max(0, deadline - Date.now()) / 5);
       let replayed = 0;
-      while (replayed < Math.min(limit, present)) {
-        const message = await channel.get(this.name, { noAck: false });
-        if (!message) break;
-        await this.republish(channel, message);
-        channel.ack(message);
-        replayed += 1;
+      while (replayed < target && Date.now() < stopAt) {
+        const batch: GetMessage[] = [];
+        while (batch.length < Math.min(REPLAY_BATCH, target - replayed)) {
+          const message = await channel.get(this.name, { noAck: false });
+          if (!message) break;
+          this.republish(channel, message);
+          batch.push(message);
+        }
+        if (batch.length === 0) break;
+        await channel.waitForConfirms();
+        // Acks every message of the batch, all of them now safely on the exchange.
+        channel.ack(batch[batch.length - 1], true);
+        replayed += batch.length;
       }
       return { replayed, remaining: (await channel.checkQueue(this.name)).messageCount };
     });
   }
 
-  private async republish(channel: ConfirmChannel, message: GetMessage): Promise<void> {
+  private republish(channel: ConfirmChannel, message: GetMessage): void {
     // The quorum queue counts deliveries in this header; a replayed message starts afresh.
     const headers = { ...message.properties.headers };
     delete headers['x-delivery-count'];
@@ -56,7 +75,6 @@ export class DeadLetterQueue {
       contentType: message.properties.contentType,
       headers,
     });
-    await channel.waitForConfirms();
   }
 
   private async withChannel<T>(use: (channel: ConfirmChannel) => Promise<T>): Promise<T> {

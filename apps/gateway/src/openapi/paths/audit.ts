@@ -113,7 +113,8 @@ export const auditPaths = {
     post: operation({
       operationId: 'replayAuditDeadLetters',
       summary: 'Put dead letters back on the exchange',
-      description: 'Each message is confirmed by the broker before it leaves the dead-letter queue. Replayed events already stored are recognised as duplicates.',
+      description:
+        'Each message is confirmed by the broker before it leaves the dead-letter queue. Replayed events already stored are recognised as duplicates. A replay stops in time to answer within the gateway\'s deadline; when `remaining` is above 0, call again.',
       tags: ['Audit'],
       permission: 'audit:replay',
       parameters: [queryParam('limit', { type: 'integer', minimum: 1, maximum: 10000, default: 10000 }, 'At most this many.')],
