@@ -12,7 +12,7 @@ const admin: Actor = { userId: 'u-1', role: 'admin' };
 function actorSeenWith(metadata: Metadata): Promise<Actor | undefined> {
   const handler = unaryHandler(createLogger('test', 'silent'), 'Who', async (_request: object, context) => context.actor);
   return new Promise((resolve, reject) => {
-    const call = { metadata, request: {} } as unknown as ServerUnaryCall<object, Actor | undefined>;
+    const call = { metadata, request: {}, getDeadline: () => Infinity } as unknown as ServerUnaryCall<object, Actor | undefined>;
     handler(call, (error, actor) => (error ? reject(error) : resolve(actor ?? undefined)));
   });
 }
