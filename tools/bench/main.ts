@@ -56,11 +56,14 @@ async function main(): Promise<void> {
     },
   });
   const smoke = values.smoke;
+  // Only the default full run replaces the committed figures (latest-full): a run of some scenarios, other data
+  // sizes, durations or connections, or under the profiler, is written as partial.
+  const { only, duration, transactions, diseases, connections, profile } = values;
+  const partial = [only, duration, transactions, diseases, connections].some((value) => value !== undefined) || profile;
   const chosen = Object.entries(SCENARIOS).filter(([name]) => !values.only || name.includes(values.only));
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
-    // A run of some scenarios only must not replace the full run's figures (latest-full is committed).
-    mode: smoke ? 'smoke' : values.only ? 'partial' : 'full',
+    mode: smoke ? 'smoke' : partial ? 'partial' : 'full',
     machine: { cpus: cpus().length, node: process.version },
     measurements: [],
     verdicts: [],

@@ -9,6 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import { traceHeaders } from '@libs/tracing';
 import type { ActorSigner } from './actor-signature';
+import { WITHOUT_CHANNELZ } from './channelz';
 import type { Actor } from './handler';
 import { METADATA } from './metadata';
 
@@ -34,8 +35,7 @@ export function createClient<C>(Client: ClientConstructor<C>, address: string): 
     'grpc.max_reconnect_backoff_ms': 5_000,
     // A page of audit entries for bulk changes can pass grpc-js's default 4 MiB.
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
-    // Per-call statistics that nothing reads (see server.ts).
-    'grpc.enable_channelz': 0,
+    ...WITHOUT_CHANNELZ,
   });
 }
 

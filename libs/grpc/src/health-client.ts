@@ -1,5 +1,6 @@
 import { credentials, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
+import { WITHOUT_CHANNELZ } from './channelz';
 
 const HealthClient = makeGenericClientConstructor(healthService as ServiceDefinition, 'Health');
 
@@ -14,7 +15,7 @@ export class HealthProbe {
   private readonly client: Client;
 
   constructor(address: string) {
-    this.client = new HealthClient(address, credentials.createInsecure());
+    this.client = new HealthClient(address, credentials.createInsecure(), WITHOUT_CHANNELZ);
   }
 
   check(timeoutMs: number, service = ''): Promise<string> {

@@ -41,7 +41,9 @@ describe('DeadLetterQueue.replay (real RabbitMQ)', () => {
 
   it('moves every message, in batches, back onto the exchange with its id and a fresh delivery count', async () => {
     await deadLetter(250);
-    expect(await queue.replay(10_000)).toEqual({ replayed: 250, remaining: 0 });
+    expect(await queue.replay(10_000)).toEqual({ replayed: 250, remaining: 0, stoppedAtDeadline: false });
+    // Once the replay's channel is closed, an unacked message would be back in the dead-letter queue.
+    expect(await depth(topology.deadLetterQueue)).toBe(0);
     expect(await depth(topology.queue)).toBe(250);
     const first = await channel.get(topology.queue, { noAck: true });
     if (!first) throw new Error('the audit queue is empty');
@@ -52,13 +54,24 @@ describe('DeadLetterQueue.replay (real RabbitMQ)', () => {
 
   it('stops at the limit', async () => {
     await deadLetter(130);
-    expect(await queue.replay(120)).toEqual({ replayed: 120, remaining: 10 });
+    expect(await queue.replay(120)).toEqual({ replayed: 120, remaining: 10, stoppedAtDeadline: false });
+    expect(await depth(topology.deadLetterQueue)).toBe(10);
     expect(await depth(topology.queue)).toBe(120);
   });
 
-  it('replays nothing once the caller has stopped waiting, and says what remains', async () => {
+  it('stops to answer before the deadline, and says so; every message is in exactly one queue', async () => {
+    await deadLetter(3_000);
+    // 40 ms of work at most: far too little for 3,000 messages.
+    const outcome = await queue.replay(10_000, Date.now() + 50);
+    expect(outcome).toEqual({ replayed: expect.any(Number), remaining: 3_000 - outcome.replayed, stoppedAtDeadline: true });
+    expect(outcome.replayed).toBeLessThan(3_000);
+    expect(await depth(topology.deadLetterQueue)).toBe(3_000 - outcome.replayed);
+    expect(await depth(topology.queue)).toBe(outcome.replayed);
+  });
+
+  it('replays nothing once the caller has stopped waiting', async () => {
     await deadLetter(3);
-    expect(await queue.replay(10_000, Date.now())).toEqual({ replayed: 0, remaining: 3 });
+    expect(await queue.replay(10_000, Date.now())).toEqual({ replayed: 0, remaining: 3, stoppedAtDeadline: true });
     expect(await depth(topology.queue)).toBe(0);
   });
 });

@@ -37,19 +37,23 @@ export class DeadLetterQueue {
 
   /**
    * Replays up to `limit` messages, and stops early enough to answer before
-   * `deadline` (ms since the epoch): a caller told what remains can call again,
-   * while one that timed out would not know what was done.
+   * `deadline` (ms since the epoch): a caller told that the replay stopped can
+   * call again, while one that timed out would not know what was done.
    */
-  async replay(limit: number, deadline = Infinity): Promise<{ replayed: number; remaining: number }> {
+  async replay(
+    limit: number,
+    deadline = Infinity,
+  ): Promise<{ replayed: number; remaining: number; stoppedAtDeadline: boolean }> {
     return this.withChannel(async (channel) => {
       // Only what is there now: a message that fails again comes back to this queue
       // while the replay runs, and must not be replayed round and round.
       const target = Math.min(limit, (await channel.checkQueue(this.name)).messageCount);
       const stopAt = deadline - Math.min(ANSWER_MARGIN_MS, Math.max(0, deadline - Date.now()) / 5);
+      const timeLeft = () => Date.now() < stopAt;
       let replayed = 0;
-      while (replayed < target && Date.now() < stopAt) {
+      while (replayed < target && timeLeft()) {
         const batch: GetMessage[] = [];
-        while (batch.length < Math.min(REPLAY_BATCH, target - replayed)) {
+        while (batch.length < Math.min(REPLAY_BATCH, target - replayed) && timeLeft()) {
           const message = await channel.get(this.name, { noAck: false });
           if (!message) break;
           this.republish(channel, message);
@@ -61,7 +65,11 @@ export class DeadLetterQueue {
         channel.ack(batch[batch.length - 1], true);
         replayed += batch.length;
       }
-      return { replayed, remaining: (await channel.checkQueue(this.name)).messageCount };
+      return {
+        replayed,
+        remaining: (await channel.checkQueue(this.name)).messageCount,
+        stoppedAtDeadline: replayed < target && !timeLeft(),
+      };
     });
   }
 

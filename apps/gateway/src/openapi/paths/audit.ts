@@ -114,15 +114,19 @@ export const auditPaths = {
       operationId: 'replayAuditDeadLetters',
       summary: 'Put dead letters back on the exchange',
       description:
-        'Each message is confirmed by the broker before it leaves the dead-letter queue. Replayed events already stored are recognised as duplicates. A replay stops in time to answer within the gateway\'s deadline; when `remaining` is above 0, call again.',
+        'Each message is confirmed by the broker before it leaves the dead-letter queue. Replayed events already stored are recognised as duplicates. A replay stops in time to answer within the gateway\'s deadline; when `stoppedAtDeadline` is true, call again for the rest. Messages that fail again come back to the queue and count in `remaining`.',
       tags: ['Audit'],
       permission: 'audit:replay',
       parameters: [queryParam('limit', { type: 'integer', minimum: 1, maximum: 10000, default: 10000 }, 'At most this many.')],
       responses: {
-        '200': json('How many moved, and how many remain.', {
+        '200': json('How many moved, how many are in the queue now, and whether the replay stopped for the deadline.', {
           type: 'object',
-          required: ['replayed', 'remaining'],
-          properties: { replayed: { type: 'integer', minimum: 0 }, remaining: { type: 'integer', minimum: 0 } },
+          required: ['replayed', 'remaining', 'stoppedAtDeadline'],
+          properties: {
+            replayed: { type: 'integer', minimum: 0 },
+            remaining: { type: 'integer', minimum: 0 },
+            stoppedAtDeadline: { type: 'boolean' },
+          },
         }),
       },
     }),

@@ -99,8 +99,13 @@ export interface ReplayDeadLettersRequest {
 
 export interface ReplayDeadLettersResponse {
   replayed: number;
-  /** Messages still in the dead-letter queue afterwards. */
+  /**
+   * Messages still in the dead-letter queue afterwards: those not replayed, those that failed again and came back,
+   * and any dead-lettered meanwhile.
+   */
   remaining: number;
+  /** The replay stopped to answer before the caller's deadline, short of its limit: call again for the rest. */
+  stoppedAtDeadline: boolean;
 }
 
 function createBaseActor(): Actor {
@@ -1312,7 +1317,7 @@ export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
 };
 
 function createBaseReplayDeadLettersResponse(): ReplayDeadLettersResponse {
-  return { replayed: 0, remaining: 0 };
+  return { replayed: 0, remaining: 0, stoppedAtDeadline: false };
 }
 
 export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = {
@@ -1322,6 +1327,9 @@ export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = 
     }
     if (message.remaining !== 0) {
       writer.uint32(16).uint32(message.remaining);
+    }
+    if (message.stoppedAtDeadline !== false) {
+      writer.uint32(24).bool(message.stoppedAtDeadline);
     }
     return writer;
   },
@@ -1355,6 +1363,14 @@ export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = 
             message.remaining = reader.uint32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stoppedAtDeadline = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1371,6 +1387,11 @@ export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = 
     return {
       replayed: isSet(object.replayed) ? globalThis.Number(object.replayed) : 0,
       remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+      stoppedAtDeadline: isSet(object.stoppedAtDeadline)
+        ? globalThis.Boolean(object.stoppedAtDeadline)
+        : isSet(object.stopped_at_deadline)
+        ? globalThis.Boolean(object.stopped_at_deadline)
+        : false,
     };
   },
 
@@ -1382,6 +1403,9 @@ export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = 
     if (message.remaining !== 0) {
       obj.remaining = Math.round(message.remaining);
     }
+    if (message.stoppedAtDeadline !== false) {
+      obj.stoppedAtDeadline = message.stoppedAtDeadline;
+    }
     return obj;
   },
 
@@ -1392,6 +1416,7 @@ export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = 
     const message = createBaseReplayDeadLettersResponse();
     message.replayed = object.replayed ?? 0;
     message.remaining = object.remaining ?? 0;
+    message.stoppedAtDeadline = object.stoppedAtDeadline ?? false;
     return message;
   },
 };
