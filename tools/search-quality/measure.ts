@@ -1,3 +1,4 @@
+import { JsonClient } from './http-client';
 import type { QualityQuery } from './query-sets';
 
 export interface QualityReport {
@@ -17,21 +18,25 @@ export async function measure(gatewayUrl: string, apiKey: string, queries: Quali
   const misses: QualityReport['misses'] = [];
   let first = 0;
   let topFive = 0;
-  for (const query of queries) {
-    const started = performance.now();
-    const response = await fetch(`${gatewayUrl}/api/v1/diseases?b=5&n=${encodeURIComponent(query.text)}`, {
-      // no-cache: the gateway's reference cache must not flatter the latency of a repeated query.
-      headers: { authorization: `Bearer ${apiKey}`, 'cache-control': 'no-cache' },
-    });
-    const body = (await response.json()) as { diseases?: { Disease_ID: string }[] };
-    latencies.push(performance.now() - started);
-    if (response.status !== 200 && response.status !== 404) {
-      throw new Error(`GET /api/v1/diseases?n=${query.text} answered ${response.status}: ${JSON.stringify(body)}`);
+  const client = new JsonClient();
+  // no-cache: the gateway's reference cache must not flatter the latency of a repeated query.
+  const headers = { authorization: `Bearer ${apiKey}`, 'cache-control': 'no-cache' };
+  try {
+    for (const query of queries) {
+      const started = performance.now();
+      const response = await client.get(`${gatewayUrl}/api/v1/diseases?b=5&n=${encodeURIComponent(query.text)}`, headers);
+      latencies.push(performance.now() - started);
+      if (response.status !== 200 && response.status !== 404) {
+        throw new Error(`GET /api/v1/diseases?n=${query.text} answered ${response.status}: ${JSON.stringify(response.body)}`);
+      }
+      const { diseases = [] } = response.body as { diseases?: { Disease_ID: string }[] };
+      const rank = diseases.findIndex((disease) => disease.Disease_ID === query.diseaseId);
+      if (rank === 0) first += 1;
+      if (rank >= 0) topFive += 1;
+      if (rank !== 0) misses.push({ query, rank });
     }
-    const rank = (body.diseases ?? []).findIndex((disease) => disease.Disease_ID === query.diseaseId);
-    if (rank === 0) first += 1;
-    if (rank >= 0) topFive += 1;
-    if (rank !== 0) misses.push({ query, rank });
+  } finally {
+    client.close();
   }
   latencies.sort((a, b) => a - b);
   return {
