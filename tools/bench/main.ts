@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   // sizes, durations or connections, or under the profiler, is written as partial.
   const { only, duration, transactions, diseases, connections, profile } = values;
   const partial = [only, duration, transactions, diseases, connections].some((value) => value !== undefined) || profile;
-  const chosen = Object.entries(SCENARIOS).filter(([name]) => !values.only || name.includes(values.only));
+  const chosen = Object.entries(SCENARIOS).filter(([name]) => !only || name.includes(only));
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     mode: smoke ? 'smoke' : partial ? 'partial' : 'full',
