@@ -1,12 +1,9 @@
 import { busTopology, connectBus, declareTopology, QueueDepths, startConsumer } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
-import { openServiceDatabase } from '@libs/db';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy, unaryHandler } from '@libs/grpc';
-import { onShutdownSignal, runMain } from '@libs/lifecycle';
-import { createLogger } from '@libs/logging';
-import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
-import { initTracing } from '@libs/tracing';
+import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
+import { startMetricsServer } from '@libs/metrics';
 import { adminOnly } from './access';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
@@ -18,16 +15,7 @@ import { migrations } from './migrations';
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger('audit', config.LOG_LEVEL);
-  const tracing = initTracing('audit', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
-
-  const sequelize = await openServiceDatabase({
-    url: config.DATABASE_URL,
-    poolMax: config.DB_POOL_MAX,
-    migrations,
-    log: (message) => logger.info(message),
-  });
-  registerDbPoolMetrics(sequelize);
+  const { logger, tracing, sequelize } = await startServiceFoundation('audit', config, migrations);
 
   const topology = busTopology(config.AMQP_NAMESPACE);
   const { consumer, attach } = startConsumer({

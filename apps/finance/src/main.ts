@@ -1,12 +1,9 @@
 import { busTopology, ConfirmPublisher, connectBus, declareTopology } from '@libs/bus';
 import { financeV1 } from '@libs/contracts';
-import { openServiceDatabase } from '@libs/db';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy } from '@libs/grpc';
-import { onShutdownSignal, runMain } from '@libs/lifecycle';
-import { createLogger } from '@libs/logging';
-import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
-import { initTracing } from '@libs/tracing';
+import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
+import { startMetricsServer } from '@libs/metrics';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
 import { financeService } from './finance-service';
@@ -17,16 +14,7 @@ import { OutboxRelay } from './outbox/outbox-relay';
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger('finance', config.LOG_LEVEL);
-  const tracing = initTracing('finance', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
-
-  const sequelize = await openServiceDatabase({
-    url: config.DATABASE_URL,
-    poolMax: config.DB_POOL_MAX,
-    migrations,
-    log: (message) => logger.info(message),
-  });
-  registerDbPoolMetrics(sequelize);
+  const { logger, tracing, sequelize } = await startServiceFoundation('finance', config, migrations);
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
   const topology = busTopology(config.AMQP_NAMESPACE);

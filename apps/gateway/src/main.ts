@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { openServiceDatabase } from '@libs/db';
-import { onShutdownSignal, runMain } from '@libs/lifecycle';
-import { createLogger } from '@libs/logging';
-import { registerDbPoolMetrics } from '@libs/metrics';
-import { initTracing } from '@libs/tracing';
+import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { installKeyVerifier, keyVerifierOptions } from './auth/key-verifier';
 import { readConfig } from './config';
@@ -16,18 +12,8 @@ import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger('gateway', config.LOG_LEVEL);
-  const tracing = initTracing('gateway', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
-
-  const sequelize = await openServiceDatabase({
-    url: config.DATABASE_URL,
-    poolMax: config.DB_POOL_MAX,
-    migrations,
-    log: (message) => logger.info(message),
-  });
-
-  registerDbPoolMetrics(sequelize);
-  // Read once at start: a malformed changelog stops the gateway at once. Its newest release is the API's version.
+  const { logger, tracing, sequelize } = await startServiceFoundation('gateway', config, migrations);
+  // Read once at start: a malformed changelog stops the gateway at once. Its newest dated release is the API's version.
   const releases = parseChangelog(readFileSync(config.CHANGELOG_PATH, 'utf8'));
   await bootstrapAdmin(config, sequelize, logger);
   const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);

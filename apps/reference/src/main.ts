@@ -1,29 +1,17 @@
 import { CursorCodec } from '@libs/cursor';
-import { openServiceDatabase } from '@libs/db';
 import { startGrpcServer, unaryHandler } from '@libs/grpc';
-import { createLogger } from '@libs/logging';
-import { registerDbPoolMetrics, startMetricsServer } from '@libs/metrics';
-import { initTracing } from '@libs/tracing';
+import { startMetricsServer } from '@libs/metrics';
 import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
 import { migrations } from '@libs/reference-db';
 import { catalogueService } from './catalogue/catalogue-service';
 import { diseaseHandlers } from './diseases/disease-handlers';
 import { loadDefaultData } from './default-data/load-default-data';
-import { onShutdownSignal, runMain } from '@libs/lifecycle';
+import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger('reference', config.LOG_LEVEL);
-  const tracing = initTracing('reference', { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
-
-  const sequelize = await openServiceDatabase({
-    url: config.DATABASE_URL,
-    poolMax: config.DB_POOL_MAX,
-    migrations,
-    log: (message) => logger.info(message),
-  });
-  registerDbPoolMetrics(sequelize);
+  const { logger, tracing, sequelize } = await startServiceFoundation('reference', config, migrations);
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
   const cursors = new CursorCodec(config.CURSOR_SECRET);

@@ -1,0 +1,38 @@
+import type { Sequelize } from 'sequelize';
+import { openServiceDatabase, type Migration } from '@libs/db';
+import { createLogger, type Logger } from '@libs/logging';
+import { registerDbPoolMetrics } from '@libs/metrics';
+import { initTracing, type Tracing } from '@libs/tracing';
+
+/** The settings every service reads for what it starts with (libs/config's common fields). */
+export interface FoundationConfig {
+  LOG_LEVEL: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  DATABASE_URL: string;
+  DB_POOL_MAX: number;
+}
+
+export interface ServiceFoundation {
+  logger: Logger;
+  tracing: Tracing;
+  /** The service's own database, created if missing and migrated, its pool exported as metrics. */
+  sequelize: Sequelize;
+}
+
+/** What every service starts with, in the same order: its logger, tracing, and its migrated database. */
+export async function startServiceFoundation(
+  service: string,
+  config: FoundationConfig,
+  migrations: Migration[],
+): Promise<ServiceFoundation> {
+  const logger = createLogger(service, config.LOG_LEVEL);
+  const tracing = initTracing(service, { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
+  const sequelize = await openServiceDatabase({
+    url: config.DATABASE_URL,
+    poolMax: config.DB_POOL_MAX,
+    migrations,
+    log: (message) => logger.info(message),
+  });
+  registerDbPoolMetrics(sequelize);
+  return { logger, tracing, sequelize };
+}
