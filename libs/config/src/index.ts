@@ -1,3 +1,3 @@
 export { parseConfig, loadConfig, ConfigError } from './load-config';
 export { env } from './env-fields';
-export { commonFields, grpcServiceFields, busFields, metricsFields, internalAuthFields } from './service-fields';
+export { commonFields, grpcServiceFields, busFields, metricsFields, internalAuthFields, type CommonConfig } from './service-fields';

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { env } from './env-fields';
 
 /** Variables every service reads: its database, logging and shutdown grace. */
@@ -9,6 +10,9 @@ export const commonFields = (service: string) => ({
   // The standard OpenTelemetry variable; unset, spans are not exported (trace ids still propagate).
   OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl(['http:', 'https:']),
 });
+
+/** The parsed values of commonFields, which every service's configuration holds. */
+export type CommonConfig = z.infer<z.ZodObject<ReturnType<typeof commonFields>>>;
 
 /**
  * The secret the gateway signs each call's acting user with (HMAC), shared by

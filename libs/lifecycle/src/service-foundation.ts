@@ -1,16 +1,9 @@
 import type { Sequelize } from 'sequelize';
+import type { CommonConfig } from '@libs/config';
 import { openServiceDatabase, type Migration } from '@libs/db';
 import { createLogger, type Logger } from '@libs/logging';
 import { registerDbPoolMetrics } from '@libs/metrics';
 import { initTracing, type Tracing } from '@libs/tracing';
-
-/** The settings every service reads for what it starts with (libs/config's common fields). */
-export interface FoundationConfig {
-  LOG_LEVEL: string;
-  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
-  DATABASE_URL: string;
-  DB_POOL_MAX: number;
-}
 
 export interface ServiceFoundation {
   logger: Logger;
@@ -22,7 +15,7 @@ export interface ServiceFoundation {
 /** What every service starts with, in the same order: its logger, tracing, and its migrated database. */
 export async function startServiceFoundation(
   service: string,
-  config: FoundationConfig,
+  config: CommonConfig,
   migrations: Migration[],
 ): Promise<ServiceFoundation> {
   const logger = createLogger(service, config.LOG_LEVEL);
