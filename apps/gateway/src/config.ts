@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { commonFields, env, internalAuthFields, loadConfig } from '@libs/config';
 import { emailField } from './auth/credentials';
+import { keyLimitFields } from './auth/key-limits';
 
 const schema = z
   .object({
@@ -27,7 +28,11 @@ const schema = z
     // Reference answers served from memory for this long (0: off); an import shows through within it.
     REFERENCE_CACHE_TTL_MS: env.int(60_000, 0, 3_600_000),
     REFERENCE_CACHE_MAX: env.int(1_000, 1, 1_000_000),
-    KEY_USAGE_FLUSH_MS: env.int(2_000, 100, 60_000),
+    // Also how often the limits' shared counts are read back: instances may together overshoot a key's
+    // rate by about (instances − 1) × rate × this interval (docs/IDENTITY.md), hence the upper bound.
+    KEY_USAGE_FLUSH_MS: env.int(1_000, 100, 10_000),
+    // RATE_LIMIT_<ROLE>, DAILY_QUOTA_<ROLE>, CONCURRENCY_LIMIT_<ROLE> for every role: the limits of keys without their own.
+    ...keyLimitFields(),
     SESSION_TTL_MINUTES: env.int(720, 1, 10_080),
     BOOTSTRAP_ADMIN_EMAIL: emailField.optional(),
     // Checked when the admin is created (bootstrapAdmin), so that a bad value is never echoed into a log.

@@ -13,7 +13,13 @@ export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
-    readonly options: { errors?: ProblemFieldError[]; headers?: Record<string, string>; type?: string } = {},
+    readonly options: {
+      errors?: ProblemFieldError[];
+      headers?: Record<string, string>;
+      type?: string;
+      /** Members the problem type defines beyond RFC 9457's own (which they cannot replace). */
+      extensions?: Record<string, unknown>;
+    } = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';
@@ -34,6 +40,7 @@ export class HttpProblem extends Error {
 
   body(requestId: string | undefined): Record<string, unknown> {
     return {
+      ...this.options.extensions,
       type: this.options.type ?? 'about:blank',
       title: this.title,
       status: this.status,

@@ -1,12 +1,16 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import { generateApiKey } from './api-key';
+import { effectiveLimits, type CustomLimits, type KeyLimits, type RoleLimits } from './key-limits';
 import type { Role } from './permissions';
+import type { SharedUsage } from './rate-limiter';
 
 export interface KeyOwner {
   keyId: string;
   userId: string;
   role: Role;
+  /** The key's limits: its own where an admin set them, its role's otherwise. */
+  limits: KeyLimits;
 }
 
 /** What a key's owner may see of it: never the key or its hash. */
@@ -19,10 +23,17 @@ export interface KeySummary {
   requestCount: number;
 }
 
+/** A key as its owner and admins list it: with the limits it is under, and which of them an admin set. */
+export interface ListedKey extends KeySummary {
+  limits: KeyLimits;
+  customLimits: CustomLimits;
+}
+
 /** A user may hold this many live keys; more is almost always a leak in the making. */
 export const MAX_LIVE_KEYS = 20;
 
-const KEY_COLUMNS = 'id, name, prefix, created_at, last_used_at, request_count';
+const KEY_FIELDS = ['id', 'name', 'prefix', 'created_at', 'last_used_at', 'request_count'];
+const KEY_COLUMNS = KEY_FIELDS.join(', ');
 
 interface KeyRow {
   id: string;
@@ -42,15 +53,56 @@ const toSummary = (row: KeyRow): KeySummary => ({
   requestCount: Number(row.request_count),
 });
 
-/** The owner of a live key, found by the key's hash; undefined for an unknown or revoked one. */
-export async function findKeyOwner(sequelize: Sequelize, keyHash: string): Promise<KeyOwner | undefined> {
-  const [row] = await sequelize.query<{ key_id: string; user_id: string; role: Role }>(
-    `SELECT k.id AS key_id, u.id AS user_id, u.role
+interface CustomLimitColumns {
+  rate_limit: number | null;
+  daily_quota: number | null;
+  concurrency_limit: number | null;
+}
+
+const CUSTOM_LIMIT_COLUMNS = 'rate_limit, daily_quota, concurrency_limit';
+
+const customLimitsOf = (row: CustomLimitColumns): CustomLimits => ({
+  ...(row.rate_limit !== null ? { rateLimit: row.rate_limit } : {}),
+  ...(row.daily_quota !== null ? { dailyQuota: row.daily_quota } : {}),
+  ...(row.concurrency_limit !== null ? { concurrencyLimit: row.concurrency_limit } : {}),
+});
+
+interface SharedUsageColumns {
+  tat_ms: number | null;
+  quota_day: string | null;
+  quota_day_requests: string;
+}
+
+/** The limiter's shared counts, as numbers and a plain `YYYY-MM-DD` (a pg date would become a local-time Date). */
+const SHARED_USAGE_COLUMNS = `(extract(epoch FROM rate_tat) * 1000)::float8 AS tat_ms, quota_day::text AS quota_day, quota_day_requests`;
+
+const sharedUsageOf = (row: SharedUsageColumns): SharedUsage => ({
+  tatMs: row.tat_ms,
+  day: row.quota_day,
+  dayRequests: Number(row.quota_day_requests),
+});
+
+/**
+ * The owner of a live key, found by the key's hash, with the key's limits and
+ * the limiter's shared counts as they are now; undefined for an unknown or
+ * revoked key.
+ */
+export async function findKeyOwner(
+  sequelize: Sequelize,
+  keyHash: string,
+  roleLimits: RoleLimits,
+): Promise<{ owner: KeyOwner; usage: SharedUsage } | undefined> {
+  const [row] = await sequelize.query<{ key_id: string; user_id: string; role: Role } & CustomLimitColumns & SharedUsageColumns>(
+    `SELECT k.id AS key_id, u.id AS user_id, u.role, ${CUSTOM_LIMIT_COLUMNS}, ${SHARED_USAGE_COLUMNS}
        FROM api_keys k JOIN users u ON u.id = k.user_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     { bind: [keyHash], type: QueryTypes.SELECT },
   );
-  return row && { keyId: row.key_id, userId: row.user_id, role: row.role };
+  if (!row) return undefined;
+  return {
+    owner: { keyId: row.key_id, userId: row.user_id, role: row.role, limits: effectiveLimits(roleLimits[row.role], customLimitsOf(row)) },
+    usage: sharedUsageOf(row),
+  };
 }
 
 /** Issues a key for a user and returns it in full, once; only its hash is kept. */
@@ -85,12 +137,59 @@ export async function issueKeyWithinLimit(
   });
 }
 
-export async function listLiveKeys(sequelize: Sequelize, userId: string): Promise<KeySummary[]> {
-  const rows = await sequelize.query<KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
+type ListedKeyRow = KeyRow & CustomLimitColumns & { role: Role };
+
+/** For statements that join the key (k) to its user (u), whose role gives the default limits. */
+const LISTED_KEY_COLUMNS = [...KEY_FIELDS.map((field) => `k.${field}`), 'k.rate_limit', 'k.daily_quota', 'k.concurrency_limit', 'u.role'].join(', ');
+
+const toListedKey = (row: ListedKeyRow, roleLimits: RoleLimits): ListedKey => {
+  const customLimits = customLimitsOf(row);
+  return { ...toSummary(row), limits: effectiveLimits(roleLimits[row.role], customLimits), customLimits };
+};
+
+/** A user's live keys, newest first, with their limits. */
+export async function listLiveKeys(sequelize: Sequelize, userId: string, roleLimits: RoleLimits): Promise<ListedKey[]> {
+  const rows = await sequelize.query<ListedKeyRow>(
+    `SELECT ${LISTED_KEY_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.user_id = $1 AND k.revoked_at IS NULL ORDER BY k.created_at DESC, k.id`,
     { bind: [userId], type: QueryTypes.SELECT },
   );
-  return rows.map(toSummary);
+  return rows.map((row) => toListedKey(row, roleLimits));
+}
+
+/**
+ * Sets or clears (null) the custom limits of a live key; limits not named stay
+ * as they are. Returns the key as listed and its hash (so that every instance
+ * can be told to read it again), or undefined when there is no such live key.
+ */
+export async function setKeyLimits(
+  sequelize: Sequelize,
+  keyId: string,
+  changes: { [L in keyof KeyLimits]?: number | null },
+  roleLimits: RoleLimits,
+): Promise<{ key: ListedKey; keyHash: string } | undefined> {
+  const [row] = await sequelize.query<ListedKeyRow & { key_hash: string }>(
+    `UPDATE api_keys k
+        SET rate_limit = CASE WHEN $2 THEN $3::integer ELSE k.rate_limit END,
+            daily_quota = CASE WHEN $4 THEN $5::integer ELSE k.daily_quota END,
+            concurrency_limit = CASE WHEN $6 THEN $7::integer ELSE k.concurrency_limit END
+       FROM users u
+      WHERE k.id = $1 AND k.revoked_at IS NULL AND u.id = k.user_id
+      RETURNING ${LISTED_KEY_COLUMNS}, k.key_hash`,
+    {
+      bind: [
+        keyId,
+        'rateLimit' in changes,
+        changes.rateLimit ?? null,
+        'dailyQuota' in changes,
+        changes.dailyQuota ?? null,
+        'concurrencyLimit' in changes,
+        changes.concurrencyLimit ?? null,
+      ],
+      type: QueryTypes.SELECT,
+    },
+  );
+  return row && { key: toListedKey(row, roleLimits), keyHash: row.key_hash };
 }
 
 /**
@@ -107,24 +206,60 @@ export async function revokeKey(sequelize: Sequelize, userId: string, keyId: str
   return row?.key_hash;
 }
 
-/** Adds counted uses to many keys in one statement; last_used_at only moves forward. */
-export async function addKeyUsage(
+/** Requests one instance admitted for a key since its last write. */
+export interface KeyUse {
+  keyId: string;
+  requests: number;
+  firstAt: Date;
+  lastUsedAt: Date;
+  /** The key's rate bucket interval: each request moves its theoretical arrival time on by this much. */
+  intervalMs: number;
+}
+
+/**
+ * In one statement: adds admitted requests to many keys (the lifetime count,
+ * the last use, the rate bucket and the day's count), then returns the shared
+ * counts of those keys and of `alsoRead`. last_used_at only moves forward, and
+ * so does quota_day: an instance whose clock is behind adds to the newer day.
+ */
+export async function recordKeyUsage(
   sequelize: Sequelize,
-  usage: { keyId: string; requests: number; lastUsedAt: Date }[],
-): Promise<void> {
-  if (usage.length === 0) return;
-  await sequelize.query(
-    `UPDATE api_keys k
-        SET request_count = k.request_count + u.requests,
-            last_used_at = GREATEST(k.last_used_at, u.last_used_at)
-       FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[]) AS u (id, requests, last_used_at)
-      WHERE k.id = u.id`,
+  usage: KeyUse[],
+  alsoRead: string[],
+  day: string,
+): Promise<Map<string, SharedUsage>> {
+  const rows = await sequelize.query<{ id: string } & SharedUsageColumns>(
+    `WITH used AS (
+       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::timestamptz[], $5::float8[])
+         AS u (id, requests, first_at, last_used_at, interval_ms)
+     ), written AS (
+       UPDATE api_keys k
+          SET request_count = k.request_count + u.requests,
+              last_used_at = GREATEST(k.last_used_at, u.last_used_at),
+              rate_tat = GREATEST(k.rate_tat, u.first_at) + make_interval(secs => u.requests * u.interval_ms / 1000),
+              quota_day_requests = CASE WHEN k.quota_day >= $6::date THEN k.quota_day_requests + u.requests ELSE u.requests END,
+              quota_day = GREATEST(k.quota_day, $6::date)
+         FROM used u
+        WHERE k.id = u.id
+        RETURNING k.id, k.rate_tat, k.quota_day, k.quota_day_requests
+     ), counts AS (
+       SELECT * FROM written
+       UNION ALL
+       SELECT id, rate_tat, quota_day, quota_day_requests FROM api_keys WHERE id = ANY($7::uuid[])
+     )
+     SELECT id, ${SHARED_USAGE_COLUMNS} FROM counts`,
     {
       bind: [
         usage.map((u) => u.keyId),
         usage.map((u) => u.requests),
+        usage.map((u) => u.firstAt.toISOString()),
         usage.map((u) => u.lastUsedAt.toISOString()),
+        usage.map((u) => u.intervalMs),
+        day,
+        alsoRead,
       ],
+      type: QueryTypes.SELECT,
     },
   );
+  return new Map(rows.map((row) => [row.id, sharedUsageOf(row)]));
 }

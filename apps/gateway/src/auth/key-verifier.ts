@@ -4,8 +4,9 @@ import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { hashApiKey, looksLikeApiKey } from './api-key';
 import { announceKeyEvent, KeyEventListener, type KeyEvent } from './key-events';
+import { KeyLimiter } from './key-limiter';
+import { roleLimitsFrom, type RoleLimits } from './key-limits';
 import { findKeyOwner, type KeyOwner } from './key-store';
-import { UsageCounter } from './usage-counter';
 
 export interface KeyVerifierOptions {
   /** The gateway database, for the connection that LISTENs for revocations made by other instances. */
@@ -13,7 +14,10 @@ export interface KeyVerifierOptions {
   /** How long a verified key is trusted without asking the database: the bound on how late a revocation bites. */
   cacheTtlMs: number;
   cacheMax: number;
+  /** How often admitted requests are written and the limits' shared counts read back. */
   usageFlushMs: number;
+  /** Each role's limits, for keys without limits of their own. */
+  roleLimits: RoleLimits;
 }
 
 export const keyVerifierOptions = (config: GatewayConfig): KeyVerifierOptions => ({
@@ -21,17 +25,20 @@ export const keyVerifierOptions = (config: GatewayConfig): KeyVerifierOptions =>
   cacheTtlMs: config.KEY_CACHE_TTL_MS,
   cacheMax: config.KEY_CACHE_MAX,
   usageFlushMs: config.KEY_USAGE_FLUSH_MS,
+  roleLimits: roleLimitsFrom(config),
 });
 
 /**
  * Verifies API keys. A key seen within the cache TTL is answered from memory.
- * A revocation or role change is announced with PostgreSQL NOTIFY, and every
- * instance drops the key from its cache when told; should a notice be missed
- * (listener reconnecting), the entry still expires within the TTL (≤ 5 s).
+ * A revocation, role change or change of a key's limits is announced with
+ * PostgreSQL NOTIFY, and every instance drops the key from its cache when
+ * told; should a notice be missed (listener reconnecting), the entry still
+ * expires within the TTL (≤ 5 s). The key's limiter lives here too, as it
+ * learns each key's shared counts from the same lookups.
  */
 export class KeyVerifier {
   private readonly cache: LRUCache<string, KeyOwner>;
-  private readonly usage: UsageCounter;
+  readonly limiter: KeyLimiter;
   private readonly events: KeyEventListener;
   /** Lookups under way, shared by concurrent requests with the same key. */
   private readonly lookups = new Map<string, Promise<KeyOwner | undefined>>();
@@ -40,11 +47,11 @@ export class KeyVerifier {
 
   constructor(
     private readonly sequelize: Sequelize,
-    options: KeyVerifierOptions,
+    private readonly options: KeyVerifierOptions,
     private readonly logger: Logger,
   ) {
     this.cache = new LRUCache<string, KeyOwner>({ max: options.cacheMax, ttl: options.cacheTtlMs });
-    this.usage = new UsageCounter(sequelize, options.usageFlushMs, logger);
+    this.limiter = new KeyLimiter(sequelize, options.usageFlushMs, logger);
     this.events = new KeyEventListener(
       options.databaseUrl,
       { onEvent: (event) => this.forget(event), onReconnect: () => this.forgetAll() },
@@ -56,23 +63,23 @@ export class KeyVerifier {
     return this.events.start();
   }
 
-  /** The owner of a live key (its use counted), or undefined. */
+  /** The owner of a live key, or undefined. Its use is counted when the limiter admits the request. */
   async verify(key: string): Promise<KeyOwner | undefined> {
     if (!looksLikeApiKey(key)) return undefined;
     const keyHash = hashApiKey(key);
-    const owner = this.cache.get(keyHash) ?? (await this.lookup(keyHash));
-    if (owner) this.usage.count(owner.keyId);
-    return owner;
+    return this.cache.get(keyHash) ?? (await this.lookup(keyHash));
   }
 
   private lookup(keyHash: string): Promise<KeyOwner | undefined> {
     const running = this.lookups.get(keyHash);
     if (running) return running;
     const generation = this.generation;
-    const lookup = findKeyOwner(this.sequelize, keyHash)
-      .then((owner) => {
-        if (owner && generation === this.generation) this.cache.set(keyHash, owner);
-        return owner;
+    const lookup = findKeyOwner(this.sequelize, keyHash, this.options.roleLimits)
+      .then((found) => {
+        if (!found) return undefined;
+        this.limiter.seed(found.owner.keyId, found.usage);
+        if (generation === this.generation) this.cache.set(keyHash, found.owner);
+        return found.owner;
       })
       .finally(() => {
         if (this.lookups.get(keyHash) === lookup) this.lookups.delete(keyHash);
@@ -83,6 +90,11 @@ export class KeyVerifier {
 
   /** After a revocation: this instance forgets the key at once, the others when the notice arrives. */
   keyRevoked(keyHash: string): Promise<void> {
+    return this.announce({ kind: 'key', keyHash });
+  }
+
+  /** After an admin changed a key's limits: every instance re-reads the key. */
+  limitsChanged(keyHash: string): Promise<void> {
     return this.announce({ kind: 'key', keyHash });
   }
 
@@ -119,12 +131,12 @@ export class KeyVerifier {
   }
 
   flushUsage(): Promise<void> {
-    return this.usage.flush();
+    return this.limiter.flush();
   }
 
   async stop(): Promise<void> {
     await this.events.stop();
-    await this.usage.stop();
+    await this.limiter.stop();
   }
 }
 

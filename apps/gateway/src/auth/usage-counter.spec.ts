@@ -3,28 +3,48 @@ import { createLogger } from '@libs/logging';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { issueKey } from './key-store';
-import { UsageCounter } from './usage-counter';
+import type { SharedUsage } from './rate-limiter';
+import { UsageCounter, type SharedCounts } from './usage-counter';
+import { utcDay } from './utc-day';
+
+/** What the rate limiter would be told after each write. */
+class LearntCounts implements SharedCounts {
+  readonly learnt = new Map<string, SharedUsage & { pending: number }>();
+  constructor(private readonly watched: string[] = []) {}
+  keysToRead(): string[] {
+    return this.watched;
+  }
+  learn(keyId: string, shared: SharedUsage, pending: number): void {
+    this.learnt.set(keyId, { ...shared, pending });
+  }
+}
 
 describe('key usage counted in memory, written in batches', () => {
   let db: ScratchDatabase;
-  let counter: UsageCounter;
-  let keyId: string;
+  let userId: string;
+  const logger = createLogger('gateway', 'silent');
+  const counters: UsageCounter[] = [];
+  /** Flushed by hand only, so that the test decides when writes happen. */
+  const newCounter = (shared: SharedCounts) => {
+    const counter = new UsageCounter(db.sequelize, 3_600_000, shared, logger);
+    counters.push(counter);
+    return counter;
+  };
+  const newKey = async () => (await issueKey(db.sequelize, userId, 'k')).id;
+
   beforeAll(async () => {
     db = await createScratchDatabase('gateway', migrations);
-    const [user] = await db.sequelize.query<{ id: string }>(
+    [{ id: userId }] = await db.sequelize.query<{ id: string }>(
       "INSERT INTO users (email, role) VALUES ('u@example.org', 'reader') RETURNING id",
       { type: QueryTypes.SELECT },
     );
-    keyId = (await issueKey(db.sequelize, user.id, 'k')).id;
-    // Flushed by hand only, so that the test decides when writes happen.
-    counter = new UsageCounter(db.sequelize, 3_600_000, createLogger('gateway', 'silent'));
   }, 60_000);
   afterAll(async () => {
-    await counter?.stop();
+    await Promise.all(counters.map((counter) => counter.stop()));
     await db?.drop();
   }, 30_000);
 
-  const stored = async () =>
+  const stored = async (keyId: string) =>
     (
       await db.sequelize.query<{ request_count: string; last_used_at: Date | null }>(
         'SELECT request_count, last_used_at FROM api_keys WHERE id = $1',
@@ -33,16 +53,56 @@ describe('key usage counted in memory, written in batches', () => {
     )[0];
 
   it('keeps the counts of a failed write and adds them to the next one', async () => {
+    const keyId = await newKey();
+    const counter = newCounter(new LearntCounts());
     const lastUse = new Date('2026-01-02T03:04:05Z');
-    counter.count(keyId, new Date('2026-01-01T00:00:00Z'));
-    counter.count(keyId, lastUse);
+    counter.count(keyId, 1_000, new Date('2026-01-01T00:00:00Z'));
+    counter.count(keyId, 1_000, lastUse);
     await db.sequelize.query('ALTER TABLE api_keys RENAME TO api_keys_away');
     await counter.flush(); // fails: the table is gone for a moment
     await db.sequelize.query('ALTER TABLE api_keys_away RENAME TO api_keys');
-    expect((await stored()).request_count).toBe('0');
+    expect((await stored(keyId)).request_count).toBe('0');
 
-    counter.count(keyId, new Date('2026-01-01T12:00:00Z'));
+    counter.count(keyId, 1_000, new Date('2026-01-01T12:00:00Z'));
     await counter.flush();
-    expect(await stored()).toEqual({ request_count: '3', last_used_at: lastUse });
+    expect(await stored(keyId)).toEqual({ request_count: '3', last_used_at: lastUse });
+  });
+
+  it('adds up what several instances admitted, and tells each the shared counts', async () => {
+    const keyId = await newKey();
+    const first = new LearntCounts();
+    const second = new LearntCounts([keyId]);
+    const [a, b] = [newCounter(first), newCounter(second)];
+    const start = Date.now();
+    for (let i = 0; i < 3; i += 1) a.count(keyId, 1_000, new Date(start));
+    for (let i = 0; i < 2; i += 1) b.count(keyId, 1_000, new Date(start));
+    await a.flush();
+    expect(first.learnt.get(keyId)).toEqual({ tatMs: start + 3_000, day: utcDay(Date.now()), dayRequests: 3, pending: 0 });
+
+    await b.flush();
+    // Each request moves the bucket's arrival time on by its interval, from wherever it stands.
+    expect(second.learnt.get(keyId)).toEqual({ tatMs: start + 5_000, day: utcDay(Date.now()), dayRequests: 5, pending: 0 });
+    expect((await stored(keyId)).request_count).toBe('5');
+
+    // An instance that admitted nothing since still reads the counts of the keys it watches.
+    second.learnt.clear();
+    await b.flush();
+    expect(second.learnt.get(keyId)).toMatchObject({ dayRequests: 5 });
+  });
+
+  it('starts the day count afresh on a new day, and never moves the day back', async () => {
+    const keyId = await newKey();
+    await db.sequelize.query("UPDATE api_keys SET quota_day = '2000-01-01', quota_day_requests = 40 WHERE id = $1", { bind: [keyId] });
+    const shared = new LearntCounts();
+    const counter = newCounter(shared);
+    counter.count(keyId, 1_000);
+    await counter.flush();
+    expect(shared.learnt.get(keyId)).toMatchObject({ day: utcDay(Date.now()), dayRequests: 1 });
+
+    // A day later than the instance's own (its clock is behind): its requests go to the newer day.
+    await db.sequelize.query("UPDATE api_keys SET quota_day = '2999-01-01', quota_day_requests = 7 WHERE id = $1", { bind: [keyId] });
+    counter.count(keyId, 1_000);
+    await counter.flush();
+    expect(shared.learnt.get(keyId)).toMatchObject({ day: '2999-01-01', dayRequests: 8 });
   });
 });

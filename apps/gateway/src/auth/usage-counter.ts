@@ -1,58 +1,100 @@
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '@libs/logging';
-import { addKeyUsage } from './key-store';
+import { recordKeyUsage } from './key-store';
+import type { SharedUsage } from './rate-limiter';
+import { utcDay } from './utc-day';
 
 const latest = (a: Date, b: Date): Date => (a > b ? a : b);
+const earliest = (a: Date, b: Date): Date => (a < b ? a : b);
+
+/** Admitted requests of one key since the last write. */
+interface PendingUse {
+  requests: number;
+  firstAt: Date;
+  lastUsedAt: Date;
+  /** The key's rate bucket interval (ms per request) when last counted. */
+  intervalMs: number;
+}
+
+/** Who keeps the counts that every instance shares: the rate limiter. */
+export interface SharedCounts {
+  /** Keys whose shared counts to read back with each write, besides those counted (idle ones are dropped first). */
+  keysToRead(nowMs: number): string[];
+  /** The shared counts of a key just read, and the requests this instance admitted meanwhile (not in them yet). */
+  learn(keyId: string, shared: SharedUsage, pending: number, intervalMs: number): void;
+}
 
 /**
- * Counts key uses in memory and writes them in one batch every interval, so
- * that no request waits for a database write. A failed flush keeps its counts
+ * Counts admitted requests per key in memory and writes them in one batch
+ * every interval, reading back in the same statement what every gateway
+ * instance has counted, so that no request waits for the database and the
+ * limits hold across instances and restarts. A failed write keeps its counts
  * for the next one; a crash loses at most one interval of counts.
  */
 export class UsageCounter {
-  private pending = new Map<string, { requests: number; lastUsedAt: Date }>();
+  private pending = new Map<string, PendingUse>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly sequelize: Sequelize,
     intervalMs: number,
+    private readonly shared: SharedCounts,
     private readonly logger: Logger,
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
   }
 
-  count(keyId: string, at = new Date()): void {
+  count(keyId: string, intervalMs: number, at = new Date()): void {
     const entry = this.pending.get(keyId);
     if (entry) {
       entry.requests += 1;
       entry.lastUsedAt = latest(entry.lastUsedAt, at);
+      entry.intervalMs = intervalMs;
     } else {
-      this.pending.set(keyId, { requests: 1, lastUsedAt: at });
+      this.pending.set(keyId, { requests: 1, firstAt: at, lastUsedAt: at, intervalMs });
     }
   }
 
-  /** Writes what was counted so far; flushes never overlap. */
+  /** Writes what was counted so far and reads back the shared counts; flushes never overlap. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.writePending());
     return this.flushing;
   }
 
   private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
+    const now = Date.now();
     const batch = this.pending;
+    const alsoRead = this.shared.keysToRead(now).filter((keyId) => !batch.has(keyId));
+    if (batch.size === 0 && alsoRead.length === 0) return;
     this.pending = new Map();
     try {
-      await addKeyUsage(this.sequelize, [...batch].map(([keyId, usage]) => ({ keyId, ...usage })));
+      const counts = await recordKeyUsage(
+        this.sequelize,
+        [...batch].map(([keyId, use]) => ({ keyId, ...use })),
+        alsoRead,
+        utcDay(now),
+      );
+      for (const [keyId, shared] of counts) {
+        const meanwhile = this.pending.get(keyId);
+        this.shared.learn(keyId, shared, meanwhile?.requests ?? 0, meanwhile?.intervalMs ?? 0);
+      }
     } catch (error) {
       this.logger.warn({ err: error, keys: batch.size }, 'could not record key usage; will retry');
-      for (const [keyId, usage] of batch) {
+      for (const [keyId, use] of batch) {
         const later = this.pending.get(keyId);
-        this.pending.set(keyId, {
-          requests: usage.requests + (later?.requests ?? 0),
-          lastUsedAt: later ? latest(later.lastUsedAt, usage.lastUsedAt) : usage.lastUsedAt,
-        });
+        this.pending.set(
+          keyId,
+          later
+            ? {
+                requests: use.requests + later.requests,
+                firstAt: earliest(use.firstAt, later.firstAt),
+                lastUsedAt: latest(use.lastUsedAt, later.lastUsedAt),
+                intervalMs: later.intervalMs,
+              }
+            : use,
+        );
       }
     }
   }

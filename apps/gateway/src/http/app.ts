@@ -68,8 +68,8 @@ export function buildApp(
   app.use(changelogRoutes(releases));
   app.use(dashboard());
   app.use(authRoutes(config, sequelize));
-  app.use(authKeyRoutes(sequelize));
-  app.use(authUserRoutes(sequelize));
+  app.use(authKeyRoutes(config, sequelize));
+  app.use(authUserRoutes(config, sequelize));
   app.use(diseaseRoutes(upstreams, sequelize));
   for (const routes of [labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes]) {
     app.use(routes(upstreams, sequelize));

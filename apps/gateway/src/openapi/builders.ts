@@ -116,11 +116,44 @@ export interface OperationSpec {
   responses: Responses;
 }
 
+/** The fields on every answer to a request made with an API key (docs/IDENTITY.md, "Limits"). */
+const rateLimitHeaders = {
+  'RateLimit-Policy': {
+    description:
+      'The key\'s limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`.',
+    schema: { type: 'string' },
+  },
+};
+
+const tooManyRequests = {
+  ...problem(
+    'Over one of the key\'s limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`).',
+  ),
+  headers: {
+    'Retry-After': { description: 'Seconds until a retry can succeed.', schema: { type: 'integer', minimum: 1 } },
+    ...rateLimitHeaders,
+  },
+};
+
+/** Adds the rate-limit fields to an operation's successful answers. */
+const withRateLimitHeaders = (responses: Responses): Responses =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      if (!status.startsWith('2')) return [status, response];
+      const { headers, ...rest } = response as { headers?: Record<string, unknown> };
+      return [status, { ...rest, headers: { ...headers, ...rateLimitHeaders } }];
+    }),
+  );
+
 /**
  * An operation with what every operation shares: the bearer-key requirement
- * and its 401/403 answers, the 400 for bad input, and a default problem for
- * 429/5xx. Roles come from the permission table, so the document cannot
- * disagree with what the gateway enforces.
+ * and its 401/403/429 answers (and the rate-limit fields), the 400 for bad
+ * input, and a default problem for 5xx. Roles come from the permission table,
+ * so the document cannot disagree with what the gateway enforces.
  */
 export function operation(spec: OperationSpec) {
   const { permission, ...rest } = spec;
@@ -137,12 +170,13 @@ export function operation(spec: OperationSpec) {
     security: secured ? [{ bearerKey: [] }] : [],
     ...(secured && permission !== 'account' ? { 'x-permission': permission } : {}),
     responses: {
-      ...spec.responses,
+      ...(secured ? withRateLimitHeaders(spec.responses) : spec.responses),
       ...(spec.parameters?.length || spec.requestBody ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),
       ...(secured
         ? {
             '401': problem('No API key, or an unknown or revoked one. Carries `WWW-Authenticate: Bearer`.'),
             '403': problem('The key is valid but its role lacks the permission.'),
+            '429': tooManyRequests,
           }
         : {}),
       default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.'),

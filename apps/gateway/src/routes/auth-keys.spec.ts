@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { roleLimitsFrom } from '../auth/key-limits';
+import { readConfig } from '../config';
 import { migrations } from '../migrations';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test';
 
@@ -45,7 +47,8 @@ describe('API keys: create, list, revoke, usage', () => {
     expect(created.body.key.startsWith(created.body.prefix)).toBe(true);
     const { key, ...summary } = created.body;
     const listed = await gateway.send('GET', '/api/v1/auth/keys', { token: session });
-    expect(listed.body.keys).toContainEqual(summary);
+    // A reader's key without limits of its own is under the reader role's.
+    expect(listed.body.keys).toContainEqual({ ...summary, limits: roleLimitsFrom(readConfig()).reader, customLimits: {} });
     expect(JSON.stringify(listed.body)).not.toContain(key);
   });
 

@@ -1,8 +1,22 @@
+import { LIMIT_MAX } from '../../auth/key-limits';
+import { ROLES } from '../../auth/permissions';
 import { json, operation, pathParam, problem, queryParam, ref } from '../builders';
 
 const uuid = { type: 'string', format: 'uuid' };
 const dateTime = { type: 'string', format: 'date-time' };
-const role = { enum: ['reader', 'student', 'bursar', 'admin'] };
+const role = { enum: [...ROLES] };
+
+const limitProperties = {
+  rateLimit: { type: 'integer', minimum: 1, maximum: LIMIT_MAX.rateLimit, description: 'Requests per minute, refilled continuously.' },
+  dailyQuota: { type: 'integer', minimum: 1, maximum: LIMIT_MAX.dailyQuota, description: 'Requests per UTC day.' },
+  concurrencyLimit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMIT_MAX.concurrencyLimit,
+    description: 'Requests in progress at once on the data endpoints, per gateway instance.',
+  },
+};
+const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: ['integer', 'null'] });
 
 export const authSchemas = {
   User: {
@@ -23,6 +37,31 @@ export const authSchemas = {
       requestCount: { type: 'integer', minimum: 0 },
     },
   },
+  KeyLimits: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['rateLimit', 'dailyQuota', 'concurrencyLimit'],
+    properties: limitProperties,
+  },
+  ListedKey: {
+    description: "A key as listed: with the limits it is under (its own where an admin set them, its role's otherwise).",
+    allOf: [
+      { $ref: '#/components/schemas/KeySummary' },
+      {
+        type: 'object',
+        required: ['limits', 'customLimits'],
+        properties: {
+          limits: ref('KeyLimits'),
+          customLimits: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'The limits an admin set for this key; the others are the role defaults.',
+            properties: limitProperties,
+          },
+        },
+      },
+    ],
+  },
   NewKey: {
     description: 'A key as created: the only time `key` is shown.',
     allOf: [
@@ -40,6 +79,8 @@ export const authSchemas = {
     },
   },
 };
+
+const keyList = { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: ref('ListedKey') } } };
 
 const credentials = { required: true, content: { 'application/json': { schema: ref('Credentials') } } };
 const tags = ['Identity'];
@@ -106,16 +147,10 @@ export const authPaths = {
   '/api/v1/auth/keys': {
     get: operation({
       operationId: 'listKeys',
-      summary: 'Your live API keys, with their use',
+      summary: 'Your live API keys, with their use and limits',
       tags,
       permission: 'account',
-      responses: {
-        '200': json('Newest first.', {
-          type: 'object',
-          required: ['keys'],
-          properties: { keys: { type: 'array', items: ref('KeySummary') } },
-        }),
-      },
+      responses: { '200': json('Newest first.', keyList) },
     }),
     post: operation({
       operationId: 'createKey',
@@ -144,6 +179,29 @@ export const authPaths = {
       permission: 'account',
       parameters: [pathParam('id', 'Key id.', uuid)],
       responses: { '204': { description: 'Revoked.' }, '404': problem('You have no key with this id.') },
+    }),
+    patch: operation({
+      operationId: 'setKeyLimits',
+      summary: "Set one key's limits",
+      description:
+        "Any user's live key. A number sets the limit for this key alone; `null` gives it its role's default again; limits not named stay as they are. Every gateway instance applies it within milliseconds (PostgreSQL NOTIFY), 5 s at most.",
+      tags,
+      permission: 'users:manage',
+      parameters: [pathParam('id', 'Key id (`GET /api/v1/auth/users/{id}/keys` lists a user\'s keys).', uuid)],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              minProperties: 1,
+              properties: Object.fromEntries(Object.entries(limitProperties).map(([name, schema]) => [name, nullable(schema)])),
+            },
+          },
+        },
+      },
+      responses: { '200': json('The key with its limits.', ref('ListedKey')), '404': problem('No live key with this id.') },
     }),
   },
   '/api/v1/auth/users': {
@@ -182,6 +240,16 @@ export const authPaths = {
         },
       },
       responses: { '200': json('The user with the new role.', ref('User')), '404': problem('No such user.') },
+    }),
+  },
+  '/api/v1/auth/users/{id}/keys': {
+    get: operation({
+      operationId: 'listUserKeys',
+      summary: "A user's live keys, with their use and limits",
+      tags,
+      permission: 'users:manage',
+      parameters: [pathParam('id', 'User id.', uuid)],
+      responses: { '200': json('Newest first.', keyList), '404': problem('No such user.') },
     }),
   },
 };

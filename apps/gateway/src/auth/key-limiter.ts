@@ -1,0 +1,87 @@
+import type { Response } from 'express';
+import type { Sequelize } from 'sequelize';
+import type { Logger } from '@libs/logging';
+import { ConcurrencyGate } from './concurrency-gate';
+import type { KeyOwner } from './key-store';
+import { emissionMs, RateLimiter, type SharedUsage } from './rate-limiter';
+import { quotaExceeded, setLimitHeaders, type LimitReport } from './rate-limit-headers';
+import { UsageCounter } from './usage-counter';
+
+/** The seconds a request refused for concurrency is told to wait: in-flight requests finish within a call's deadline, most far sooner. */
+const CONCURRENCY_RETRY_SECONDS = 1;
+
+/**
+ * Every request made with an API key passes here once its key is verified:
+ * it is admitted under the key's rate limit, daily quota and (on the data
+ * endpoints) concurrency limit, or refused with a 429. Either way the answer
+ * carries the RateLimit-Policy and RateLimit fields. Admitted requests are
+ * counted in memory and written in batches (UsageCounter); no request waits
+ * for the database.
+ */
+export class KeyLimiter {
+  private readonly rates = new RateLimiter();
+  private readonly gate = new ConcurrencyGate();
+  private readonly usage: UsageCounter;
+
+  constructor(sequelize: Sequelize, syncIntervalMs: number, logger: Logger) {
+    this.usage = new UsageCounter(
+      sequelize,
+      syncIntervalMs,
+      {
+        keysToRead: (nowMs) => {
+          this.rates.sweep(nowMs);
+          return this.rates.knownKeys();
+        },
+        learn: (keyId, shared, pending, intervalMs) => this.rates.learn(keyId, shared, pending, intervalMs),
+      },
+      logger,
+    );
+  }
+
+  /** A key's shared counts from its database lookup, for an instance that knows none yet (after a start, or idle). */
+  seed(keyId: string, usage: SharedUsage): void {
+    this.rates.seed(keyId, usage, Date.now());
+  }
+
+  /**
+   * Admits the request or throws a 429 problem with Retry-After. With
+   * `holdsSlot` the request also takes one of the key's places in flight,
+   * given back when the response ends or the client goes away.
+   */
+  admit(owner: KeyOwner, res: Response, { holdsSlot }: { holdsSlot: boolean }): void {
+    const { keyId, limits } = owner;
+    const now = Date.now();
+    const report = (rate: LimitReport['rate'], refused?: LimitReport['refused']): LimitReport => ({
+      limits,
+      rate,
+      concurrencyRemaining: Math.max(0, limits.concurrencyLimit - this.gate.held(keyId)),
+      refused,
+    });
+
+    // A request refused for concurrency uses none of the rate or the quota.
+    if (holdsSlot && !this.gate.tryEnter(keyId, limits.concurrencyLimit)) {
+      const refused = { policy: 'concurrency' as const, retryAfterSeconds: CONCURRENCY_RETRY_SECONDS };
+      setLimitHeaders(res, report(this.rates.status(keyId, limits, now), refused));
+      throw quotaExceeded(limits, refused);
+    }
+    const verdict = this.rates.take(keyId, limits, now);
+    if (!verdict.admitted) {
+      if (holdsSlot) this.gate.leave(keyId);
+      const refused = { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds };
+      setLimitHeaders(res, report(verdict.status, refused));
+      throw quotaExceeded(limits, refused);
+    }
+    if (holdsSlot) res.once('close', () => this.gate.leave(keyId));
+    this.usage.count(keyId, emissionMs(limits), new Date(now));
+    setLimitHeaders(res, report(verdict.status));
+  }
+
+  /** Writes the counts so far (tests, and shutdown). */
+  flush(): Promise<void> {
+    return this.usage.flush();
+  }
+
+  stop(): Promise<void> {
+    return this.usage.stop();
+  }
+}
