@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
+import { raiseKeyLimits } from './generous-limits';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
 
@@ -16,7 +17,7 @@ const GRPC_SERVICES = ['reference', 'finance', 'audit'] as const;
 export interface RunningSystem {
   namespace: string;
   gatewayUrl: string;
-  /** A fresh key per role, issued the way `npm start` issues them. */
+  /** A fresh key per role, issued the way `npm start` issues them, with generous limits (generous-limits.ts). */
   keys: Record<Role, string>;
   databaseUrl(service: ServiceName): string;
   /**
@@ -164,6 +165,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const keys = Object.fromEntries(
     [...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key]),
   ) as Record<Role, string>;
+  await raiseKeyLimits(`http://127.0.0.1:${ports.gateway}`, keys.admin, Object.values(keys));
 
   return {
     namespace,

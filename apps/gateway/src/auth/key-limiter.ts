@@ -1,10 +1,12 @@
 import type { Response } from 'express';
 import type { Sequelize } from 'sequelize';
+import type { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import { ConcurrencyGate } from './concurrency-gate';
+import { keyRefusals } from './key-limit-metrics';
 import type { KeyOwner } from './key-store';
-import { emissionMs, RateLimiter, type SharedUsage } from './rate-limiter';
-import { quotaExceeded, setLimitHeaders, type LimitReport } from './rate-limit-headers';
+import { RateLimiter, type RateStatus, type SharedUsage } from './rate-limiter';
+import { quotaExceeded, setLimitHeaders, type LimitReport, type Refusal } from './rate-limit-headers';
 import { UsageCounter } from './usage-counter';
 
 /** The seconds a request refused for concurrency is told to wait: in-flight requests finish within a call's deadline, most far sooner. */
@@ -32,7 +34,7 @@ export class KeyLimiter {
           this.rates.sweep(nowMs);
           return this.rates.knownKeys();
         },
-        learn: (keyId, shared, pending, intervalMs) => this.rates.learn(keyId, shared, pending, intervalMs),
+        learn: (keyId, shared, pending) => this.rates.learn(keyId, shared, pending),
       },
       logger,
     );
@@ -51,29 +53,30 @@ export class KeyLimiter {
   admit(owner: KeyOwner, res: Response, { holdsSlot }: { holdsSlot: boolean }): void {
     const { keyId, limits } = owner;
     const now = Date.now();
-    const report = (rate: LimitReport['rate'], refused?: LimitReport['refused']): LimitReport => ({
-      limits,
-      rate,
-      concurrencyRemaining: Math.max(0, limits.concurrencyLimit - this.gate.held(keyId)),
-      refused,
-    });
-
     // A request refused for concurrency uses none of the rate or the quota.
     if (holdsSlot && !this.gate.tryEnter(keyId, limits.concurrencyLimit)) {
       const refused = { policy: 'concurrency' as const, retryAfterSeconds: CONCURRENCY_RETRY_SECONDS };
-      setLimitHeaders(res, report(this.rates.status(keyId, limits, now), refused));
-      throw quotaExceeded(limits, refused);
+      throw this.refuse(res, owner, this.rates.status(keyId, limits, now), refused);
     }
     const verdict = this.rates.take(keyId, limits, now);
     if (!verdict.admitted) {
       if (holdsSlot) this.gate.leave(keyId);
-      const refused = { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds };
-      setLimitHeaders(res, report(verdict.status, refused));
-      throw quotaExceeded(limits, refused);
+      throw this.refuse(res, owner, verdict.status, { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds });
     }
     if (holdsSlot) res.once('close', () => this.gate.leave(keyId));
-    this.usage.count(keyId, emissionMs(limits), new Date(now));
-    setLimitHeaders(res, report(verdict.status));
+    this.usage.count(keyId, limits.rateLimit, new Date(now));
+    setLimitHeaders(res, this.report(owner, verdict.status));
+  }
+
+  private report(owner: KeyOwner, rate: RateStatus, refused?: Refusal): LimitReport {
+    const concurrencyRemaining = Math.max(0, owner.limits.concurrencyLimit - this.gate.held(owner.keyId));
+    return { limits: owner.limits, rate, concurrencyRemaining, refused };
+  }
+
+  private refuse(res: Response, owner: KeyOwner, rate: RateStatus, refused: Refusal): HttpProblem {
+    setLimitHeaders(res, this.report(owner, rate, refused));
+    keyRefusals.inc({ policy: refused.policy });
+    return quotaExceeded(owner.limits, refused);
   }
 
   /** Writes the counts so far (tests, and shutdown). */

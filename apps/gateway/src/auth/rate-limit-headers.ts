@@ -11,13 +11,18 @@ export type PolicyName = 'minute' | 'day' | 'concurrency';
 
 const DAY_SECONDS = 86_400;
 
+/** The policy that refused a request, and the seconds until a retry can succeed. */
+export interface Refusal {
+  policy: PolicyName;
+  retryAfterSeconds: number;
+}
+
 export interface LimitReport {
   limits: KeyLimits;
   rate: RateStatus;
   /** Places left for more requests in flight on this instance. */
   concurrencyRemaining: number;
-  /** On a refusal: the policy that refused, and the seconds until a retry can succeed. */
-  refused?: { policy: PolicyName; retryAfterSeconds: number };
+  refused?: Refusal;
 }
 
 /** The policies a key is under; the same on every response for the same key and limits. */
@@ -62,7 +67,7 @@ const refusalDetail = (policy: PolicyName, limits: KeyLimits, retryAfterSeconds:
 };
 
 /** The 429 for a refused request: Retry-After, and which policy refused it (`violated-policies`). */
-export function quotaExceeded(limits: KeyLimits, refused: { policy: PolicyName; retryAfterSeconds: number }): HttpProblem {
+export function quotaExceeded(limits: KeyLimits, refused: Refusal): HttpProblem {
   return new HttpProblem(429, refusalDetail(refused.policy, limits, refused.retryAfterSeconds), {
     type: QUOTA_EXCEEDED_TYPE,
     headers: { 'Retry-After': String(refused.retryAfterSeconds) },

@@ -9,6 +9,8 @@ const IDLE_MS = 2 * WINDOW_MS;
 export interface SharedUsage {
   /** The rate bucket's theoretical arrival time (ms since the epoch): full again at this instant. Null: never used. */
   tatMs: number | null;
+  /** The rate limit the bucket was filled under: under another one it counts as full. */
+  tatLimit: number | null;
   /** The UTC day (`YYYY-MM-DD`) dayRequests counts, or null. */
   day: string | null;
   dayRequests: number;
@@ -31,13 +33,15 @@ export type RateVerdict =
 
 interface KeyState {
   tatMs: number;
+  /** The rate limit tatMs is for; 0 while unknown. */
+  rateLimit: number;
   day: string;
   dayRequests: number;
   lastUsedMs: number;
 }
 
 /** The time between two admissions at the steady rate. */
-export const emissionMs = (limits: KeyLimits) => WINDOW_MS / limits.rateLimit;
+const emissionMs = (rateLimit: number) => WINDOW_MS / rateLimit;
 
 /**
  * Per-key rate limit and daily quota, decided in memory. The rate is a token
@@ -45,7 +49,8 @@ export const emissionMs = (limits: KeyLimits) => WINDOW_MS / limits.rateLimit;
  * number (the theoretical arrival time); the quota counts admitted requests per
  * UTC day. Every decision uses what this instance knows: the shared counts it
  * last read (`learn`, after each batched write) plus its own admissions since,
- * so no request waits for the database.
+ * so no request waits for the database. A key whose rate limit changes (an
+ * admin, a new role) starts with a full bucket under the new limit.
  */
 export class RateLimiter {
   private readonly keys = new Map<string, KeyState>();
@@ -54,8 +59,8 @@ export class RateLimiter {
 
   /** Admits one request (and counts it) or says which limit refuses it and for how long. */
   take(keyId: string, limits: KeyLimits, nowMs: number): RateVerdict {
-    const state = this.current(keyId, nowMs);
-    const interval = emissionMs(limits);
+    const state = this.current(keyId, limits, nowMs);
+    const interval = emissionMs(limits.rateLimit);
     const nextTat = Math.max(state.tatMs, nowMs) + interval;
     const rateRefusedForMs = nextTat - nowMs - WINDOW_MS;
     if (rateRefusedForMs > 0) {
@@ -71,25 +76,27 @@ export class RateLimiter {
 
   /** The status without taking anything, for a request refused before it counted. */
   status(keyId: string, limits: KeyLimits, nowMs: number): RateStatus {
-    return this.statusOf(this.current(keyId, nowMs), limits, nowMs);
+    return this.statusOf(this.current(keyId, limits, nowMs), limits, nowMs);
   }
 
   /** A key's counts from its lookup: used only if this instance knows nothing newer. */
   seed(keyId: string, shared: SharedUsage, nowMs: number): void {
     if (this.keys.has(keyId)) return;
-    this.keys.set(keyId, { tatMs: 0, day: this.dayOf(nowMs), dayRequests: 0, lastUsedMs: nowMs });
-    this.learn(keyId, shared, 0, 0);
+    this.keys.set(keyId, { tatMs: 0, rateLimit: shared.tatLimit ?? 0, day: this.dayOf(nowMs), dayRequests: 0, lastUsedMs: nowMs });
+    this.learn(keyId, shared, 0);
   }
 
   /**
    * The shared counts after a batched write, plus this instance's admissions
-   * made while that write was under way (`pending`, each `interval` ms of the
-   * bucket). Never lowers what this instance itself has counted.
+   * made while that write was under way (`pending`). Never lowers what this
+   * instance itself has counted.
    */
-  learn(keyId: string, shared: SharedUsage, pending: number, interval: number): void {
+  learn(keyId: string, shared: SharedUsage, pending: number): void {
     const state = this.keys.get(keyId);
     if (!state) return;
-    if (shared.tatMs !== null) state.tatMs = Math.max(state.tatMs, shared.tatMs + pending * interval);
+    if (shared.tatMs !== null && shared.tatLimit === state.rateLimit) {
+      state.tatMs = Math.max(state.tatMs, shared.tatMs + pending * emissionMs(state.rateLimit));
+    }
     if (shared.day !== null && shared.day >= state.day) {
       state.dayRequests = shared.day === state.day ? Math.max(state.dayRequests, shared.dayRequests + pending) : shared.dayRequests + pending;
       state.day = shared.day;
@@ -111,14 +118,18 @@ export class RateLimiter {
     return this.today.day;
   }
 
-  private current(keyId: string, nowMs: number): KeyState {
+  private current(keyId: string, limits: KeyLimits, nowMs: number): KeyState {
     const today = this.dayOf(nowMs);
     let state = this.keys.get(keyId);
     if (!state) {
-      state = { tatMs: 0, day: today, dayRequests: 0, lastUsedMs: nowMs };
+      state = { tatMs: 0, rateLimit: limits.rateLimit, day: today, dayRequests: 0, lastUsedMs: nowMs };
       this.keys.set(keyId, state);
     }
     state.lastUsedMs = nowMs;
+    if (state.rateLimit !== limits.rateLimit) {
+      state.rateLimit = limits.rateLimit;
+      state.tatMs = 0;
+    }
     if (state.day < today) {
       state.day = today;
       state.dayRequests = 0;
@@ -127,7 +138,7 @@ export class RateLimiter {
   }
 
   private statusOf(state: KeyState, limits: KeyLimits, nowMs: number): RateStatus {
-    const interval = emissionMs(limits);
+    const interval = emissionMs(limits.rateLimit);
     const debtMs = Math.max(state.tatMs - nowMs, 0);
     return {
       minute: {

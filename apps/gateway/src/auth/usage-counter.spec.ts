@@ -56,14 +56,14 @@ describe('key usage counted in memory, written in batches', () => {
     const keyId = await newKey();
     const counter = newCounter(new LearntCounts());
     const lastUse = new Date('2026-01-02T03:04:05Z');
-    counter.count(keyId, 1_000, new Date('2026-01-01T00:00:00Z'));
-    counter.count(keyId, 1_000, lastUse);
+    counter.count(keyId, 60, new Date('2026-01-01T00:00:00Z'));
+    counter.count(keyId, 60, lastUse);
     await db.sequelize.query('ALTER TABLE api_keys RENAME TO api_keys_away');
     await counter.flush(); // fails: the table is gone for a moment
     await db.sequelize.query('ALTER TABLE api_keys_away RENAME TO api_keys');
     expect((await stored(keyId)).request_count).toBe('0');
 
-    counter.count(keyId, 1_000, new Date('2026-01-01T12:00:00Z'));
+    counter.count(keyId, 60, new Date('2026-01-01T12:00:00Z'));
     await counter.flush();
     expect(await stored(keyId)).toEqual({ request_count: '3', last_used_at: lastUse });
   });
@@ -74,20 +74,26 @@ describe('key usage counted in memory, written in batches', () => {
     const second = new LearntCounts([keyId]);
     const [a, b] = [newCounter(first), newCounter(second)];
     const start = Date.now();
-    for (let i = 0; i < 3; i += 1) a.count(keyId, 1_000, new Date(start));
-    for (let i = 0; i < 2; i += 1) b.count(keyId, 1_000, new Date(start));
+    for (let i = 0; i < 3; i += 1) a.count(keyId, 60, new Date(start));
+    for (let i = 0; i < 2; i += 1) b.count(keyId, 60, new Date(start));
     await a.flush();
-    expect(first.learnt.get(keyId)).toEqual({ tatMs: start + 3_000, day: utcDay(Date.now()), dayRequests: 3, pending: 0 });
+    expect(first.learnt.get(keyId)).toEqual({ tatMs: start + 3_000, tatLimit: 60, day: utcDay(Date.now()), dayRequests: 3, pending: 0 });
 
     await b.flush();
     // Each request moves the bucket's arrival time on by its interval, from wherever it stands.
-    expect(second.learnt.get(keyId)).toEqual({ tatMs: start + 5_000, day: utcDay(Date.now()), dayRequests: 5, pending: 0 });
+    expect(second.learnt.get(keyId)).toEqual({ tatMs: start + 5_000, tatLimit: 60, day: utcDay(Date.now()), dayRequests: 5, pending: 0 });
     expect((await stored(keyId)).request_count).toBe('5');
 
     // An instance that admitted nothing since still reads the counts of the keys it watches.
     second.learnt.clear();
     await b.flush();
     expect(second.learnt.get(keyId)).toMatchObject({ dayRequests: 5 });
+
+    // Under another rate limit (an admin changed it) the bucket starts full: only the new request is in it.
+    const later = Date.now();
+    a.count(keyId, 120, new Date(later));
+    await a.flush();
+    expect(first.learnt.get(keyId)).toMatchObject({ tatMs: later + 500, tatLimit: 120, dayRequests: 6 });
   });
 
   it('starts the day count afresh on a new day, and never moves the day back', async () => {
@@ -95,13 +101,13 @@ describe('key usage counted in memory, written in batches', () => {
     await db.sequelize.query("UPDATE api_keys SET quota_day = '2000-01-01', quota_day_requests = 40 WHERE id = $1", { bind: [keyId] });
     const shared = new LearntCounts();
     const counter = newCounter(shared);
-    counter.count(keyId, 1_000);
+    counter.count(keyId, 60);
     await counter.flush();
     expect(shared.learnt.get(keyId)).toMatchObject({ day: utcDay(Date.now()), dayRequests: 1 });
 
     // A day later than the instance's own (its clock is behind): its requests go to the newer day.
     await db.sequelize.query("UPDATE api_keys SET quota_day = '2999-01-01', quota_day_requests = 7 WHERE id = $1", { bind: [keyId] });
-    counter.count(keyId, 1_000);
+    counter.count(keyId, 60);
     await counter.flush();
     expect(shared.learnt.get(keyId)).toMatchObject({ day: '2999-01-01', dayRequests: 8 });
   });

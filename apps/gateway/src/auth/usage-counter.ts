@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '@libs/logging';
+import { keyUsageWrites } from './key-limit-metrics';
 import { recordKeyUsage } from './key-store';
 import type { SharedUsage } from './rate-limiter';
 import { utcDay } from './utc-day';
@@ -12,8 +13,8 @@ interface PendingUse {
   requests: number;
   firstAt: Date;
   lastUsedAt: Date;
-  /** The key's rate bucket interval (ms per request) when last counted. */
-  intervalMs: number;
+  /** The key's rate limit when last counted: the requests fill its bucket. */
+  rateLimit: number;
 }
 
 /** Who keeps the counts that every instance shares: the rate limiter. */
@@ -21,7 +22,7 @@ export interface SharedCounts {
   /** Keys whose shared counts to read back with each write, besides those counted (idle ones are dropped first). */
   keysToRead(nowMs: number): string[];
   /** The shared counts of a key just read, and the requests this instance admitted meanwhile (not in them yet). */
-  learn(keyId: string, shared: SharedUsage, pending: number, intervalMs: number): void;
+  learn(keyId: string, shared: SharedUsage, pending: number): void;
 }
 
 /**
@@ -46,14 +47,14 @@ export class UsageCounter {
     this.timer.unref();
   }
 
-  count(keyId: string, intervalMs: number, at = new Date()): void {
+  count(keyId: string, rateLimit: number, at = new Date()): void {
     const entry = this.pending.get(keyId);
     if (entry) {
       entry.requests += 1;
       entry.lastUsedAt = latest(entry.lastUsedAt, at);
-      entry.intervalMs = intervalMs;
+      entry.rateLimit = rateLimit;
     } else {
-      this.pending.set(keyId, { requests: 1, firstAt: at, lastUsedAt: at, intervalMs });
+      this.pending.set(keyId, { requests: 1, firstAt: at, lastUsedAt: at, rateLimit });
     }
   }
 
@@ -76,11 +77,10 @@ export class UsageCounter {
         alsoRead,
         utcDay(now),
       );
-      for (const [keyId, shared] of counts) {
-        const meanwhile = this.pending.get(keyId);
-        this.shared.learn(keyId, shared, meanwhile?.requests ?? 0, meanwhile?.intervalMs ?? 0);
-      }
+      for (const [keyId, shared] of counts) this.shared.learn(keyId, shared, this.pending.get(keyId)?.requests ?? 0);
+      keyUsageWrites.inc({ outcome: 'ok' });
     } catch (error) {
+      keyUsageWrites.inc({ outcome: 'failed' });
       this.logger.warn({ err: error, keys: batch.size }, 'could not record key usage; will retry');
       for (const [keyId, use] of batch) {
         const later = this.pending.get(keyId);
@@ -91,7 +91,7 @@ export class UsageCounter {
                 requests: use.requests + later.requests,
                 firstAt: earliest(use.firstAt, later.firstAt),
                 lastUsedAt: latest(use.lastUsedAt, later.lastUsedAt),
-                intervalMs: later.intervalMs,
+                rateLimit: later.rateLimit,
               }
             : use,
         );
