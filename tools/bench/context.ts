@@ -32,12 +32,16 @@ export interface BenchContext {
   bareHttp: Baseline;
   /** Deterministic randomness, so two runs send the same queries. */
   random(): number;
-  /** Drives `url` with the requests (round-robin) for `duration` seconds, or `amount` requests. */
+  /** Drives `url` with the requests (round-robin) for `duration` seconds (unless told otherwise), or `amount` requests. */
   load(
     url: string,
     requests: RequestSpec[],
-    options?: { connections?: number; amount?: number; expected?: number[] },
+    options?: { connections?: number; amount?: number; expected?: number[]; rate?: number; duration?: number },
   ): Promise<LoadResult>;
+  /** The process id of a service of the system under test (for its CPU time). */
+  pid(service: 'gateway' | 'reference' | 'finance' | 'audit'): number;
+  /** Where the gateway serves its Prometheus metrics. */
+  gatewayMetricsUrl: string;
   record(measurement: Measurement): LoadResult;
   judge(verdict: Verdict): void;
   /** Extra figures that are not load runs (audit lag, walk sizes). */

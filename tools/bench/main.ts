@@ -25,6 +25,7 @@ import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
+import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 
 const ROOT = resolve(__dirname, '../..');
@@ -41,6 +42,8 @@ const SCENARIOS: Record<string, Scenario> = {
   'transaction create': createWithAudit,
   'bulk create': bulkCreate,
   'transaction list': listByDateRange,
+  'keyed read cost': keyedReadCost,
+  'noisy neighbour': noisyNeighbour,
 };
 
 async function main(): Promise<void> {
@@ -106,10 +109,17 @@ async function main(): Promise<void> {
           url,
           requests,
           connections: options.connections ?? context.connections,
-          duration: context.duration,
+          duration: options.duration ?? context.duration,
           amount: options.amount,
           expected: options.expected,
+          rate: options.rate,
         }),
+      gatewayMetricsUrl: system.metricsUrl('gateway'),
+      pid: (service) => {
+        const pid = system.pid(service);
+        if (!pid) throw new Error(`the ${service} service is not running`);
+        return pid;
+      },
       record: (measurement: Measurement) => {
         report.measurements.push(measurement);
         const { result } = measurement;

@@ -15,6 +15,8 @@ export interface LoadSpec {
   duration: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /** Requests per second across all connections, for a client that paces itself; unset: as fast as answers come. */
+  rate?: number;
   /** Statuses outside 2xx/304 that are a right answer here, e.g. 404 for a search that matches nothing. */
   expected?: number[];
 }

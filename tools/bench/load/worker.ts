@@ -15,6 +15,7 @@ autocannon(
     url: spec.url,
     connections: spec.connections,
     ...(spec.amount ? { amount: spec.amount } : { duration: spec.duration }),
+    ...(spec.rate ? { overallRate: spec.rate } : {}),
     requests: [
       {
         setupRequest: (request) => {

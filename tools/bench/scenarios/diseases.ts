@@ -6,11 +6,12 @@ import type { RequestSpec } from '../load/load-spec';
 
 const QUERIES = 2_000;
 
-async function diseaseNames(context: BenchContext, count: number): Promise<string[]> {
+/** A fixed, well-spread sample of disease names from the run's reference database. */
+export async function diseaseNames(context: BenchContext, count: number): Promise<string[]> {
   const client = new Client({ connectionString: context.databaseUrl('reference') });
   await client.connect();
   try {
-    // md5 order: a fixed, well-spread sample, the same on every run.
+    // md5 order: the same sample on every run.
     const { rows } = await client.query<{ name: string }>('SELECT name FROM diseases ORDER BY md5(disease_id) LIMIT $1', [
       count,
     ]);

@@ -7,6 +7,7 @@ import { keyRefusals } from './key-limit-metrics';
 import type { KeyOwner } from './key-store';
 import { RateLimiter, type RateStatus, type SharedUsage } from './rate-limiter';
 import { quotaExceeded, setLimitHeaders, type LimitReport, type Refusal } from './rate-limit-headers';
+import { RefusalPacer } from './refusal-pacer';
 import { UsageCounter } from './usage-counter';
 
 /** The seconds a request refused for concurrency is told to wait: in-flight requests finish within a call's deadline, most far sooner. */
@@ -23,6 +24,7 @@ const CONCURRENCY_RETRY_SECONDS = 1;
 export class KeyLimiter {
   private readonly rates = new RateLimiter();
   private readonly gate = new ConcurrencyGate();
+  private readonly pacer = new RefusalPacer();
   private readonly usage: UsageCounter;
 
   constructor(sequelize: Sequelize, syncIntervalMs: number, logger: Logger) {
@@ -32,6 +34,7 @@ export class KeyLimiter {
       {
         keysToRead: (nowMs) => {
           this.rates.sweep(nowMs);
+          this.pacer.sweep(nowMs);
           return this.rates.knownKeys();
         },
         learn: (keyId, shared, pending) => this.rates.learn(keyId, shared, pending),
@@ -46,26 +49,36 @@ export class KeyLimiter {
   }
 
   /**
-   * Admits the request or throws a 429 problem with Retry-After. With
-   * `holdsSlot` the request also takes one of the key's places in flight,
-   * given back when the response ends or the client goes away.
+   * Admits the request, or rejects with a 429 problem with Retry-After (paced
+   * for a key that ignores it: RefusalPacer). With `holdsSlot` the request
+   * also takes one of the key's places in flight, given back when the
+   * response ends or the client goes away.
    */
-  admit(owner: KeyOwner, res: Response, { holdsSlot }: { holdsSlot: boolean }): void {
-    const { keyId, limits } = owner;
+  async admit(owner: KeyOwner, res: Response, options: { holdsSlot: boolean }): Promise<void> {
     const now = Date.now();
+    const refusal = this.decide(owner, res, options, now);
+    if (!refusal) return;
+    const delay = this.pacer.delayMs(owner.keyId, refusal.retryAfterSeconds, now);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    throw this.refuse(res, owner, refusal);
+  }
+
+  /** Admits (counts, takes a place, sets the fields) and returns nothing, or returns why not. */
+  private decide(owner: KeyOwner, res: Response, { holdsSlot }: { holdsSlot: boolean }, now: number): (Refusal & { rate: RateStatus }) | undefined {
+    const { keyId, limits } = owner;
     // A request refused for concurrency uses none of the rate or the quota.
     if (holdsSlot && !this.gate.tryEnter(keyId, limits.concurrencyLimit)) {
-      const refused = { policy: 'concurrency' as const, retryAfterSeconds: CONCURRENCY_RETRY_SECONDS };
-      throw this.refuse(res, owner, this.rates.status(keyId, limits, now), refused);
+      return { policy: 'concurrency', retryAfterSeconds: CONCURRENCY_RETRY_SECONDS, rate: this.rates.status(keyId, limits, now) };
     }
     const verdict = this.rates.take(keyId, limits, now);
     if (!verdict.admitted) {
       if (holdsSlot) this.gate.leave(keyId);
-      throw this.refuse(res, owner, verdict.status, { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds });
+      return { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds, rate: verdict.status };
     }
     if (holdsSlot) res.once('close', () => this.gate.leave(keyId));
     this.usage.count(keyId, limits.rateLimit, new Date(now));
     setLimitHeaders(res, this.report(owner, verdict.status));
+    return undefined;
   }
 
   private report(owner: KeyOwner, rate: RateStatus, refused?: Refusal): LimitReport {
@@ -73,7 +86,7 @@ export class KeyLimiter {
     return { limits: owner.limits, rate, concurrencyRemaining, refused };
   }
 
-  private refuse(res: Response, owner: KeyOwner, rate: RateStatus, refused: Refusal): HttpProblem {
+  private refuse(res: Response, owner: KeyOwner, { rate, ...refused }: Refusal & { rate: RateStatus }): HttpProblem {
     setLimitHeaders(res, this.report(owner, rate, refused));
     keyRefusals.inc({ policy: refused.policy });
     return quotaExceeded(owner.limits, refused);
