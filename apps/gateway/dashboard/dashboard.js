@@ -90,7 +90,9 @@ async function loadKeys() {
   body.replaceChildren();
   for (const key of keys) {
     const row = document.createElement('tr');
-    for (const text of [key.prefix, key.name, formatTime(key.createdAt), formatTime(key.lastUsedAt), String(key.requestCount)]) {
+    const { rateLimit, dailyQuota, concurrencyLimit } = key.limits;
+    const limits = `${rateLimit} a minute, ${dailyQuota} a day, ${concurrencyLimit} at once`;
+    for (const text of [key.prefix, key.name, formatTime(key.createdAt), formatTime(key.lastUsedAt), String(key.requestCount), limits]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.append(cell);

@@ -58,7 +58,7 @@ export class KeyLimiter {
     const now = Date.now();
     const refusal = this.decide(owner, res, options, now);
     if (!refusal) return;
-    const delay = this.pacer.delayMs(owner.keyId, refusal.retryAfterSeconds, now);
+    const delay = this.pacer.delayMs(owner.keyId, now);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     throw this.refuse(res, owner, refusal);
   }

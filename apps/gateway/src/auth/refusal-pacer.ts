@@ -4,8 +4,8 @@ const PACE_MS = 1_000;
 /**
  * Paces the 429s of a key that keeps sending after being refused. The first
  * refusal is answered at once; another within PACE_MS of the previous one is
- * answered only after PACE_MS (at most its Retry-After). A client that honours
- * Retry-After never waits; one that ignores it gets one answer per connection
+ * answered only after PACE_MS (never more than its Retry-After, which is a
+ * second at least). A client that honours Retry-After never waits; one that ignores it gets one answer per connection
  * per PACE_MS, so a flood of refused requests cannot spend the gateway's CPU
  * as fast as it can send them. A waiting 429 holds a timer and its socket,
  * no more: no work is queued.
@@ -14,10 +14,10 @@ export class RefusalPacer {
   private readonly lastRefused = new Map<string, number>();
 
   /** Records a refusal; how long to hold its answer. */
-  delayMs(keyId: string, retryAfterSeconds: number, nowMs: number): number {
+  delayMs(keyId: string, nowMs: number): number {
     const last = this.lastRefused.get(keyId);
     this.lastRefused.set(keyId, nowMs);
-    return last !== undefined && nowMs - last < PACE_MS ? Math.min(PACE_MS, retryAfterSeconds * 1_000) : 0;
+    return last !== undefined && nowMs - last < PACE_MS ? PACE_MS : 0;
   }
 
   /** Forgets keys not refused lately. */
