@@ -10,7 +10,7 @@ import { quotaExceeded, setLimitHeaders, type LimitReport, type Refusal } from '
 import { RefusalPacer } from './refusal-pacer';
 import { UsageCounter } from './usage-counter';
 
-/** The seconds a request refused for concurrency is told to wait: in-flight requests finish within a call's deadline, most far sooner. */
+/** What a request refused for concurrency is told to wait: calls in progress end within their deadline, most far sooner. */
 const CONCURRENCY_RETRY_SECONDS = 1;
 
 /**
@@ -64,7 +64,12 @@ export class KeyLimiter {
   }
 
   /** Admits (counts, takes a place, sets the fields) and returns nothing, or returns why not. */
-  private decide(owner: KeyOwner, res: Response, { holdsSlot }: { holdsSlot: boolean }, now: number): (Refusal & { rate: RateStatus }) | undefined {
+  private decide(
+    owner: KeyOwner,
+    res: Response,
+    { holdsSlot }: { holdsSlot: boolean },
+    now: number,
+  ): (Refusal & { rate: RateStatus }) | undefined {
     const { keyId, limits } = owner;
     // A request refused for concurrency uses none of the rate or the quota.
     if (holdsSlot && !this.gate.tryEnter(keyId, limits.concurrencyLimit)) {

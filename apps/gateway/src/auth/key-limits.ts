@@ -41,7 +41,9 @@ export const limitVariable = (limit: LimitName, role: Role) => `${VARIABLE_STEM[
 /** The gateway's configuration fields for every role's limits, made from ROLES. */
 export const keyLimitFields = () =>
   Object.fromEntries(
-    ROLES.flatMap((role) => LIMIT_NAMES.map((limit) => [limitVariable(limit, role), env.int(ROLE_DEFAULTS[role][limit], 1, LIMIT_MAX[limit])])),
+    ROLES.flatMap((role) =>
+      LIMIT_NAMES.map((limit) => [limitVariable(limit, role), env.int(ROLE_DEFAULTS[role][limit], 1, LIMIT_MAX[limit])]),
+    ),
   ) as Record<LimitVariable, ReturnType<typeof env.int>>;
 
 export type RoleLimits = Record<Role, KeyLimits>;

@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { generateApiKey } from './api-key';
 import { effectiveLimits, type CustomLimits, type KeyLimits, type RoleLimits } from './key-limits';
 import type { Role } from './permissions';
+import { SHARED_USAGE_COLUMNS, sharedUsageOf, type SharedUsageColumns } from './key-usage-store';
 import type { SharedUsage } from './rate-limiter';
 
 export interface KeyOwner {
@@ -59,29 +60,12 @@ interface CustomLimitColumns {
   concurrency_limit: number | null;
 }
 
-const CUSTOM_LIMIT_COLUMNS = 'rate_limit, daily_quota, concurrency_limit';
+const CUSTOM_LIMIT_FIELDS = ['rate_limit', 'daily_quota', 'concurrency_limit'];
 
 const customLimitsOf = (row: CustomLimitColumns): CustomLimits => ({
   ...(row.rate_limit !== null ? { rateLimit: row.rate_limit } : {}),
   ...(row.daily_quota !== null ? { dailyQuota: row.daily_quota } : {}),
   ...(row.concurrency_limit !== null ? { concurrencyLimit: row.concurrency_limit } : {}),
-});
-
-interface SharedUsageColumns {
-  tat_ms: number | null;
-  rate_tat_limit: number | null;
-  quota_day: string | null;
-  quota_day_requests: string;
-}
-
-/** The limiter's shared counts, as numbers and a plain `YYYY-MM-DD` (a pg date would become a local-time Date). */
-const SHARED_USAGE_COLUMNS = `(extract(epoch FROM rate_tat) * 1000)::float8 AS tat_ms, rate_tat_limit, quota_day::text AS quota_day, quota_day_requests`;
-
-const sharedUsageOf = (row: SharedUsageColumns): SharedUsage => ({
-  tatMs: row.tat_ms,
-  tatLimit: row.rate_tat_limit,
-  day: row.quota_day,
-  dayRequests: Number(row.quota_day_requests),
 });
 
 /**
@@ -94,8 +78,9 @@ export async function findKeyOwner(
   keyHash: string,
   roleLimits: RoleLimits,
 ): Promise<{ owner: KeyOwner; usage: SharedUsage } | undefined> {
-  const [row] = await sequelize.query<{ key_id: string; user_id: string; role: Role } & CustomLimitColumns & SharedUsageColumns>(
-    `SELECT k.id AS key_id, u.id AS user_id, u.role, ${CUSTOM_LIMIT_COLUMNS}, ${SHARED_USAGE_COLUMNS}
+  type OwnerRow = { key_id: string; user_id: string; role: Role } & CustomLimitColumns & SharedUsageColumns;
+  const [row] = await sequelize.query<OwnerRow>(
+    `SELECT k.id AS key_id, u.id AS user_id, u.role, ${CUSTOM_LIMIT_FIELDS.join(', ')}, ${SHARED_USAGE_COLUMNS}
        FROM api_keys k JOIN users u ON u.id = k.user_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     { bind: [keyHash], type: QueryTypes.SELECT },
@@ -142,7 +127,7 @@ export async function issueKeyWithinLimit(
 type ListedKeyRow = KeyRow & CustomLimitColumns & { role: Role };
 
 /** For statements that join the key (k) to its user (u), whose role gives the default limits. */
-const LISTED_KEY_COLUMNS = [...KEY_FIELDS.map((field) => `k.${field}`), 'k.rate_limit', 'k.daily_quota', 'k.concurrency_limit', 'u.role'].join(', ');
+const LISTED_KEY_COLUMNS = [...KEY_FIELDS, ...CUSTOM_LIMIT_FIELDS].map((field) => `k.${field}`).concat('u.role').join(', ');
 
 const toListedKey = (row: ListedKeyRow, roleLimits: RoleLimits): ListedKey => {
   const customLimits = customLimitsOf(row);
@@ -206,65 +191,4 @@ export async function revokeKey(sequelize: Sequelize, userId: string, keyId: str
     { bind: [keyId, userId], type: QueryTypes.SELECT },
   );
   return row?.key_hash;
-}
-
-/** Requests one instance admitted for a key since its last write. */
-export interface KeyUse {
-  keyId: string;
-  requests: number;
-  firstAt: Date;
-  lastUsedAt: Date;
-  /** The key's rate limit: each request moves its bucket's theoretical arrival time on by 60 s / rateLimit. */
-  rateLimit: number;
-}
-
-/**
- * In one statement: adds admitted requests to many keys (the lifetime count,
- * the last use, the rate bucket and the day's count), then returns the shared
- * counts of those keys and of `alsoRead`. last_used_at only moves forward, and
- * so does quota_day: an instance whose clock is behind adds to the newer day.
- * A bucket filled under another rate limit starts full.
- */
-export async function recordKeyUsage(
-  sequelize: Sequelize,
-  usage: KeyUse[],
-  alsoRead: string[],
-  day: string,
-): Promise<Map<string, SharedUsage>> {
-  const rows = await sequelize.query<{ id: string } & SharedUsageColumns>(
-    `WITH used AS (
-       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::timestamptz[], $5::integer[])
-         AS u (id, requests, first_at, last_used_at, rate_limit)
-     ), written AS (
-       UPDATE api_keys k
-          SET request_count = k.request_count + u.requests,
-              last_used_at = GREATEST(k.last_used_at, u.last_used_at),
-              rate_tat = GREATEST(CASE WHEN k.rate_tat_limit = u.rate_limit THEN k.rate_tat END, u.first_at)
-                         + make_interval(secs => u.requests * 60.0 / u.rate_limit),
-              rate_tat_limit = u.rate_limit,
-              quota_day_requests = CASE WHEN k.quota_day >= $6::date THEN k.quota_day_requests + u.requests ELSE u.requests END,
-              quota_day = GREATEST(k.quota_day, $6::date)
-         FROM used u
-        WHERE k.id = u.id
-        RETURNING k.id, k.rate_tat, k.rate_tat_limit, k.quota_day, k.quota_day_requests
-     ), counts AS (
-       SELECT * FROM written
-       UNION ALL
-       SELECT id, rate_tat, rate_tat_limit, quota_day, quota_day_requests FROM api_keys WHERE id = ANY($7::uuid[])
-     )
-     SELECT id, ${SHARED_USAGE_COLUMNS} FROM counts`,
-    {
-      bind: [
-        usage.map((u) => u.keyId),
-        usage.map((u) => u.requests),
-        usage.map((u) => u.firstAt.toISOString()),
-        usage.map((u) => u.lastUsedAt.toISOString()),
-        usage.map((u) => u.rateLimit),
-        day,
-        alsoRead,
-      ],
-      type: QueryTypes.SELECT,
-    },
-  );
-  return new Map(rows.map((row) => [row.id, sharedUsageOf(row)]));
 }

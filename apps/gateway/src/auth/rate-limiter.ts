@@ -63,12 +63,14 @@ export class RateLimiter {
     const interval = emissionMs(limits.rateLimit);
     const nextTat = Math.max(state.tatMs, nowMs) + interval;
     const rateRefusedForMs = nextTat - nowMs - WINDOW_MS;
-    if (rateRefusedForMs > 0) {
-      return { admitted: false, status: this.statusOf(state, limits, nowMs), violated: 'minute', retryAfterSeconds: Math.ceil(rateRefusedForMs / 1000) };
-    }
-    if (state.dayRequests >= limits.dailyQuota) {
-      return { admitted: false, status: this.statusOf(state, limits, nowMs), violated: 'day', retryAfterSeconds: Math.ceil(msToNextUtcDay(nowMs) / 1000) };
-    }
+    const refused = (violated: 'minute' | 'day', forMs: number): RateVerdict => ({
+      admitted: false,
+      status: this.statusOf(state, limits, nowMs),
+      violated,
+      retryAfterSeconds: Math.ceil(forMs / 1000),
+    });
+    if (rateRefusedForMs > 0) return refused('minute', rateRefusedForMs);
+    if (state.dayRequests >= limits.dailyQuota) return refused('day', msToNextUtcDay(nowMs));
     state.tatMs = nextTat;
     state.dayRequests += 1;
     return { admitted: true, status: this.statusOf(state, limits, nowMs) };
@@ -98,7 +100,8 @@ export class RateLimiter {
       state.tatMs = Math.max(state.tatMs, shared.tatMs + pending * emissionMs(state.rateLimit));
     }
     if (shared.day !== null && shared.day >= state.day) {
-      state.dayRequests = shared.day === state.day ? Math.max(state.dayRequests, shared.dayRequests + pending) : shared.dayRequests + pending;
+      const known = shared.dayRequests + pending;
+      state.dayRequests = shared.day === state.day ? Math.max(state.dayRequests, known) : known;
       state.day = shared.day;
     }
   }

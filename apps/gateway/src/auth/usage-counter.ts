@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '@libs/logging';
 import { keyUsageWrites } from './key-limit-metrics';
-import { recordKeyUsage } from './key-store';
+import { recordKeyUsage } from './key-usage-store';
 import type { SharedUsage } from './rate-limiter';
 import { utcDay } from './utc-day';
 
