@@ -11,8 +11,9 @@ import { scrape, total } from './metrics';
  * same database.
  */
 const READER_LIMITS = { RATE_LIMIT_READER: '5', DAILY_QUOTA_READER: '1000', CONCURRENCY_LIMIT_READER: '2' };
-// Short, so that the tests wait little for the instances to share their counts.
-const GATEWAY_ENV = { ...READER_LIMITS, KEY_USAGE_FLUSH_MS: '200' };
+// A short write interval, so that the tests wait little for the instances to share their counts; a far
+// deadline, so that a call to a frozen service stays in progress for as long as a test needs.
+const GATEWAY_ENV = { ...READER_LIMITS, KEY_USAGE_FLUSH_MS: '200', UPSTREAM_TIMEOUT_MS: '30000' };
 
 interface ServiceLimit {
   r: number;
@@ -211,35 +212,42 @@ describe('per-key rate limits, daily quotas and concurrency caps', () => {
     expect(serviceLimits(refused).day.r).toBe(999);
   });
 
-  it('refuses a key more requests in flight than its concurrency limit, at once, and not other keys', async () => {
-    const { key } = await newReader();
+  it('refuses a key more upstream calls in progress than its concurrency limit, and holds the places until the calls end', async () => {
+    const { key, id } = await newReader();
+    // Room enough in the minute for the probes below: only the concurrency limit (2) is under test.
+    expect((await setLimits(id, { rateLimit: 1000 })).status).toBe(200);
     const bystander = await newReader();
     const reference = system.pid('reference');
     if (!reference) throw new Error('the reference service is not running');
-    // A frozen reference service holds every call until the deadline: the two searches stay in flight.
+    const placesLeft = async (of: string) => serviceLimits(await api(system.gatewayUrl, '/api/v1/auth/me', { key: of })).concurrency.r;
+    // A frozen reference service holds every call until it thaws (the deadline is far): two searches stay in progress.
     process.kill(reference, 'SIGSTOP');
     try {
-      const held = [search(key), search(key)];
-      // The account endpoints report the key's places left without taking one.
-      await waitFor('both searches to be in flight', async () => {
-        const me = await api(system.gatewayUrl, '/api/v1/auth/me', { key });
-        return serviceLimits(me).concurrency.r === 0 ? true : undefined;
-      });
+      const clients = new AbortController();
+      const held = [1, 2].map((b) =>
+        fetch(`${system.gatewayUrl}/api/v1/diseases?n=asthma&b=${b}`, {
+          headers: { authorization: `Bearer ${key}`, 'cache-control': 'no-cache' },
+          signal: clients.signal,
+        }).catch(() => 'gone'),
+      );
+      // The account endpoints report the key's places left, and take none.
+      await waitFor('both searches to be in progress', async () => ((await placesLeft(key)) === 0 ? true : undefined));
+      // The clients go away; their calls go on, and keep their places.
+      clients.abort();
+      expect(await Promise.all(held)).toEqual(['gone', 'gone']);
+
       const refused = await search(key);
       expect(refused.status).toBe(429);
       expect(refused.body['violated-policies']).toEqual(['concurrency']);
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(serviceLimits(refused).concurrency).toEqual({ r: 0 });
       // Another key is not held back by this one.
-      const theirs = await api(system.gatewayUrl, '/api/v1/auth/me', { key: bystander.key });
-      expect(serviceLimits(theirs).concurrency).toEqual({ r: 2 });
-      process.kill(reference, 'SIGCONT');
-      for (const answer of await Promise.all(held)) expect([200, 504]).toContain(answer.status);
+      expect(await placesLeft(bystander.key)).toBe(2);
     } finally {
       process.kill(reference, 'SIGCONT');
     }
-    // The places are given back when the answers end.
-    const me = await api(system.gatewayUrl, '/api/v1/auth/me', { key });
-    expect(serviceLimits(me).concurrency).toEqual({ r: 2 });
+    // The places come back when the calls end.
+    await waitFor('the calls to end', async () => ((await placesLeft(key)) === 2 ? true : undefined));
+    expect((await search(key)).status).toBe(200);
   });
 });

@@ -25,7 +25,7 @@ export function requireKey(sequelize: Sequelize, permission: Permission): Reques
   return async (req, res, next) => {
     const owner = await keyVerifierOf(sequelize).verify(bearerToken(req, 'an API key'));
     if (!owner) throw unauthorized('the API key is unknown or revoked');
-    await keyVerifierOf(sequelize).limiter.admit(owner, res, { holdsSlot: true }); // rate, daily quota, concurrency: or 429
+    await keyVerifierOf(sequelize).limiter.admit(owner, res); // rate and daily quota, or 429
     if (!isGranted(owner.role, permission)) throw forbidden(owner.role, permission);
     res.locals.owner = owner;
     next();
@@ -57,7 +57,7 @@ export function requireAccount(sequelize: Sequelize, permission?: Permission): R
     } else {
       const owner = await keyVerifierOf(sequelize).verify(token);
       if (!owner) throw unauthorized('the API key is unknown or revoked');
-      await keyVerifierOf(sequelize).limiter.admit(owner, res, { holdsSlot: false }); // rate and daily quota: or 429
+      await keyVerifierOf(sequelize).limiter.admit(owner, res); // rate and daily quota, or 429
       account = { userId: owner.userId, role: owner.role };
     }
     if (permission && !isGranted(account.role, permission)) throw forbidden(account.role, permission);

@@ -1,7 +1,7 @@
 /**
- * Requests in flight per key on this instance, so that one key cannot hold
- * every upstream call: over its limit a request is refused at once, never
- * queued. Entries exist only while a key has requests in flight.
+ * Upstream calls in progress per key on this instance, so that one key cannot
+ * hold every call: over its limit a call is refused, never queued. Entries
+ * exist only while a key has calls in progress.
  */
 export class ConcurrencyGate {
   private readonly inFlight = new Map<string, number>();

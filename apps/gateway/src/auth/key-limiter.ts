@@ -1,6 +1,5 @@
 import type { Response } from 'express';
 import type { Sequelize } from 'sequelize';
-import type { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import { ConcurrencyGate } from './concurrency-gate';
 import { keyRefusals } from './key-limit-metrics';
@@ -14,12 +13,13 @@ import { UsageCounter } from './usage-counter';
 const CONCURRENCY_RETRY_SECONDS = 1;
 
 /**
- * Every request made with an API key passes here once its key is verified:
- * it is admitted under the key's rate limit, daily quota and (on the data
- * endpoints) concurrency limit, or refused with a 429. Either way the answer
- * carries the RateLimit-Policy and RateLimit fields. Admitted requests are
- * counted in memory and written in batches (UsageCounter); no request waits
- * for the database.
+ * Every request made with an API key passes here once its key is verified
+ * (admit): it is admitted under the key's rate limit and daily quota, or
+ * refused with a 429; either way the answer carries the RateLimit-Policy and
+ * RateLimit fields. Each upstream call it makes then takes one of the key's
+ * places on this instance (enter: the concurrency limit). Admitted requests
+ * are counted in memory and written in batches (UsageCounter); no request
+ * waits for the database.
  */
 export class KeyLimiter {
   private readonly rates = new RateLimiter();
@@ -49,52 +49,46 @@ export class KeyLimiter {
   }
 
   /**
-   * Admits the request, or rejects with a 429 problem with Retry-After (paced
-   * for a key that ignores it: RefusalPacer). With `holdsSlot` the request
-   * also takes one of the key's places in flight, given back when the
-   * response ends or the client goes away.
+   * Admits the request under its key's rate limit and daily quota (counting
+   * it), or rejects with a 429 problem with Retry-After.
    */
-  async admit(owner: KeyOwner, res: Response, options: { holdsSlot: boolean }): Promise<void> {
+  async admit(owner: KeyOwner, res: Response): Promise<void> {
     const now = Date.now();
-    const refusal = this.decide(owner, res, options, now);
-    if (!refusal) return;
-    const delay = this.pacer.delayMs(owner.keyId, now);
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    throw this.refuse(res, owner, refusal);
+    const verdict = this.rates.take(owner.keyId, owner.limits, now);
+    if (!verdict.admitted) {
+      return this.reject(res, owner, { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds }, verdict.status, now);
+    }
+    this.usage.count(owner.keyId, owner.limits.rateLimit, new Date(now));
+    setLimitHeaders(res, this.report(owner, verdict.status));
   }
 
-  /** Admits (counts, takes a place, sets the fields) and returns nothing, or returns why not. */
-  private decide(
-    owner: KeyOwner,
-    res: Response,
-    { holdsSlot }: { holdsSlot: boolean },
-    now: number,
-  ): (Refusal & { rate: RateStatus }) | undefined {
+  /**
+   * Takes one of the key's places for an upstream call (the key of the request
+   * `res` answers, once admitted), or rejects with a 429: a call never waits
+   * in a queue for a place. The function returned gives the place back.
+   */
+  async enter(res: Response): Promise<() => void> {
+    const owner = res.locals.owner as KeyOwner | undefined;
+    if (!owner) return () => undefined;
     const { keyId, limits } = owner;
-    // A request refused for concurrency uses none of the rate or the quota.
-    if (holdsSlot && !this.gate.tryEnter(keyId, limits.concurrencyLimit)) {
-      return { policy: 'concurrency', retryAfterSeconds: CONCURRENCY_RETRY_SECONDS, rate: this.rates.status(keyId, limits, now) };
-    }
-    const verdict = this.rates.take(keyId, limits, now);
-    if (!verdict.admitted) {
-      if (holdsSlot) this.gate.leave(keyId);
-      return { policy: verdict.violated, retryAfterSeconds: verdict.retryAfterSeconds, rate: verdict.status };
-    }
-    if (holdsSlot) res.once('close', () => this.gate.leave(keyId));
-    this.usage.count(keyId, limits.rateLimit, new Date(now));
-    setLimitHeaders(res, this.report(owner, verdict.status));
-    return undefined;
+    if (this.gate.tryEnter(keyId, limits.concurrencyLimit)) return () => this.gate.leave(keyId);
+    const now = Date.now();
+    const refused = { policy: 'concurrency' as const, retryAfterSeconds: CONCURRENCY_RETRY_SECONDS };
+    return this.reject(res, owner, refused, this.rates.status(keyId, limits, now), now);
+  }
+
+  /** Answers a refusal: 429 with the fields, paced for a key that ignores Retry-After (RefusalPacer). */
+  private async reject(res: Response, owner: KeyOwner, refused: Refusal, rate: RateStatus, now: number): Promise<never> {
+    const delay = this.pacer.delayMs(owner.keyId, now);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    setLimitHeaders(res, this.report(owner, rate, refused));
+    keyRefusals.inc({ policy: refused.policy });
+    throw quotaExceeded(owner.limits, refused);
   }
 
   private report(owner: KeyOwner, rate: RateStatus, refused?: Refusal): LimitReport {
     const concurrencyRemaining = Math.max(0, owner.limits.concurrencyLimit - this.gate.held(owner.keyId));
     return { limits: owner.limits, rate, concurrencyRemaining, refused };
-  }
-
-  private refuse(res: Response, owner: KeyOwner, { rate, ...refused }: Refusal & { rate: RateStatus }): HttpProblem {
-    setLimitHeaders(res, this.report(owner, rate, refused));
-    keyRefusals.inc({ policy: refused.policy });
-    return quotaExceeded(owner.limits, refused);
   }
 
   /** Writes the counts so far (tests, and shutdown). */

@@ -7,7 +7,7 @@ export interface KeyLimits {
   rateLimit: number;
   /** Admitted requests per UTC day. */
   dailyQuota: number;
-  /** Requests in flight at once on the data endpoints, per gateway instance. */
+  /** Calls to the services in progress at once for the key's requests, per gateway instance. */
   concurrencyLimit: number;
 }
 

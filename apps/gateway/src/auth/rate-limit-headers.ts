@@ -20,7 +20,7 @@ export interface Refusal {
 export interface LimitReport {
   limits: KeyLimits;
   rate: RateStatus;
-  /** Places left for more requests in flight on this instance. */
+  /** Places left for more calls in progress on this instance. */
   concurrencyRemaining: number;
   refused?: Refusal;
 }
@@ -62,7 +62,7 @@ const refusalDetail = (policy: PolicyName, limits: KeyLimits, retryAfterSeconds:
     case 'day':
       return `this API key has made its ${limits.dailyQuota} requests for today (UTC); try again in ${retryAfterSeconds} s`;
     case 'concurrency':
-      return `this API key already has ${limits.concurrencyLimit} requests in progress on this server; send more as they finish`;
+      return `this API key already has ${limits.concurrencyLimit} calls in progress on this server; send more as they finish`;
   }
 };
 

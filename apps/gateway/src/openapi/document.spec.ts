@@ -3,6 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { createLogger } from '@libs/logging';
 import { createSequelize } from '@libs/db';
+import { KeyLimiter } from '../auth/key-limiter';
 import { readConfig } from '../config';
 import { buildApp } from '../http/app';
 import { listRoutes } from '../http/list-routes';
@@ -14,7 +15,7 @@ import { buildOpenApiDocument } from './document';
 const config = readConfig();
 const logger = createLogger('gateway', 'silent');
 const sequelize = createSequelize(config.DATABASE_URL, 1);
-const upstreams = connectUpstreams(config, logger);
+const upstreams = connectUpstreams(config, logger, new KeyLimiter(sequelize, config.KEY_USAGE_FLUSH_MS, logger));
 const document = buildOpenApiDocument('test');
 const app = buildApp(config, logger, sequelize, upstreams, []);
 

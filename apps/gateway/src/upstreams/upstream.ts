@@ -28,6 +28,12 @@ function outcomeOf(error: unknown): string {
   return (error as { code?: string }).code === 'EOPENBREAKER' ? 'BREAKER_OPEN' : 'ERROR';
 }
 
+/** Lets each call in only while the calling key has a place left (auth/key-limiter.ts); rejects with a 429 otherwise. */
+export interface CallGate {
+  /** Takes a place for the key of the request `res` answers; the function returned gives it back. */
+  enter(res: Response): Promise<() => void>;
+}
+
 export interface UpstreamOptions {
   timeoutMs: number;
   /** Signs the acting user of each call, so the service can believe it. */
@@ -35,6 +41,8 @@ export interface UpstreamOptions {
   resetMs: number;
   /** For an upstream whose answers depend on the request alone (read-only data): answers of GET requests are reused. */
   cache?: AnswerCache;
+  /** Per-key concurrency: one key cannot hold every call. */
+  callGate: CallGate;
 }
 
 /**
@@ -70,7 +78,22 @@ export class Upstream<C extends object> {
     return this.breaker.halfOpen ? 'half-open' : 'closed';
   }
 
-  call<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
+  /**
+   * One call for the request `res` answers, holding one of its key's places
+   * until the answer is in, whatever the client does meanwhile; refused (429)
+   * before it reaches the cache when the key has none left, so that no other
+   * request shares the refusal.
+   */
+  async call<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
+    const leave = await this.options.callGate.enter(res);
+    try {
+      return await this.answer(pick, request, res);
+    } finally {
+      leave();
+    }
+  }
+
+  private answer<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, res: Response): Promise<Res> {
     const { cache } = this.options;
     // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
     const fresh = /no-cache/i.test(res.req.get('cache-control') ?? '');

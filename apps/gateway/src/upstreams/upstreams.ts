@@ -3,7 +3,7 @@ import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { AnswerCache } from './answer-cache';
-import { Upstream } from './upstream';
+import { Upstream, type CallGate } from './upstream';
 import { registerBreakerStates } from './upstream-metrics';
 
 export interface Upstreams {
@@ -14,8 +14,10 @@ export interface Upstreams {
   audit: Upstream<auditV1.AuditServiceClient>;
 }
 
-export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
+/** `callGate` holds each key to its concurrency limit (the key verifier's limiter). */
+export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate: CallGate): Upstreams {
   const options = {
+    callGate,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,
     actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),

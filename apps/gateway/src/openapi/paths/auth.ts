@@ -13,7 +13,7 @@ const limitProperties = {
     type: 'integer',
     minimum: 1,
     maximum: LIMIT_MAX.concurrencyLimit,
-    description: 'Requests in progress at once on the data endpoints, per gateway instance.',
+    description: 'Calls to the services in progress at once for the key\'s requests, per gateway instance.',
   },
 };
 const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: ['integer', 'null'] });
