@@ -20,6 +20,8 @@ const schema = z
     TRUST_PROXY: env.text(''),
     HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
     HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
+    // Node's own default: room for a key, tracing and a proxy's headers, while a connection's headers stay small.
+    HTTP_MAX_HEADER_BYTES: env.int(16_384, 1_024, 65_536),
     CHANGELOG_PATH: env.text(join(__dirname, 'CHANGELOG.md')),
     // At most 5 s: a key revoked on one instance must stop working on every other within 5 s.
     KEY_CACHE_TTL_MS: env.int(4_000, 100, 5_000),

@@ -24,7 +24,13 @@ async function main(): Promise<void> {
   const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
   const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
   const server = createServer(
-    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    {
+      requestTimeout,
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+      // The request line and every header together; more is refused with 431 (answerClientErrors).
+      maxHeaderSize: config.HTTP_MAX_HEADER_BYTES,
+    },
     buildApp(config, logger, sequelize, upstreams, releases),
   );
   answerClientErrors(server, logger);

@@ -1,11 +1,11 @@
 import compression from 'compression';
 import express, { type Express } from 'express';
-import pinoHttp from 'pino-http';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { httpMetrics } from '../observability/http-metrics';
+import { requestLog } from '../observability/request-log';
 import { tracing } from '../observability/tracing-middleware';
 import { auditRoutes } from '../routes/audit';
 import { categoryRoutes } from '../routes/categories';
@@ -47,14 +47,7 @@ export function buildApp(
   app.use(requestId());
   app.use(tracing());
   app.use(httpMetrics());
-  app.use(
-    pinoHttp({
-      logger, // redacts credentials (libs/logging)
-      genReqId: (_req, res) => res.locals.requestId as string,
-      customAttributeKeys: { reqId: 'requestId' },
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-    }),
-  );
+  app.use(requestLog(logger));
   // Small bodies gain nothing from compression and cost CPU, hence the threshold.
   app.use(compression({ threshold: 1024 }));
   app.use(requireJsonBody());
