@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { commonFields, env, internalAuthFields, loadConfig } from '@libs/config';
+import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 import { emailField } from './auth/credentials';
 
 const schema = z
   .object({
     HOST: env.text('0.0.0.0'),
     PORT: env.port(3000),
+    // /metrics has a port of its own, on loopback unless told otherwise: it needs no key, so it must stay internal.
+    ...metricsFields(9467),
+    METRICS_HOST: env.text('127.0.0.1'),
     ...commonFields('gateway'),
     ...internalAuthFields(),
     REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051'),

@@ -22,7 +22,6 @@ import { drugRoutes } from '../routes/drugs';
 import { buildOpenApiDocument } from '../openapi/document';
 import { healthRoutes } from '../routes/health';
 import { labRoutes } from '../routes/labs';
-import { metricsRoutes } from '../routes/metrics';
 import { premiseRoutes } from '../routes/premises';
 import { financeRecordRoutes } from '../routes/finance-records';
 import { paymentRoutes } from '../routes/payments';
@@ -57,7 +56,6 @@ export function buildApp(
   // The API's version is the newest release's: an Unreleased section has none yet.
   const released = releases.find((release) => release.date !== null);
   app.use(docsRoutes(buildOpenApiDocument(released?.version ?? '0.0.0')));
-  app.use(metricsRoutes());
   app.use(changelogRoutes(releases));
   app.use(dashboard());
   app.use(authRoutes(config, sequelize));

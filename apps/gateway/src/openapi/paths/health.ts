@@ -33,16 +33,6 @@ const release = {
 };
 
 export const healthPaths = {
-  '/metrics': {
-    get: operation({
-      operationId: 'metrics',
-      summary: 'Prometheus metrics of the gateway',
-      description: 'Text exposition format. Holds no user data; keep it on an internal network. See docs/OPERATIONS.md.',
-      tags: ['Operations'],
-      permission: null,
-      responses: { '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
-    }),
-  },
   '/api/v1/changelog': {
     get: operation({
       operationId: 'changelog',
