@@ -28,7 +28,7 @@ import { paymentRoutes } from '../routes/payments';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { dashboard } from './dashboard';
-import { requireJsonBody } from './json-body';
+import { deferredJsonBody } from './json-body';
 import { requestId } from './request-id';
 
 export function buildApp(
@@ -49,8 +49,8 @@ export function buildApp(
   app.use(requestLog(logger));
   // Small bodies gain nothing from compression and cost CPU, hence the threshold.
   app.use(compression({ threshold: 1024 }));
-  app.use(requireJsonBody());
-  app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
+  // Bodies are read by the operations that take one, after their key check (parseBody).
+  app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
   app.use(healthRoutes(config, sequelize, upstreams));
   // The API's version is the newest release's: an Unreleased section has none yet.

@@ -23,7 +23,7 @@ export function authKeyRoutes(sequelize: Sequelize): Router {
   });
 
   router.post(base, requireAccount(sequelize), async (req, res) => {
-    const body = parseBody(req, newKeyBody);
+    const body = await parseBody(req, res, newKeyBody);
     const issued = await issueKeyWithinLimit(sequelize, accountOf(res).userId, body.name ?? '');
     if (issued === 'limit-reached') {
       throw new HttpProblem(409, `an account may hold at most ${MAX_LIVE_KEYS} live keys; revoke one first`);

@@ -26,7 +26,7 @@ export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router 
   const router = Router();
 
   router.post('/api/v1/auth/register', async (req, res) => {
-    const { email, password } = parseBody(req, credentialsBody);
+    const { email, password } = await parseBody(req, res, credentialsBody, 'public');
     // Counted before the password is hashed: a refused registration costs no scrypt.
     refuseWhenThrottled(await admitRegistration(sequelize, req.ip ?? 'unknown'), 'registrations from this address');
     const created = await registerUser(sequelize, email, await hashPassword(password), 'reader');
@@ -35,7 +35,7 @@ export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router 
   });
 
   router.post('/api/v1/auth/login', async (req, res) => {
-    const { email, password } = parseBody(req, credentialsBody);
+    const { email, password } = await parseBody(req, res, credentialsBody, 'public');
     // The client's address: the socket's peer, or X-Forwarded-For's when TRUST_PROXY names the balancer.
     const address = req.ip ?? 'unknown';
     refuseWhenThrottled(await admitLoginAttempt(sequelize, email, address), 'failed sign-ins');
