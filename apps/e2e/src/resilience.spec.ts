@@ -27,7 +27,7 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    const ready = await api(system.gatewayUrl, '/readyz');
+    const ready = await api(system.gatewayUrl, '/readyz', { key: system.keys.admin });
     expect(ready.status).toBe(503);
     expect(ready.body.checks.reference).toMatch(/UNREACHABLE/);
 
@@ -58,7 +58,7 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect(total(metrics, 'circuit_breaker_state', { upstream: 'finance', state: 'closed' })).toBe(1);
     expect(total(metrics, 'upstream_request_duration_seconds_count', { upstream: 'reference', outcome: 'BREAKER_OPEN' })).toBeGreaterThan(0);
     expect(total(metrics, 'upstream_retries_total', { upstream: 'reference' })).toBeGreaterThan(0);
-    expect((await api(system.gatewayUrl, '/readyz')).body.breakers).toMatchObject({ reference: 'open', finance: 'closed' });
+    expect((await api(system.gatewayUrl, '/readyz', { key: system.keys.admin })).body.breakers).toMatchObject({ reference: 'open', finance: 'closed' });
 
     // Another upstream's breaker is its own: finance keeps working.
     const finance = await createTransaction();
@@ -71,7 +71,7 @@ describe('an upstream that is down, and graceful shutdown', () => {
       async () => ((await diseases()).status === 200 ? true : undefined),
       RESET_MS + 10_000, // the reset timeout, plus the channel's reconnect backoff (at most 5 s)
     );
-    expect((await api(system.gatewayUrl, '/readyz')).body.breakers.reference).toBe('closed');
+    expect((await api(system.gatewayUrl, '/readyz', { key: system.keys.admin })).body.breakers.reference).toBe('closed');
   });
 
   it.each(['gateway', 'finance', 'audit', 'reference'] as const)('%s exits 0 on SIGTERM within 10 s', async (service) => {

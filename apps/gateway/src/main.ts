@@ -31,6 +31,8 @@ async function main(): Promise<void> {
       connectionsCheckingInterval: Math.min(1_000, headersTimeout),
       // The request line and every header together; more is refused with 431 (answerClientErrors).
       maxHeaderSize: config.HTTP_MAX_HEADER_BYTES,
+      // The app answers a missing Host itself, as a problem (requireHostHeader), where Node's answer is bare.
+      requireHostHeader: false,
     },
     buildApp(config, logger, sequelize, upstreams, releases),
   );

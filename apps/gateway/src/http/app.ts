@@ -27,9 +27,11 @@ import { financeRecordRoutes } from '../routes/finance-records';
 import { paymentRoutes } from '../routes/payments';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
+import { requireHostHeader } from './client-errors';
 import { dashboard } from './dashboard';
 import { deferredJsonBody } from './json-body';
 import { requestId } from './request-id';
+import { noSniff } from './security-headers';
 
 export function buildApp(
   config: GatewayConfig,
@@ -44,9 +46,11 @@ export function buildApp(
   app.set('query parser', 'simple');
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(requestId());
+  app.use(noSniff());
   app.use(tracing());
   app.use(httpMetrics());
   app.use(requestLog(logger));
+  app.use(requireHostHeader());
   // Small bodies gain nothing from compression and cost CPU, hence the threshold.
   app.use(compression({ threshold: 1024 }));
   // Bodies are read by the operations that take one, after their key check (parseBody).

@@ -1,5 +1,6 @@
 import { fieldErrorsOf, GrpcStatus, type ServiceError } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
+import { unauthorized } from '../auth/authenticate';
 
 const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.INVALID_ARGUMENT]: 400,
@@ -40,6 +41,7 @@ export function problemFromGrpc(upstream: string, error: ServiceError, retryAfte
   }
   if (status === 504) return new HttpProblem(504, `the ${upstream} service did not answer in time`);
   if (status >= 500) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
+  if (status === 401) return unauthorized(error.details);
   const errors = fieldErrorsOf(error);
   return new HttpProblem(status, error.details, errors.length ? { errors } : {});
 }
