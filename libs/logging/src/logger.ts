@@ -23,7 +23,8 @@ export function createLogger(service: string, level: string): Logger {
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    // Request logs include headers; an API key or session in a log file is a leaked credential.
+    // Request lines carry chosen fields, not headers (the gateway's request-log.ts); should a header object be
+    // logged anyway, an API key or session in a log file is a leaked credential.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     mixin() {
       const requestId = currentRequestId();
