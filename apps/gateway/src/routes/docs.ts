@@ -24,7 +24,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API documentation</title>
-<link rel="icon" href="/dashboard/favicon.svg" type="image/svg+xml">
+<link rel="icon" href="/docs/assets/favicon-32x32.png" type="image/png">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
