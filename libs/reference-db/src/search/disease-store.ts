@@ -35,7 +35,7 @@ const COLUMNS = `d.id::text, d.disease_id, d.name, d.alternative_ids, d.definiti
  * (index on (lower(name), id) or the primary key; an exact term through the
  * B-tree on disease_terms.term). Values are escaped literals: see runSearchStatement.
  */
-export function listingStatement(listing: DiseaseListing): string {
+function listingStatement(listing: DiseaseListing): string {
   const where: string[] = [];
   if (listing.exactTerm !== undefined) {
     where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${escapeLiteral(listing.exactTerm)})`);
