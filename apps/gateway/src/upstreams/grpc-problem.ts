@@ -15,7 +15,11 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
 
-/** Business outcomes: they say nothing about the upstream's health, so they never trip a breaker. */
+/**
+ * Business outcomes: they say nothing about the upstream's health, so they never trip a breaker.
+ * RESOURCE_EXHAUSTED is one request refused for its cost (a disease search stopped by its statement
+ * timeout): counted as a failure, one client's slow searches would open the breaker for everyone.
+ */
 export const BUSINESS_CODES: ReadonlySet<GrpcStatus> = new Set([
   GrpcStatus.INVALID_ARGUMENT,
   GrpcStatus.NOT_FOUND,
@@ -25,7 +29,11 @@ export const BUSINESS_CODES: ReadonlySet<GrpcStatus> = new Set([
   GrpcStatus.FAILED_PRECONDITION,
   GrpcStatus.ABORTED,
   GrpcStatus.OUT_OF_RANGE,
+  GrpcStatus.RESOURCE_EXHAUSTED,
 ]);
+
+/** When a request refused for its cost (RESOURCE_EXHAUSTED) may be tried again. */
+const RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS = 1;
 
 export const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
@@ -39,6 +47,9 @@ export function problemFromGrpc(upstream: string, error: ServiceError, retryAfte
     });
   }
   if (status === 504) return new HttpProblem(504, `the ${upstream} service did not answer in time`);
+  if (status === 429) {
+    return new HttpProblem(429, error.details, { headers: { 'Retry-After': String(RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS) } });
+  }
   if (status >= 500) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
   const errors = fieldErrorsOf(error);
   return new HttpProblem(status, error.details, errors.length ? { errors } : {});
