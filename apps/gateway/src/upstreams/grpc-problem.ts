@@ -15,18 +15,6 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
 
-/** Business outcomes: they say nothing about the upstream's health, so they never trip a breaker. */
-export const BUSINESS_CODES: ReadonlySet<GrpcStatus> = new Set([
-  GrpcStatus.INVALID_ARGUMENT,
-  GrpcStatus.NOT_FOUND,
-  GrpcStatus.ALREADY_EXISTS,
-  GrpcStatus.PERMISSION_DENIED,
-  GrpcStatus.UNAUTHENTICATED,
-  GrpcStatus.FAILED_PRECONDITION,
-  GrpcStatus.ABORTED,
-  GrpcStatus.OUT_OF_RANGE,
-]);
-
 export const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
 
