@@ -4,11 +4,11 @@ import { financeCounts } from './finance-db';
 import { api, validTransaction, type ApiResponse } from './http';
 
 /**
- * Finance without its database: clients get an honest 503 they may retry, not a
- * 500; finance logs it as a warning, not as a bug; and it serves again as soon
- * as the database is back, with no restart.
+ * A service without its database: clients get an honest 503 they may retry, not
+ * a 500; the service logs it as a warning, not as a bug; and it serves again as
+ * soon as the database is back, with no restart.
  */
-describe('finance without its database', () => {
+describe('a service without its database', () => {
   let system: RunningSystem;
   beforeAll(async () => {
     system = await startSystem();
@@ -18,11 +18,11 @@ describe('finance without its database', () => {
   const list = () => api(system.gatewayUrl, '/api/v1/transactions?limit=5', { key: system.keys.bursar });
   const create = () => api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: system.keys.bursar, body: validTransaction() });
 
-  function expectRetryableProblem(response: ApiResponse) {
+  function expectRetryableProblem(response: ApiResponse, service = 'finance') {
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(response.body.detail).toBe('the finance service is unavailable; retry shortly');
+    expect(response.body.detail).toBe(`the ${service} service is unavailable; retry shortly`);
   }
 
   const errorLines = (log: string) => log.split('\n').filter((line) => line.includes('"level":"error"'));
@@ -49,6 +49,30 @@ describe('finance without its database', () => {
     expect(errorLines(log)).toEqual([]);
     expect(log).toMatch(/"level":"warn".*"method":"ListTransactions".*database unavailable/);
     expect(log).toMatch(/"level":"warn".*"method":"CreateTransaction".*database unavailable/);
+  });
+
+  it('is the same for reference and audit', async () => {
+    // no-cache: the gateway's reference cache must not answer for the service.
+    const search = () => api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader, headers: { 'cache-control': 'no-cache' } });
+    const audit = () => api(system.gatewayUrl, '/api/v1/audit?limit=5', { key: system.keys.admin });
+    expect((await search()).status).toBe(200);
+    expect((await audit()).status).toBe(200);
+
+    const outages = await Promise.all(['reference', 'audit'].map((service) => startDatabaseOutage(system.databaseUrl(service as 'reference' | 'audit'))));
+    try {
+      expectRetryableProblem(await search(), 'reference');
+      expectRetryableProblem(await audit(), 'audit');
+    } finally {
+      await Promise.all(outages.map((outage) => outage.end()));
+    }
+
+    await waitFor('reference and audit to answer again', async () =>
+      (await search()).status === 200 && (await audit()).status === 200 ? true : undefined,
+    );
+    for (const service of ['reference', 'audit'] as const) {
+      expect(errorLines(system.logs(service))).toEqual([]);
+      expect(system.logs(service)).toMatch(/"level":"warn".*database unavailable/);
+    }
   });
 
   it('answers 503 when no pooled connection frees up within the acquire timeout', async () => {
