@@ -24,7 +24,8 @@ async function financeReferences(system: RunningSystem): Promise<{ accountId: st
   await client.connect();
   try {
     const { rows } = await client.query(
-      'SELECT (SELECT id FROM accounts ORDER BY id LIMIT 1) AS "accountId", (SELECT id FROM categories ORDER BY id LIMIT 1) AS "categoryId"',
+      `SELECT (SELECT id FROM accounts ORDER BY id LIMIT 1) AS "accountId",
+              (SELECT id FROM categories ORDER BY id LIMIT 1) AS "categoryId"`,
     );
     return rows[0];
   } finally {
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
       // A fresh gateway for each fault: no breaker state or reconnect backoff carried over from the previous one.
       await system.stop('gateway');
       await system.start('gateway');
-      const ok = async () => ((await fetch(`${system.gatewayUrl}/api/v1/transactions?limit=1`, { headers: { authorization: `Bearer ${system.keys.bursar}` } })).ok ? true : undefined);
+      const headers = { authorization: `Bearer ${system.keys.bursar}` };
+      const ok = async () => ((await fetch(`${system.gatewayUrl}/api/v1/transactions?limit=1`, { headers })).ok ? true : undefined);
       await waitFor('finance to answer through the gateway', ok, 30_000);
       const offsets = { finance: system.logs('finance').length, gateway: system.logs('gateway').length };
       const load = startSteadyLoad(system.gatewayUrl, system.keys.bursar, streams);

@@ -1,7 +1,13 @@
 import { buildReport } from './timeline';
 import type { Sample } from './steady-load';
 
-const sample = (sentMs: number, doneMs: number, status: number, breakerOpen = false): Sample => ({ kind: 'GET', sentMs, doneMs, status, breakerOpen });
+const sample = (sentMs: number, doneMs: number, status: number, breakerOpen = false): Sample => ({
+  kind: 'GET',
+  sentMs,
+  doneMs,
+  status,
+  breakerOpen,
+});
 
 describe('buildReport', () => {
   // The load began at 1,000,000; the fault from 1,002,000 to 1,006,000: times in the report count from the fault.

@@ -49,7 +49,13 @@ export interface FaultReport {
   logLines: Record<string, number>;
 }
 
-export function buildReport(fault: string, window: FaultWindow, loadStartedAt: number, samples: Sample[], logLines: Record<string, number>): FaultReport {
+export function buildReport(
+  fault: string,
+  window: FaultWindow,
+  loadStartedAt: number,
+  samples: Sample[],
+  logLines: Record<string, number>,
+): FaultReport {
   const relative = { beganMs: 0, endedMs: window.ended - window.began };
   const shifted = samples.map((sample) => ({
     ...sample,
@@ -78,10 +84,14 @@ const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 export function formatReport(report: FaultReport): string {
   const lines = [`### ${report.fault}: fault lasted ${seconds(report.outageMs)} s`, ''];
-  lines.push('| requests | sent | failing for (s) | failing after the fault ended (s) | slowest answer (s) | outcomes |', '|---|---|---|---|---|---|');
+  lines.push(
+    '| requests | sent | failing for (s) | failing after the fault ended (s) | slowest answer (s) | outcomes |',
+    '|---|---|---|---|---|---|',
+  );
   for (const kind of report.kinds) {
     const outcomes = Object.entries(kind.outcomes).map(([outcome, count]) => `${outcome}: ${count}`).join(', ');
-    lines.push(`| ${kind.kind} | ${kind.requests} | ${seconds(kind.failingMs)} | ${seconds(kind.failingAfterEndMs)} | ${seconds(kind.slowestMs)} | ${outcomes} |`);
+    const times = [kind.failingMs, kind.failingAfterEndMs, kind.slowestMs].map(seconds).join(' | ');
+    lines.push(`| ${kind.kind} | ${kind.requests} | ${times} | ${outcomes} |`);
   }
   lines.push('', `Log lines during the run: ${Object.entries(report.logLines).map(([what, count]) => `${what} ${count}`).join(', ')}`, '');
   lines.push(`| t (s) | ${OUTCOMES.join(' | ')} | slowest (ms) |`, `|---|${OUTCOMES.map(() => '---|').join('')}---|`);

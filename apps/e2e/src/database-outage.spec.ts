@@ -16,7 +16,8 @@ describe('a service without its database', () => {
   afterAll(() => system?.shutdown());
 
   const list = () => api(system.gatewayUrl, '/api/v1/transactions?limit=5', { key: system.keys.bursar });
-  const create = () => api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: system.keys.bursar, body: validTransaction() });
+  const create = () =>
+    api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: system.keys.bursar, body: validTransaction() });
 
   function expectRetryableProblem(response: ApiResponse, service = 'finance') {
     expect(response.status).toBe(503);
@@ -53,12 +54,14 @@ describe('a service without its database', () => {
 
   it('is the same for reference and audit', async () => {
     // no-cache: the gateway's reference cache must not answer for the service.
-    const search = () => api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader, headers: { 'cache-control': 'no-cache' } });
+    const search = () =>
+      api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader, headers: { 'cache-control': 'no-cache' } });
     const audit = () => api(system.gatewayUrl, '/api/v1/audit?limit=5', { key: system.keys.admin });
     expect((await search()).status).toBe(200);
     expect((await audit()).status).toBe(200);
 
-    const outages = await Promise.all(['reference', 'audit'].map((service) => startDatabaseOutage(system.databaseUrl(service as 'reference' | 'audit'))));
+    const services = ['reference', 'audit'] as const;
+    const outages = await Promise.all(services.map((service) => startDatabaseOutage(system.databaseUrl(service))));
     try {
       expectRetryableProblem(await search(), 'reference');
       expectRetryableProblem(await audit(), 'audit');
@@ -69,7 +72,7 @@ describe('a service without its database', () => {
     await waitFor('reference and audit to answer again', async () =>
       (await search()).status === 200 && (await audit()).status === 200 ? true : undefined,
     );
-    for (const service of ['reference', 'audit'] as const) {
+    for (const service of services) {
       expect(errorLines(system.logs(service))).toEqual([]);
       expect(system.logs(service)).toMatch(/"level":"warn".*database unavailable/);
     }

@@ -8,7 +8,8 @@ interface ErrorLike {
 /** The error and what it wraps: Sequelize keeps pg's error as `parent` (and `original`); others use `cause`. */
 function layersOf(error: unknown): ErrorLike[] {
   const outer = error as (ErrorLike & { parent?: unknown; original?: unknown; cause?: unknown }) | null | undefined;
-  return [outer, outer?.parent, outer?.original, outer?.cause].filter((layer): layer is ErrorLike => typeof layer === 'object' && layer !== null);
+  const layers = [outer, outer?.parent, outer?.original, outer?.cause];
+  return layers.filter((layer): layer is ErrorLike => typeof layer === 'object' && layer !== null);
 }
 
 // Five digits or capitals; Node's own codes can look alike (EPIPE), but no SQLSTATE class starts with E.

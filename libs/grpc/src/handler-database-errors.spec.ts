@@ -19,7 +19,10 @@ describe('unaryHandler, when the database cannot be reached', () => {
   it.each([
     ['the connection is refused', new ConnectionRefusedError(new Error('connect ECONNREFUSED 127.0.0.1:5432'))],
     ['no pooled connection frees up in time', new ConnectionAcquireTimeoutError(new Error('TimeoutError'))],
-    ['the backend was terminated', new DatabaseError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', sql: '' }))],
+    [
+      'the backend was terminated',
+      new DatabaseError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', sql: '' })),
+    ],
   ])('answers UNAVAILABLE with a fixed message and logs a warning when %s', async (_what, failure) => {
     const { error, levels } = await outcomeOf(failure);
     expect(error).toMatchObject({ code: status.UNAVAILABLE, details: 'the database is unavailable; retry shortly' });
