@@ -107,6 +107,6 @@ describe('a service without its database', () => {
     expect((await held)?.status).toBe(200);
     expect((await create()).status).toBe(201);
     expect(errorLines(system.logs('finance'))).toEqual([]);
-    expect(system.logs('finance')).toMatch(/"level":"warn".*"err":\{"type":"ConnectionAcquireTimeoutError".*database unavailable/);
+    expect(system.logs('finance')).toMatch(/"level":"warn".*"cause":"SequelizeConnectionAcquireTimeoutError.*database unavailable/);
   });
 });

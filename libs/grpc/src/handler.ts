@@ -90,9 +90,10 @@ export function unaryHandler<Req, Res>(
             callback(error.toServiceError() as ServiceError);
             return;
           }
-          // A database away for now is no bug of ours: an honest UNAVAILABLE lets the caller retry (503).
+          // A database away for now is no bug of ours: an honest UNAVAILABLE lets the caller retry (503). One short
+          // line per call (the cause, not the query and its values: an outage repeats it at the request rate).
           if (isTransientDatabaseError(error)) {
-            logger.warn({ err: error, method }, 'database unavailable; answered UNAVAILABLE');
+            logger.warn({ method, cause: String(error) }, 'database unavailable; answered UNAVAILABLE');
             finish(status.UNAVAILABLE);
             callback({ code: status.UNAVAILABLE, details: 'the database is unavailable; retry shortly' } as ServiceError);
             return;
