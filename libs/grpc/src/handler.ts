@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { isTransientDatabaseError } from '@libs/db';
 import { requestContext, type Logger } from '@libs/logging';
 import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext } from '@libs/tracing';
 import type { ActorSigner } from './actor-signature';
@@ -87,6 +88,14 @@ export function unaryHandler<Req, Res>(
             logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
             finish(error.code);
             callback(error.toServiceError() as ServiceError);
+            return;
+          }
+          // A database away for now is no bug of ours: an honest UNAVAILABLE lets the caller retry (503). One short
+          // line per call (the cause, not the query and its values: an outage repeats it at the request rate).
+          if (isTransientDatabaseError(error)) {
+            logger.warn({ method, cause: String(error) }, 'database unavailable; answered UNAVAILABLE');
+            finish(status.UNAVAILABLE);
+            callback({ code: status.UNAVAILABLE, details: 'the database is unavailable; retry shortly' } as ServiceError);
             return;
           }
           logger.error({ err: error, method }, 'handler failed');

@@ -23,6 +23,7 @@ export async function startServiceFoundation(
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
     poolMax: config.DB_POOL_MAX,
+    acquireTimeoutMs: config.DB_POOL_ACQUIRE_TIMEOUT_MS,
     migrations,
     log: (message) => logger.info(message),
   });

@@ -4,3 +4,4 @@ export { createScratchDatabase, type ScratchDatabase } from './scratch-database'
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { waitFor } from './wait-for';
 export { sharedDataDir, sharedDataFile } from './shared-data';
+export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } from './database-outage';

@@ -15,24 +15,7 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
 
-/**
- * Business outcomes: they say nothing about the upstream's health, so they never trip a breaker.
- * RESOURCE_EXHAUSTED is one request refused for its cost (a disease search stopped by its statement
- * timeout): counted as a failure, one client's slow searches would open the breaker for everyone.
- */
-export const BUSINESS_CODES: ReadonlySet<GrpcStatus> = new Set([
-  GrpcStatus.INVALID_ARGUMENT,
-  GrpcStatus.NOT_FOUND,
-  GrpcStatus.ALREADY_EXISTS,
-  GrpcStatus.PERMISSION_DENIED,
-  GrpcStatus.UNAUTHENTICATED,
-  GrpcStatus.FAILED_PRECONDITION,
-  GrpcStatus.ABORTED,
-  GrpcStatus.OUT_OF_RANGE,
-  GrpcStatus.RESOURCE_EXHAUSTED,
-]);
-
-/** When a request refused for its cost (RESOURCE_EXHAUSTED) may be tried again. */
+/** When a request refused for its cost (RESOURCE_EXHAUSTED: a disease search stopped by its statement timeout) may be tried again. */
 const RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS = 1;
 
 export const isServiceError = (error: unknown): error is ServiceError =>
