@@ -17,9 +17,9 @@ describe('Supervisor', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'supervisor-'));
     printed = [];
-    for (const method of ['log', 'error'] as const) {
-      jest.spyOn(console, method).mockImplementation((line: string) => void printed.push(line));
-    }
+    const print = (line: unknown) => void printed.push(String(line));
+    jest.spyOn(console, 'log').mockImplementation(print);
+    jest.spyOn(console, 'error').mockImplementation(print);
   });
   afterEach(async () => {
     await supervisor?.stopAll();
