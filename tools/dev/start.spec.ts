@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
 import { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, waitFor, AMQP_URL, POSTGRES_URL } from '@libs/testing';
+import { RESTART_POLICY } from './restart-policy';
 
 /*
  * `npm start` as users run it (tsx tools/dev/start.ts over the built dist/), moved aside by its START_*
@@ -178,9 +179,16 @@ describe('npm start with a service that cannot start', () => {
     expect(await run.exited).toBe(1);
     const output = run.output();
     expect(output).toContain(`cannot serve metrics on port ${taken}`);
-    expect(output).toMatch(/^\[supervisor\] reference exited \(code 1\) after .*: 5 failures in a row, none staying up 30\.0 s; not restarting it/m);
+    const { maxFailuresInRow, healthyAfterMs } = RESTART_POLICY;
+    expect(output).toMatch(
+      new RegExp(
+        `^\\[supervisor\\] reference exited \\(code 1\\) after .*: ${maxFailuresInRow} failures in a row, ` +
+          `none staying up ${healthyAfterMs / 1000}\\.0 s; not restarting it`,
+        'm',
+      ),
+    );
     expect(output).toContain('npm start failed: reference could not start');
-    expect(pidsIn(output, 'reference')).toHaveLength(5);
+    expect(pidsIn(output, 'reference')).toHaveLength(maxFailuresInRow);
     expect(pidsIn(output, 'gateway')).toEqual([]);
     expect(SERVICES.flatMap((service) => pidsIn(output, service)).filter(isAlive)).toEqual([]);
   }, 120_000);
