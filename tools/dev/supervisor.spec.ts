@@ -85,7 +85,7 @@ describe('Supervisor', () => {
     expect(gaveUp).toEqual(['bad']);
     expect(pidsOf('bad')).toHaveLength(FAST.maxFailuresInRow);
     expect(printed).toContainEqual(
-      expect.stringMatching(/^\[supervisor\] bad exited \(code 3\) after .*: 3 failures in a row, none staying up 60\.0 s; not restarting it/),
+      expect.stringMatching(/^\[supervisor\] bad exited \(code 3\) after .*: 3 failures in a row, every restart ending within 60\.0 s; not restarting it/),
     );
     expect(readFileSync(join(dir, 'bad.log'), 'utf8')).toContain('not restarting it');
     await new Promise((resolve) => setTimeout(resolve, 200));

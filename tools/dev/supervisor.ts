@@ -116,8 +116,8 @@ export class Supervisor {
       this.note(
         service,
         'error',
-        `${name} exited (${how}) after ${seconds(ranForMs)}: ${decision.failuresInRow} failures in a row, none staying up ` +
-          `${seconds(this.options.policy.healthyAfterMs)}; not restarting it. See ${logFile}`,
+        `${name} exited (${how}) after ${seconds(ranForMs)}: ${decision.failuresInRow} failures in a row, every restart ` +
+          `ending within ${seconds(this.options.policy.healthyAfterMs)}; not restarting it. See ${logFile}`,
       );
       this.options.onGiveUp(name);
       return;
