@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
 import { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, waitFor, AMQP_URL, POSTGRES_URL } from '@libs/testing';
 import { RESTART_POLICY } from './restart-policy';
+import { planStart } from './services';
 
 /*
  * `npm start` as users run it (tsx tools/dev/start.ts over the built dist/), moved aside by its START_*
@@ -12,9 +13,9 @@ import { RESTART_POLICY } from './restart-policy';
  * killed with SIGKILL: it must answer again within 10 s while the others keep their process and keep answering.
  */
 const ROOT = join(__dirname, '..', '..');
-const GRPC_SERVICES = ['reference', 'finance', 'audit'] as const;
-type Service = (typeof GRPC_SERVICES)[number] | 'gateway';
-const SERVICES: Service[] = [...GRPC_SERVICES, 'gateway'];
+// Every service npm start runs, from its own list.
+const GRPC_SERVICES = planStart({}).grpcServices.map(({ name }) => name);
+const SERVICES = [...GRPC_SERVICES, 'gateway'];
 const RECOVERY_MS = 10_000;
 // A probe must see a restarted service as soon as it listens, not after grpc-js's growing reconnect backoff.
 const QUICK_RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 100, 'grpc.max_reconnect_backoff_ms': 200 };
@@ -56,7 +57,7 @@ async function launch(namespace: string, overrides: Record<string, string> = {})
 }
 
 /** Every pid npm start reported starting for a service, oldest first. */
-const pidsIn = (output: string, service: Service) =>
+const pidsIn = (output: string, service: string) =>
   [...output.matchAll(new RegExp(`^\\[supervisor\\] ${service} started \\(pid (\\d+)\\)$`, 'gm'))].map(([, pid]) => Number(pid));
 
 /** Nothing of a run may be left behind, whatever went wrong. */
@@ -74,13 +75,13 @@ beforeAll(() => {
 describe('npm start', () => {
   const namespace = uniqueNamespace();
   let run: Awaited<ReturnType<typeof launch>>;
-  const probes = new Map<Service, HealthProbe>();
+  const probes = new Map<string, HealthProbe>();
 
-  const pids = (service: Service) => pidsIn(run.output(), service);
-  const pid = (service: Service) => pids(service).at(-1) ?? 0;
+  const pids = (service: string) => pidsIn(run.output(), service);
+  const pid = (service: string) => pids(service).at(-1) ?? 0;
   const gateway = (path: string) => fetch(`http://127.0.0.1:${run.ports.gateway}${path}`, { signal: AbortSignal.timeout(2_000) });
   /** A gRPC service answers its health check SERVING; the gateway, as a liveness probe, answers /healthz. */
-  const answers = async (service: Service) =>
+  const answers = async (service: string) =>
     service === 'gateway' ? (await gateway('/healthz')).ok : (await probes.get(service)?.check(2_000)) === 'SERVING';
   const ready = async () =>
     (await Promise.all(GRPC_SERVICES.map(answers))).every(Boolean) && (await gateway('/readyz')).status === 200;
