@@ -1,5 +1,5 @@
 export { startSystem, type RunningSystem, type ServiceName, type SystemOptions } from './system';
-export { deleteBusTopology, freePort, uniqueNamespace, AMQP_URL, POSTGRES_URL } from './resources';
+export { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, AMQP_URL, POSTGRES_URL } from './resources';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { waitFor } from './wait-for';
