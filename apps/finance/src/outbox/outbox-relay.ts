@@ -12,7 +12,7 @@ interface ClaimedRow {
   trace_parent: string | null;
 }
 
-/** Longest pause between passes while the database keeps failing. */
+/** Longest pause between passes while the database keeps failing, or the broker keeps returning events. */
 const MAX_BACKOFF_MS = 5_000;
 
 export interface RelayOptions {
@@ -68,13 +68,15 @@ export class OutboxRelay {
       let published = 0;
       try {
         // While the broker is away nothing is claimed: rows stay free for any relay that can publish.
-        published = this.publisher.ready ? await this.relayBatch() : 0;
-        failures = 0;
+        const pass = this.publisher.ready ? await this.relayBatch() : { published: 0, returned: 0 };
+        published = pass.published;
+        failures = pass.returned > 0 ? failures + 1 : 0;
       } catch (error) {
         failures += 1;
         this.logger.warn({ err: error, failures }, 'outbox relay pass failed; retrying');
       }
-      // Back off while the database fails, so an outage is neither hammered nor flooding the log.
+      // Back off while the database fails or the topology cannot be declared again, so
+      // neither is hammered and the log is not flooded.
       if (failures > 0) await this.sleep(Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
       else if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
     }
@@ -112,8 +114,8 @@ export class OutboxRelay {
     return Promise.race([publish(signal), timeout]);
   }
 
-  /** One pass: claim, publish, mark. Returns how many rows were published. */
-  async relayBatch(): Promise<number> {
+  /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
+  async relayBatch(): Promise<{ published: number; returned: number }> {
     const rows = await this.sequelize.query<ClaimedRow>(
       `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
                          attempts = attempts + 1
@@ -123,7 +125,7 @@ export class OutboxRelay {
        RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
       { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
     );
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { published: 0, returned: 0 };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
 
     const outcomes = await Promise.allSettled(
@@ -168,7 +170,7 @@ export class OutboxRelay {
       this.logger.warn({ failed: failed.length, err: failed[0].error }, 'some outbox rows were not confirmed; they will be retried');
       await this.retrySoon(failed);
     }
-    return sent.length;
+    return { published: sent.length, returned: returned.length };
   }
 
   /**
