@@ -1,4 +1,4 @@
-import { busTopology, ConfirmPublisher, connectBus, declareTopology } from '@libs/bus';
+import { busTopology, ConfirmPublisher, connectBus, TopologyKeeper } from '@libs/bus';
 import { financeV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy } from '@libs/grpc';
@@ -17,12 +17,11 @@ async function main(): Promise<void> {
   const { logger, tracing, sequelize } = await startServiceFoundation('finance', config, migrations);
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
-  const topology = busTopology(config.AMQP_NAMESPACE);
+  const topology = new TopologyKeeper(busTopology(config.AMQP_NAMESPACE));
   const publisher = new ConfirmPublisher();
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
-    const channel = await model.createConfirmChannel();
-    await declareTopology(channel, topology);
-    publisher.attach(channel);
+    await topology.attach(model);
+    publisher.attach(await model.createConfirmChannel());
   });
   const relay = new OutboxRelay(sequelize, publisher, topology, logger, {
     batchSize: config.OUTBOX_BATCH_SIZE,

@@ -21,9 +21,9 @@ export function busTopology(namespace: string): BusTopology {
 }
 
 /**
- * Declares everything both sides rely on. Publisher and consumer each call it
- * after every (re)connect: the publisher so that no event published before the
- * audit service first starts is dropped as unroutable.
+ * Declares everything both sides rely on. Publisher and consumer each declare it
+ * (through TopologyKeeper) after every (re)connect: the publisher so that an event
+ * published before the audit service first starts is routed to the queue.
  */
 export async function declareTopology(channel: Channel, topology: BusTopology): Promise<void> {
   await channel.assertExchange(topology.exchange, 'topic', { durable: true });

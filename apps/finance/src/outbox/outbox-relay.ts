@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { MESSAGE_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
+import { MESSAGE_HEADERS, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
-import { outboxPublished, outboxPublishFailures } from './outbox-metrics';
+import { outboxPublished, outboxPublishFailures, outboxReturned } from './outbox-metrics';
 
 interface ClaimedRow {
   id: string;
@@ -12,7 +12,7 @@ interface ClaimedRow {
   trace_parent: string | null;
 }
 
-/** Longest pause between passes while the database keeps failing. */
+/** Longest pause between passes while the database keeps failing, or the broker keeps returning events. */
 const MAX_BACKOFF_MS = 5_000;
 
 export interface RelayOptions {
@@ -26,7 +26,9 @@ export interface RelayOptions {
  * LOCKED, then locked_until), so several relays never publish the same row at
  * the same time; a relay that dies mid-batch leaves rows whose lease expires and
  * another relay takes them. A row is marked published only after the broker's
- * confirm, so delivery is at least once; the audit service drops duplicates.
+ * confirm that a queue took it, so delivery is at least once; the audit service
+ * drops duplicates. A row the broker returns as unroutable (the audit queue is
+ * gone) is retried once the topology is declared again.
  */
 export class OutboxRelay {
   private running = false;
@@ -38,7 +40,7 @@ export class OutboxRelay {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly publisher: ConfirmPublisher,
-    private readonly topology: BusTopology,
+    private readonly keeper: TopologyKeeper,
     private readonly logger: Logger,
     private readonly options: RelayOptions,
   ) {}
@@ -66,13 +68,15 @@ export class OutboxRelay {
       let published = 0;
       try {
         // While the broker is away nothing is claimed: rows stay free for any relay that can publish.
-        published = this.publisher.ready ? await this.relayBatch() : 0;
-        failures = 0;
+        const pass = this.publisher.ready ? await this.relayBatch() : { published: 0, returned: 0 };
+        published = pass.published;
+        failures = pass.returned > 0 ? failures + 1 : 0;
       } catch (error) {
         failures += 1;
         this.logger.warn({ err: error, failures }, 'outbox relay pass failed; retrying');
       }
-      // Back off while the database fails, so an outage is neither hammered nor flooding the log.
+      // Back off while the database fails or the topology cannot be declared again, so
+      // neither is hammered and the log is not flooded.
       if (failures > 0) await this.sleep(Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
       else if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
     }
@@ -110,8 +114,8 @@ export class OutboxRelay {
     return Promise.race([publish(signal), timeout]);
   }
 
-  /** One pass: claim, publish, mark. Returns how many rows were published. */
-  async relayBatch(): Promise<number> {
+  /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
+  async relayBatch(): Promise<{ published: number; returned: number }> {
     const rows = await this.sequelize.query<ClaimedRow>(
       `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
                          attempts = attempts + 1
@@ -121,14 +125,14 @@ export class OutboxRelay {
        RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
       { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
     );
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { published: 0, returned: 0 };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
 
     const outcomes = await Promise.allSettled(
       rows.map((row) =>
         this.withinLease((signal) =>
           this.publisher.publish(
-            this.topology.exchange,
+            this.keeper.topology.exchange,
             row.routing_key,
             Buffer.from(JSON.stringify(row.payload)),
             {
@@ -144,8 +148,14 @@ export class OutboxRelay {
         ),
       ),
     );
-    const sent = rows.filter((_, i) => outcomes[i].status === 'fulfilled').map((row) => row.id);
-    const failed = rows.filter((_, i) => outcomes[i].status === 'rejected').map((row) => row.id);
+    const sent: string[] = [];
+    const returned: { row: ClaimedRow; error: ReturnedMessageError }[] = [];
+    const failed: { row: ClaimedRow; error: unknown }[] = [];
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled') sent.push(rows[i].id);
+      else if (outcome.reason instanceof ReturnedMessageError) returned.push({ row: rows[i], error: outcome.reason });
+      else failed.push({ row: rows[i], error: outcome.reason });
+    });
     if (sent.length > 0) {
       await this.sequelize.query(
         'UPDATE outbox SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])',
@@ -154,16 +164,42 @@ export class OutboxRelay {
       outboxPublished.inc(sent.length);
       this.logger.debug({ published: sent.length }, 'outbox events published');
     }
+    if (returned.length > 0) await this.onReturned(returned);
     if (failed.length > 0) {
       outboxPublishFailures.inc(failed.length);
-      const reason = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
-      this.logger.warn({ failed: failed.length, err: reason }, 'some outbox rows were not confirmed; they will be retried');
-      // Release the lease early so the retry does not wait for it to expire.
-      await this.sequelize.query(
-        "UPDATE outbox SET locked_until = now() + interval '1 second', last_error = $2 WHERE id = ANY($1::bigint[])",
-        { bind: [failed, String(reason instanceof Error ? reason.message : reason).slice(0, 500)] },
+      this.logger.warn({ failed: failed.length, err: failed[0].error }, 'some outbox rows were not confirmed; they will be retried');
+      await this.retrySoon(failed);
+    }
+    return { published: sent.length, returned: returned.length };
+  }
+
+  /**
+   * The broker took these events into no queue: the audit queue or its binding is
+   * gone. They stay unpublished, and the topology is declared again so that their
+   * retry is routed even while the audit service is away. The ids and routing keys
+   * logged come from our own rows (a uuid and an action name).
+   */
+  private async onReturned(returned: { row: ClaimedRow; error: ReturnedMessageError }[]): Promise<void> {
+    outboxReturned.inc(returned.length);
+    for (const { row, error } of returned) {
+      this.logger.error(
+        { eventId: row.event_id, routingKey: row.routing_key, exchange: error.exchange, reason: error.reason },
+        'RabbitMQ routed an outbox event to no queue; it stays unpublished and is retried once the topology is declared again',
       );
     }
-    return sent.length;
+    await this.keeper.declare().then(
+      () => this.logger.warn({ queue: this.keeper.topology.queue }, 'declared the RabbitMQ topology again after returned events'),
+      (error: unknown) => this.logger.warn({ err: error }, 'cannot declare the RabbitMQ topology again; the next returned event tries again'),
+    );
+    await this.retrySoon(returned);
+  }
+
+  /** Releases the lease early, so the retry does not wait for it to expire. */
+  private async retrySoon(rows: { row: ClaimedRow; error: unknown }[]): Promise<void> {
+    const reason = rows[0].error;
+    await this.sequelize.query(
+      "UPDATE outbox SET locked_until = now() + interval '1 second', last_error = $2 WHERE id = ANY($1::bigint[])",
+      { bind: [rows.map(({ row }) => row.id), String(reason instanceof Error ? reason.message : reason).slice(0, 500)] },
+    );
   }
 }
