@@ -1,7 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { requestContext, type Logger } from '@libs/logging';
 import { inSpan, SpanKind } from '@libs/tracing';
-import { MESSAGE_HEADERS } from './message-headers';
+import { requestIdOf } from './message-headers';
 
 /**
  * What the handler decided about a message; each is chosen on purpose:
@@ -50,10 +50,9 @@ export function startConsumer(options: {
       if (!message) return; // the broker cancelled us; recovery resubscribes
       inFlight += 1;
       const headers = message.properties.headers ?? {};
-      const requestId = headers[MESSAGE_HEADERS.requestId];
       // The handler runs in a span continued from the message's traceparent header.
       requestContext
-        .run({ requestId: typeof requestId === 'string' ? requestId : String(message.properties.messageId) }, () =>
+        .run({ requestId: requestIdOf(message.properties) }, () =>
           inSpan(`${options.queue} process`, SpanKind.CONSUMER, headers, () => options.handle(message), {
             'messaging.system': 'rabbitmq',
             'messaging.message.id': String(message.properties.messageId),

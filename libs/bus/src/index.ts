@@ -2,5 +2,5 @@ export { busTopology, declareTopology, type BusTopology } from './topology';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
-export { MESSAGE_HEADERS } from './message-headers';
+export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
 export { QueueDepths } from './queue-depths';

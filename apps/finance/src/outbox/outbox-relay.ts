@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { MESSAGE_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
+import { messageHeaders, type BusTopology, type ConfirmPublisher } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { outboxPublished, outboxPublishFailures } from './outbox-metrics';
 
@@ -134,10 +134,7 @@ export class OutboxRelay {
             {
               messageId: row.event_id,
               contentType: 'application/json',
-              headers: {
-                [MESSAGE_HEADERS.requestId]: row.request_id,
-                ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
-              },
+              headers: messageHeaders({ requestId: row.request_id, traceParent: row.trace_parent }),
             },
             signal,
           ),
