@@ -98,6 +98,14 @@ describe('what a service answers when its handler misbehaves (over real gRPC)', 
     expect(fieldErrorsOf(error)).toEqual([{ field: 'payee', message: `must not hold ${CUT_ID.toWellFormed()} or ünïcödé` }]);
   });
 
+  it('answers with its code, not at the deadline, however many and long the field errors', async () => {
+    const message = '😀'.repeat(1_000);
+    refusal = new RpcError(status.INVALID_ARGUMENT, message, Array.from({ length: 5_000 }, (_, i) => ({ field: `ids[${i}]${message}`, message })));
+    const error = await call('Refuse');
+    expect(error.code).toBe(status.INVALID_ARGUMENT);
+    expect(fieldErrorsOf(error).length).toBeGreaterThan(0);
+  });
+
   it.each(['Reject', 'Throw'] as const)('answers INTERNAL, without the detail, when the handler fails unexpectedly (%s)', async (name) => {
     const error = await call(name);
     expect(error.code).toBe(status.INTERNAL);
