@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DEMO_USER_IDS } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
 import { startSystem, type RunningSystem, type ServiceName } from '@libs/testing';
 import { hostileRequests, operationCount, type HostileRequest, type Knowledge, type OpenApiDocument } from './hostile-requests';
@@ -80,7 +81,20 @@ const describeRequest = ({ method, url, headers, body }: HostileRequest) =>
 describe('every operation of /openapi.json under generated hostile requests', () => {
   let system: RunningSystem;
   let document: OpenApiDocument;
-  const knowledge: Knowledge = { keys: [], ids: [DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, '1', '2', '100'], cursors: [] };
+  // The development demo records (apps/finance demo data), and catalogue ids that exist.
+  const demo = { student: '00000000-0000-4000-8000-00000000e001', registration: '00000000-0000-4000-8000-00000000b001' };
+  const knowledge: Knowledge = {
+    keys: [],
+    ids: [DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, demo.student, demo.registration, '00000000-0000-4000-8000-00000000f001', '1', '2', '100'],
+    idsFor: {
+      accountId: [DEMO_ACCOUNT_ID],
+      categoryId: [DEMO_CATEGORY_ID],
+      studentId: [demo.student],
+      registrationNumberId: [demo.registration],
+      userId: Object.values(DEMO_USER_IDS),
+    },
+    cursors: [],
+  };
   const pids = new Map<ServiceName, number | undefined>();
 
   beforeAll(async () => {

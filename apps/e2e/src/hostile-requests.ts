@@ -40,6 +40,8 @@ export interface OpenApiDocument {
 export interface Knowledge {
   keys: string[];
   ids: string[];
+  /** Ids that fit a body field of this name (accountId: an account's), so that a valid body gets past the lookups. */
+  idsFor: Record<string, string[]>;
   cursors: string[];
 }
 
@@ -123,6 +125,58 @@ function jsonValue(schema: Schema | undefined, document: OpenApiDocument, knowle
   }
 }
 
+/** A valid value of `schema`, as a careful client would send it (named after `name`, for ids). */
+function validValue(schema: Schema | undefined, document: OpenApiDocument, knowledge: Knowledge, name = '', depth = 0): fc.Arbitrary<unknown> {
+  const resolved = deref(schema, document);
+  const variants = [resolved.oneOf, resolved.anyOf].find(Array.isArray) as Schema[] | undefined;
+  if (variants) return validValue(variants.find((v) => deref(v, document).type !== 'null') ?? {}, document, knowledge, name, depth);
+  if (Array.isArray(resolved.enum)) return fc.constantFrom(...(resolved.enum as unknown[]).filter((v) => v !== null));
+  const type = Array.isArray(resolved.type) ? resolved.type.find((t) => t !== 'null') : resolved.type;
+  switch (type) {
+    case 'string': {
+      if (knowledge.idsFor[name]) return fc.constantFrom(...knowledge.idsFor[name]);
+      if (resolved.format === 'uuid') return fc.constantFrom(...knowledge.ids);
+      if (resolved.format === 'date') return fc.constant('2026-09-01');
+      if (resolved.format === 'email') return fc.emailAddress();
+      const min = Number(resolved.minLength ?? 1);
+      return fc.string({ unit: fc.constantFrom(...'abcdefgh'), minLength: min, maxLength: Math.max(min, Math.min(Number(resolved.maxLength ?? 20), 20)) });
+    }
+    case 'integer':
+    case 'number':
+      return fc.integer({ min: Number(resolved.minimum ?? -100_000), max: Number(resolved.maximum ?? 100_000) });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(validValue(resolved.items as Schema, document, knowledge, name, depth + 1), { minLength: 1, maxLength: 2 });
+    default: {
+      if (depth > 3) return fc.constant({});
+      const required = new Set((resolved.required ?? []) as string[]);
+      const properties = Object.entries((resolved.properties ?? {}) as Record<string, Schema>);
+      return fc.record(
+        Object.fromEntries(properties.map(([key, property]) => [key, validValue(property, document, knowledge, key, depth + 1)])),
+        { requiredKeys: properties.map(([key]) => key).filter((key) => required.has(key)) },
+      );
+    }
+  }
+}
+
+/** A valid body with one field made hostile, so that the hostile value gets past the other checks. */
+function oneFieldHostile(schema: Schema, document: OpenApiDocument, knowledge: Knowledge): fc.Arbitrary<unknown> {
+  const resolved = deref(schema, document);
+  if (resolved.type === 'array') {
+    return fc
+      .tuple(validValue(resolved, document, knowledge), oneFieldHostile(resolved.items as Schema, document, knowledge), fc.nat())
+      .map(([items, bad, at]) => (items as unknown[]).map((item, i) => (i === at % (items as unknown[]).length ? bad : item)));
+  }
+  const properties = Object.entries((resolved.properties ?? {}) as Record<string, Schema>);
+  if (properties.length === 0) return jsonValue(resolved, document, knowledge);
+  return fc
+    .constantFrom(...properties)
+    .chain(([key, property]) =>
+      fc.tuple(validValue(resolved, document, knowledge), jsonValue(property, document, knowledge, 1)).map(([valid, bad]) => ({ ...(valid as object), [key]: bad })),
+    );
+}
+
 /** The body of a request: JSON like the schema, or not JSON, or too big, or too deep. */
 function bodyOf(operation: Operation, document: OpenApiDocument, knowledge: Knowledge): fc.Arbitrary<string | undefined> {
   const schema = operation.requestBody?.content?.['application/json']?.schema;
@@ -132,7 +186,9 @@ function bodyOf(operation: Operation, document: OpenApiDocument, knowledge: Know
   );
   if (!schema) return fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, garbage);
   return fc.oneof(
-    { arbitrary: jsonValue(schema, document, knowledge).map((value) => JSON.stringify(value)), weight: 12 },
+    { arbitrary: jsonValue(schema, document, knowledge).map((value) => JSON.stringify(value)), weight: 6 },
+    { arbitrary: oneFieldHostile(schema, document, knowledge).map((value) => JSON.stringify(value)), weight: 6 },
+    { arbitrary: validValue(schema, document, knowledge).map((value) => JSON.stringify(value)), weight: 2 },
     { arbitrary: garbage, weight: 2 },
     fc.constant(OVERSIZED_BODY),
   );
