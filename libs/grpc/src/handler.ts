@@ -84,16 +84,16 @@ export function unaryHandler<Req, Res>(
       finish(status.OK);
       answer(null, response);
     };
-    const fail = (error: unknown) => {
-      if (error instanceof RpcError) {
-        logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
-        finish(error.code);
-        answer(error.toServiceError() as ServiceError);
-        return;
-      }
+    const failUnexpectedly = (error: unknown) => {
       logger.error({ err: error, method }, 'handler failed');
       finish(status.INTERNAL);
       answer(INTERNAL_ERROR);
+    };
+    const fail = (error: unknown) => {
+      if (!(error instanceof RpcError)) return failUnexpectedly(error);
+      logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
+      finish(error.code);
+      answer(error.toServiceError() as ServiceError);
     };
     try {
       const context = contextOf(call.metadata, call.getDeadline());
@@ -104,7 +104,8 @@ export function unaryHandler<Req, Res>(
       span = traced.span;
       // Promise.resolve().then makes a synchronous throw of the handler a rejection like any other.
       const run = () => Promise.resolve().then(() => handler(call.request, context)).then(succeed, fail);
-      requestContext.run({ requestId: context.requestId }, () => withTraceContext(traced.context, run)).catch(fail);
+      // Whatever succeed or fail themselves throw still gets an answer.
+      requestContext.run({ requestId: context.requestId }, () => withTraceContext(traced.context, run)).catch(failUnexpectedly);
     } catch (error) {
       fail(error);
     }
