@@ -1,7 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { requestContext, type Logger } from '@libs/logging';
 import { inSpan, SpanKind } from '@libs/tracing';
-import { MESSAGE_HEADERS } from './message-headers';
+import { requestIdOf } from './message-headers';
 import type { TopologyKeeper } from './topology-keeper';
 
 /**
@@ -64,10 +64,9 @@ export function startConsumer(options: {
   function deliver(channel: Channel, message: ConsumeMessage): void {
     inFlight += 1;
     const headers = message.properties.headers ?? {};
-    const requestId = headers[MESSAGE_HEADERS.requestId];
     // The handler runs in a span continued from the message's traceparent header.
     requestContext
-      .run({ requestId: typeof requestId === 'string' ? requestId : String(message.properties.messageId) }, () =>
+      .run({ requestId: requestIdOf(message.properties) }, () =>
         inSpan(`${queue} process`, SpanKind.CONSUMER, headers, () => options.handle(message), {
           'messaging.system': 'rabbitmq',
           'messaging.message.id': String(message.properties.messageId),

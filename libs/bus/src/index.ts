@@ -3,5 +3,5 @@ export { TopologyKeeper } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
-export { MESSAGE_HEADERS } from './message-headers';
+export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
 export { QueueDepths } from './queue-depths';

@@ -1,20 +1,51 @@
 import pino from 'pino';
+import { boundedText } from '@libs/safe-text';
 import { currentRequestId } from './request-context';
 
 export type Logger = pino.Logger;
 
-/** JSON logs on stdout; every line written inside a request carries its requestId, and credentials are redacted. */
-export function createLogger(service: string, level: string): Logger {
-  return pino({
+// Log fields can carry what a client sent (a URL, a database error quoting a value): each string is
+// made well-formed and bounded, so that one request cannot write a 100 KB line.
+const MAX_FIELD_LENGTH = 2_000;
+const MAX_STACK_LENGTH = 8_000;
+
+const isUnruly = (value: unknown): value is string =>
+  typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed());
+
+/** The fields, with each top-level string well-formed and bounded (copied only when one is not). */
+function boundedFields(fields: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.values(fields).some(isUnruly)) return fields;
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [key, isUnruly(value) ? boundedText(value, MAX_FIELD_LENGTH) : value]),
+  );
+}
+
+/** pino's error serializer, with the message and stack bounded; anything thrown that is not an error is logged as it is. */
+function boundedError(error: unknown): unknown {
+  if (!(error instanceof Error)) return typeof error === 'string' ? boundedText(error, MAX_FIELD_LENGTH) : error;
+  const serialized = pino.stdSerializers.err(error);
+  serialized.message = boundedText(String(serialized.message), MAX_FIELD_LENGTH);
+  if (typeof serialized.stack === 'string') serialized.stack = boundedText(serialized.stack, MAX_STACK_LENGTH);
+  return serialized;
+}
+
+/**
+ * JSON logs on stdout (or `destination`); every line written inside a request
+ * carries its requestId, and credentials are redacted.
+ */
+export function createLogger(service: string, level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: boundedFields },
+    serializers: { err: boundedError },
     // Request logs include headers; an API key or session in a log file is a leaked credential.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     mixin() {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { MESSAGE_HEADERS, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
+import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { outboxPublished, outboxPublishFailures, outboxReturned } from './outbox-metrics';
 
@@ -138,10 +138,7 @@ export class OutboxRelay {
             {
               messageId: row.event_id,
               contentType: 'application/json',
-              headers: {
-                [MESSAGE_HEADERS.requestId]: row.request_id,
-                ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
-              },
+              headers: messageHeaders({ requestId: row.request_id, traceParent: row.trace_parent }),
             },
             signal,
           ),
