@@ -89,8 +89,9 @@ export class AuditQueueWatch {
   }
 
   /**
-   * Events published before the witness existed are not covered until the queue is
-   * first seen drained (e.g. those waiting when this version is first deployed).
+   * Until the queue is first seen drained, a deletion puts back every published row
+   * (the queue may have held any of them). A deletion before the witness first
+   * exists goes unseen.
    */
   private async armFirst(): Promise<void> {
     await this.witness.arm();
