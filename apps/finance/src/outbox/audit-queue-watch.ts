@@ -29,7 +29,8 @@ import { outboxRepublished } from './outbox-metrics';
  */
 export class AuditQueueWatch {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private looking: Promise<void> = Promise.resolve();
+  private stopped = false;
   private failing = false;
 
   constructor(
@@ -43,26 +44,24 @@ export class AuditQueueWatch {
     return this.witness.topology.queue;
   }
 
-  /** Checks every intervalMs after the previous check ended (the first after intervalMs, once RabbitMQ is likely reached). */
+  /** Looks every intervalMs after the previous look ended; the first after intervalMs, when RabbitMQ is likely reached. */
   start(): void {
-    const tick = () => {
-      this.running = this.check().then(
-        () => this.recovered(),
-        (error: unknown) => this.failed(error),
-      );
-      void this.running.then(() => {
-        if (this.running) this.timer = setTimeout(tick, this.intervalMs);
-      });
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.looking = this.check().then(
+          () => this.recovered(),
+          (error: unknown) => this.failed(error),
+        );
+        void this.looking.then(() => this.stopped || next());
+      }, this.intervalMs);
     };
-    this.running = Promise.resolve();
-    this.timer = setTimeout(tick, this.intervalMs);
+    next();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.timer);
-    const running = this.running;
-    this.running = undefined;
-    await running;
+    await this.looking;
   }
 
   /** One look at the queue, and what it calls for. */
