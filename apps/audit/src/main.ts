@@ -1,4 +1,4 @@
-import { busTopology, connectBus, QueueDepths, startConsumer, TopologyKeeper } from '@libs/bus';
+import { busTopology, connectBus, PassiveChecks, startConsumer, TopologyKeeper } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy, unaryHandler } from '@libs/grpc';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     logger,
     handle: auditMessageHandler(sequelize, logger),
   });
-  const depths = new QueueDepths();
+  const depths = new PassiveChecks();
   const deadLetters = new DeadLetterQueue(topology);
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
     await keeper.attach(model);

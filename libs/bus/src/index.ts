@@ -4,4 +4,5 @@ export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
 export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
-export { QueueDepths } from './queue-depths';
+export { PassiveChecks } from './passive-checks';
+export { QueueWitness, type QueueObservation } from './queue-witness';

@@ -1,4 +1,5 @@
 import type { ChannelModel } from 'amqplib';
+import { onOwnChannel } from './own-channel';
 import { declareTopology, type BusTopology } from './topology';
 
 /**
@@ -24,32 +25,19 @@ export class TopologyKeeper {
     return this.declare();
   }
 
-  /** Declares the topology again; calls made while a declaration runs share it. */
+  /**
+   * Declares the topology again, on a channel of its own (a refused declaration closes
+   * its channel); calls made while a declaration runs share it.
+   */
   declare(): Promise<void> {
     const model = this.model;
     if (!model) return Promise.reject(new Error('no RabbitMQ connection to declare the topology on'));
     if (!this.declaring) {
-      const declaring = declareOnOwnChannel(model, this.topology).finally(() => {
+      const declaring = onOwnChannel(model, (channel) => declareTopology(channel, this.topology)).finally(() => {
         if (this.declaring === declaring) this.declaring = undefined;
       });
       this.declaring = declaring;
     }
     return this.declaring;
-  }
-}
-
-/**
- * A declaration the broker refuses (e.g. the queue was re-created by hand with other
- * arguments) closes its channel: on a channel of its own, that takes neither the
- * publisher's nor the consumer's channel with it.
- */
-async function declareOnOwnChannel(model: ChannelModel, topology: BusTopology): Promise<void> {
-  const channel = await model.createChannel();
-  // The refusal rejects the declaration below; unheard, the channel's 'error' event would close the connection.
-  channel.on('error', () => undefined);
-  try {
-    await declareTopology(channel, topology);
-  } finally {
-    await channel.close().catch(() => undefined);
   }
 }

@@ -5,6 +5,8 @@ export interface BusTopology {
   queue: string;
   deadLetterExchange: string;
   deadLetterQueue: string;
+  /** An exchange that exists while the queue has not been deleted since it was last armed (QueueWitness). */
+  deletionWitness: string;
   /** Deliveries a message gets before the queue dead-letters it. */
   deliveryLimit: number;
 }
@@ -16,6 +18,7 @@ export function busTopology(namespace: string): BusTopology {
     queue: `${namespace}audit.finance-events`,
     deadLetterExchange: `${namespace}finance.events.dlx`,
     deadLetterQueue: `${namespace}audit.finance-events.dead`,
+    deletionWitness: `${namespace}audit.finance-events.witness`,
     deliveryLimit: 5,
   };
 }

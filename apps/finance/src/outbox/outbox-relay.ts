@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
@@ -28,7 +29,9 @@ export interface RelayOptions {
  * another relay takes them. A row is marked published only after the broker's
  * confirm that a queue took it, so delivery is at least once; the audit service
  * drops duplicates. A row the broker returns as unroutable (the audit queue is
- * gone) is retried once the topology is declared again.
+ * gone) is retried once the topology is declared again. Each pass claims under an
+ * id of its own and marks only rows still under it: AuditQueueWatch may put rows
+ * back while their publish is in flight.
  */
 export class OutboxRelay {
   private running = false;
@@ -116,14 +119,15 @@ export class OutboxRelay {
 
   /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
   async relayBatch(): Promise<{ published: number; returned: number }> {
+    const claim = randomUUID();
     const rows = await this.sequelize.query<ClaimedRow>(
       `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
-                         attempts = attempts + 1
+                         attempts = attempts + 1, claim_id = $3
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
-      { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
+      { bind: [this.options.batchSize, this.options.leaseMs, claim], type: QueryTypes.SELECT },
     );
     if (rows.length === 0) return { published: 0, returned: 0 };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
@@ -153,21 +157,24 @@ export class OutboxRelay {
       else if (outcome.reason instanceof ReturnedMessageError) returned.push({ row: rows[i], error: outcome.reason });
       else failed.push({ row: rows[i], error: outcome.reason });
     });
+    let published = 0;
     if (sent.length > 0) {
-      await this.sequelize.query(
-        'UPDATE outbox SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])',
-        { bind: [sent] },
+      const [, result] = await this.sequelize.query(
+        `UPDATE outbox SET published_at = now(), locked_until = NULL, claim_id = NULL, last_error = NULL
+          WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
+        { bind: [sent, claim] },
       );
-      outboxPublished.inc(sent.length);
-      this.logger.debug({ published: sent.length }, 'outbox events published');
+      published = (result as { rowCount?: number }).rowCount ?? 0;
+      outboxPublished.inc(published);
+      this.logger.debug({ published }, 'outbox events published');
     }
-    if (returned.length > 0) await this.onReturned(returned);
+    if (returned.length > 0) await this.onReturned(returned, claim);
     if (failed.length > 0) {
       outboxPublishFailures.inc(failed.length);
       this.logger.warn({ failed: failed.length, err: failed[0].error }, 'some outbox rows were not confirmed; they will be retried');
-      await this.retrySoon(failed);
+      await this.retrySoon(failed, claim);
     }
-    return { published: sent.length, returned: returned.length };
+    return { published, returned: returned.length };
   }
 
   /**
@@ -176,7 +183,7 @@ export class OutboxRelay {
    * retry is routed even while the audit service is away. The ids and routing keys
    * logged come from our own rows (a uuid and an action name).
    */
-  private async onReturned(returned: { row: ClaimedRow; error: ReturnedMessageError }[]): Promise<void> {
+  private async onReturned(returned: { row: ClaimedRow; error: ReturnedMessageError }[], claim: string): Promise<void> {
     outboxReturned.inc(returned.length);
     for (const { row, error } of returned) {
       this.logger.error(
@@ -188,15 +195,16 @@ export class OutboxRelay {
       () => this.logger.warn({ queue: this.keeper.topology.queue }, 'declared the RabbitMQ topology again after returned events'),
       (error: unknown) => this.logger.warn({ err: error }, 'cannot declare the RabbitMQ topology again; the next returned event tries again'),
     );
-    await this.retrySoon(returned);
+    await this.retrySoon(returned, claim);
   }
 
   /** Releases the lease early, so the retry does not wait for it to expire. */
-  private async retrySoon(rows: { row: ClaimedRow; error: unknown }[]): Promise<void> {
+  private async retrySoon(rows: { row: ClaimedRow; error: unknown }[], claim: string): Promise<void> {
     const reason = rows[0].error;
     await this.sequelize.query(
-      "UPDATE outbox SET locked_until = now() + interval '1 second', last_error = $2 WHERE id = ANY($1::bigint[])",
-      { bind: [rows.map(({ row }) => row.id), String(reason instanceof Error ? reason.message : reason).slice(0, 500)] },
+      `UPDATE outbox SET locked_until = now() + interval '1 second', claim_id = NULL, last_error = $2
+        WHERE id = ANY($1::bigint[]) AND claim_id = $3`,
+      { bind: [rows.map(({ row }) => row.id), String(reason instanceof Error ? reason.message : reason).slice(0, 500), claim] },
     );
   }
 }
