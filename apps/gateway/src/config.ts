@@ -16,7 +16,8 @@ const schema = z
     FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052'),
     AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053'),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
-    BREAKER_RESET_MS: env.int(5_000, 100, 600_000),
+    // How long an open breaker refuses calls before one trial call; chosen with tools/fault-timeline (docs/OPERATIONS.md).
+    BREAKER_RESET_MS: env.int(1_000, 100, 600_000),
     BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216),
     // Express's `trust proxy`: empty = the socket's peer is the client; a hop count or the proxies' addresses
     // (e.g. `loopback, 10.0.0.0/8`) make X-Forwarded-For name the client, as login throttling needs behind a balancer.

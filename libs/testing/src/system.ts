@@ -7,7 +7,7 @@ import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQ
 import { waitFor } from './wait-for';
 
 export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
-type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
+export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
 type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -31,6 +31,8 @@ export interface RunningSystem {
   metricsUrl(service: ServiceName, instance?: number): string;
   /** The process id of a running service instance. */
   pid(service: ServiceName, instance?: number): number | undefined;
+  /** Where a gRPC service instance listens (host:port), for tests that call it directly. */
+  grpcAddress(service: GrpcServiceName, instance?: number): string;
   /** Stops everything and removes the run's databases and RabbitMQ names. */
   shutdown(): Promise<void>;
 }
@@ -175,6 +177,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     logs: (service, instance = 1) => readFileSync(join(logDir, `${instanceKey(service, instance)}.log`), 'utf8'),
     metricsUrl: (service, instance = 1) => `http://127.0.0.1:${instancePorts[service][instance - 1].metrics}/metrics`,
     pid: (service, instance = 1) => processes.get(instanceKey(service, instance))?.pid,
+    grpcAddress: (service, instance = 1) => `127.0.0.1:${instancePorts[service][instance - 1].main}`,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
       await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));
