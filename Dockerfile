@@ -19,8 +19,8 @@ STOPSIGNAL SIGTERM
 
 FROM runtime AS gateway
 COPY --from=build /repo/dist/apps/gateway ./dist/apps/gateway
-ENV PORT=3000
-EXPOSE 3000
+ENV PORT=3000 METRICS_PORT=9467
+EXPOSE 3000 9467
 HEALTHCHECK --interval=5s --timeout=3s --retries=10 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "--enable-source-maps", "--max-old-space-size=128", "--max-semi-space-size=16", "dist/apps/gateway/main.cjs"]

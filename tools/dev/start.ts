@@ -1,24 +1,25 @@
 /**
- * `npm start`: runs the four built services on this machine with their default
+ * `npm start`: runs the built services on this machine with their default
  * configuration (databases are created, migrated and given the default data as
- * each service starts), prints the gateway URL and a ready key per role, and
- * stops everything cleanly on Ctrl-C. Logs go to tmp/logs/<service>.log and,
- * in short form, to the terminal.
+ * each service starts), prints the gateway URL and a ready key per role, keeps
+ * every service running (a crashed one is restarted: supervisor.ts), and stops
+ * everything cleanly on Ctrl-C. Logs go to tmp/logs/<service>.log and, in short
+ * form, to the terminal. START_* variables (services.ts) move it aside, so a
+ * second system can run beside the first.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { waitFor } from '@libs/testing';
+import { RESTART_POLICY } from './restart-policy';
+import { planStart, type PlannedService } from './services';
+import { Supervisor } from './supervisor';
 
 const ROOT = join(__dirname, '..', '..');
-const LOG_DIR = join(ROOT, 'tmp', 'logs');
-const GRPC_SERVICES = { reference: 50051, finance: 50052, audit: 50053 } as const;
-const GATEWAY_PORT = 3000;
-const children = new Map<string, ChildProcess>();
-let stopping = false;
+/** Set once every service answered: from then on a service that cannot be restarted no longer stops the rest. */
+let up = false;
 
 function short(service: string, line: string): string {
   try {
@@ -29,56 +30,49 @@ function short(service: string, line: string): string {
   }
 }
 
-function run(service: string): ChildProcess {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ROOT, 'dist/apps', service, 'main.cjs')], {
-    env: { NODE_ENV: 'development', ...process.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log = createWriteStream(join(LOG_DIR, `${service}.log`), { flags: 'a' });
-  for (const stream of [child.stdout, child.stderr]) {
-    if (!stream) continue;
-    stream.pipe(log);
-    createInterface({ input: stream }).on('line', (line) => {
-      // Request logs would drown the terminal; they stay in the log file.
-      if (!line.includes('"req":')) console.log(short(service, line));
-    });
-  }
-  child.once('exit', (code, signal) => {
-    children.delete(service);
-    if (!stopping) {
-      console.error(`${service} exited unexpectedly (${signal ?? `code ${code}`}); see ${join(LOG_DIR, `${service}.log`)}`);
+const supervisor = new Supervisor({
+  policy: RESTART_POLICY,
+  // Request logs would drown the terminal; they stay in the log file.
+  echo: (service, line) => {
+    if (!line.includes('"req":')) console.log(short(service, line));
+  },
+  onGiveUp: (service) => {
+    if (!up) {
+      console.error(`npm start failed: ${service} could not start`);
       void stopAll(1);
+    } else {
+      console.error(`${service} stays stopped; the other services keep running. Ctrl-C stops them.`);
     }
-  });
-  children.set(service, child);
-  return child;
-}
+  },
+});
 
+let stopping = false;
 async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log('stopping…');
-  await Promise.all(
-    [...children.values()].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await supervisor.stopAll();
   process.exit(exitCode);
 }
 
 async function main(): Promise<void> {
-  mkdirSync(LOG_DIR, { recursive: true });
+  const plan = planStart(process.env);
+  mkdirSync(plan.logDir, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  const envOf = (service: PlannedService) => ({ NODE_ENV: 'development', ...process.env, ...service.env });
+  const run = (service: PlannedService) =>
+    supervisor.start({
+      name: service.name,
+      args: [...SERVICE_NODE_FLAGS, join(ROOT, 'dist/apps', service.name, 'main.cjs')],
+      env: envOf(service),
+      logFile: join(plan.logDir, `${service.name}.log`),
+    });
 
-  for (const service of Object.keys(GRPC_SERVICES)) run(service);
+  for (const service of plan.grpcServices) run(service);
   await Promise.all(
-    Object.values(GRPC_SERVICES).map(async (port) => {
-      const probe = new HealthProbe(`127.0.0.1:${port}`);
+    plan.grpcServices.map(async ({ address }) => {
+      const probe = new HealthProbe(address);
       try {
         await probe.waitUntilServing(120_000);
       } finally {
@@ -86,9 +80,10 @@ async function main(): Promise<void> {
       }
     }),
   );
-  run('gateway');
-  const gatewayUrl = `http://localhost:${GATEWAY_PORT}`;
+  run(plan.gateway);
+  const gatewayUrl = plan.gateway.url;
   await waitFor('the gateway to become ready', async () => ((await fetch(`${gatewayUrl}/readyz`)).ok ? true : undefined), 60_000);
+  up = true;
 
   console.log(`
 The system is up.
@@ -99,14 +94,17 @@ dashboard: ${gatewayUrl}/dashboard/`);
   if (process.env.NODE_ENV === 'production') {
     console.log('\nNODE_ENV=production: no demo keys. Sign up on the dashboard, or set BOOTSTRAP_ADMIN_EMAIL/PASSWORD.');
   } else {
-    const keys = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], { encoding: 'utf8' });
+    const keys = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
+      env: envOf(plan.gateway),
+      encoding: 'utf8',
+    });
     const adminKey = /^demo admin key: (\S+)$/m.exec(keys)?.[1];
     console.log(`${keys.trim()}
 
 Try:
   curl -H "Authorization: Bearer ${adminKey}" "${gatewayUrl}/api/v1/diseases?n=diabtes%20melitus&r=false"`);
   }
-  console.log('\nPress Ctrl-C to stop.');
+  console.log('\nPress Ctrl-C to stop. A service that exits on its own is restarted.');
 }
 
 main().catch((error: unknown) => {

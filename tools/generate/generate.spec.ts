@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { fuzzyPage, listDiseases, migrations } from '@libs/reference-db';
+import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, fuzzyPage, listDiseases, migrations } from '@libs/reference-db';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { misspell, seededRandom } from '../search-quality/typos';
 import { generateDiseases } from './diseases';
@@ -21,11 +21,12 @@ describe('npm run generate -- diseases', () => {
   });
 
   it('makes diseases the search finds, exactly and misspelt', async () => {
-    const [sample] = await listDiseases(db.sequelize, { order: 'id', limit: 1, after: ['', '1200'] });
-    const exact = await listDiseases(db.sequelize, { exactTerm: sample.name.toLowerCase(), order: 'id', limit: 5 });
+    const search = { sequelize: db.sequelize, statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS };
+    const [sample] = await listDiseases(search, { order: 'id', limit: 1, after: ['', '1200'] });
+    const exact = await listDiseases(search, { exactTerm: sample.name.toLowerCase(), order: 'id', limit: 5 });
     expect(exact.map((row) => row.id)).toContain(sample.id);
     const misspelt = misspell(sample.name.toLowerCase(), seededRandom(7));
-    const fuzzy = await fuzzyPage(db.sequelize, misspelt, 'relevance', 25);
+    const fuzzy = await fuzzyPage(search, misspelt, 'relevance', 25);
     expect(fuzzy.diseasePks[0]).toBe(sample.id);
   });
 

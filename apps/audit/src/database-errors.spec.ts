@@ -1,5 +1,4 @@
-import { ConnectionRefusedError } from 'sequelize';
-import { isContentError, isDatabaseUnreachable } from './database-errors';
+import { isContentError } from './database-errors';
 
 describe('isContentError', () => {
   it.each([
@@ -15,19 +14,5 @@ describe('isContentError', () => {
     [undefined, false],
   ])('%j → %s', (error, expected) => {
     expect(isContentError(error)).toBe(expected);
-  });
-});
-
-describe('isDatabaseUnreachable', () => {
-  it.each([
-    [new ConnectionRefusedError(new Error('connect ECONNREFUSED')), true],
-    [{ parent: { code: '57P01' } }, true],
-    [{ parent: { code: '08006' } }, true],
-    [new Error('Connection terminated unexpectedly'), true],
-    [{ parent: { code: '22P05' } }, false],
-    [{ parent: { code: '42601' } }, false], // a syntax error is a bug, not an outage
-    [new Error('something else'), false],
-  ])('%j → %s', (error, expected) => {
-    expect(isDatabaseUnreachable(error)).toBe(expected);
   });
 });

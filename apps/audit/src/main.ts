@@ -1,4 +1,4 @@
-import { busTopology, connectBus, declareTopology, QueueDepths, startConsumer } from '@libs/bus';
+import { busTopology, connectBus, PassiveChecks, startConsumer, TopologyKeeper } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy, unaryHandler } from '@libs/grpc';
@@ -18,18 +18,17 @@ async function main(): Promise<void> {
   const { logger, tracing, sequelize } = await startServiceFoundation('audit', config, migrations);
 
   const topology = busTopology(config.AMQP_NAMESPACE);
+  const keeper = new TopologyKeeper(topology);
   const { consumer, attach } = startConsumer({
-    queue: topology.queue,
+    topology: keeper,
     prefetch: config.CONSUMER_PREFETCH,
     logger,
     handle: auditMessageHandler(sequelize, logger),
   });
-  const depths = new QueueDepths();
+  const depths = new PassiveChecks();
   const deadLetters = new DeadLetterQueue(topology);
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
-    const channel = await model.createChannel();
-    await declareTopology(channel, topology);
-    await channel.close();
+    await keeper.attach(model);
     await attach(model);
     depths.attach(model);
     deadLetters.attach(model);

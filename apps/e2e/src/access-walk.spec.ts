@@ -52,6 +52,33 @@ describe('every operation of /openapi.json enforces its key and permission', () 
     }
   });
 
+  it('sends WWW-Authenticate: Bearer with every 401: unknown keys, sessions on data, a wrong password', async () => {
+    const credentials = { email: 'walker@example.org', password: 'a fine password' };
+    await api(system.gatewayUrl, '/api/v1/auth/register', { method: 'POST', body: credentials });
+    const session = (await api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: credentials })).body.token as string;
+    const unknownKey = 'cfk_AAAAAAAA_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const refusals = [
+      ...operations.filter((op) => op.secured).map((op) => ({ name: `${op.method} ${op.path} with an unknown key`, send: () => call(op, unknownKey) })),
+      // Data operations take API keys only; the account ones (/api/v1/auth/*) take sessions too.
+      ...operations
+        .filter((op) => op.permission && !op.path.startsWith('/api/v1/auth/'))
+        .map((op) => ({ name: `${op.method} ${op.path} with a session`, send: () => call(op, session) })),
+      {
+        name: 'login with a wrong password',
+        send: () => api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: { ...credentials, password: 'not the password' } }),
+      },
+      { name: 'GET /readyz with an unknown key', send: () => api(system.gatewayUrl, '/readyz', { key: unknownKey }) },
+    ];
+    for (const refusal of refusals) {
+      const response = await refusal.send();
+      expect({ refusal: refusal.name, status: response.status, challenge: response.headers.get('www-authenticate') }).toEqual({
+        refusal: refusal.name,
+        status: 401,
+        challenge: 'Bearer realm="api"',
+      });
+    }
+  });
+
   it('answers public operations without a key', async () => {
     for (const op of operations.filter((o) => !o.secured)) {
       const response = await call(op);

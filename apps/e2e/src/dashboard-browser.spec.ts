@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { api } from './http';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -40,7 +42,10 @@ describe('the dashboard in a real browser', () => {
     const served = await page.goto(`${system.gatewayUrl}/dashboard`);
     const policy = served?.headers()['content-security-policy'] ?? '';
     expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).not.toContain('unsafe-inline');
+    expect(served?.headers()['x-frame-options']).toBe('DENY');
+    expect(served?.headers()['x-content-type-options']).toBe('nosniff');
 
     // Sign up, with the keyboard only.
     await page.getByLabel('Email').first().focus();
@@ -50,6 +55,8 @@ describe('the dashboard in a real browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Signed in as browser-user@example.org' }).waitFor();
     await expectText(page, '#account-role', 'reader');
+    // Signed in, the page creates the first key.
+    await expectText(page, '#notice', 'Your account is ready. Here is your first key.');
     const firstKey = await page.locator('#new-key-value').textContent();
     expect(firstKey).toMatch(/^cfk_/);
 
@@ -92,6 +99,48 @@ describe('the dashboard in a real browser', () => {
     await page.locator('#sign-in-password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectText(page, '#error', 'Unauthorized (401): the email or password is wrong');
+  }, 30_000);
+
+  it('signing up with an email that has an account fails at sign-in, and says what to do', async () => {
+    await page.locator('#sign-up-email').fill('browser-user@example.org');
+    await page.locator('#sign-up-password').fill('another fine password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expectText(page, '#error', 'If this email has an account already, sign in with its password.');
+  }, 30_000);
+
+  it('renders the API documentation (Swagger UI) under its Content-Security-Policy', async () => {
+    consoleErrors.length = 0;
+    const served = await page.goto(`${system.gatewayUrl}/docs`);
+    expect(served?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(served?.headers()['x-frame-options']).toBe('DENY');
+    await page.getByRole('heading', { name: /Clinical reference and student finance API/ }).waitFor();
+    await page.getByText('/api/v1/diseases', { exact: true }).first().waitFor();
+    await page.screenshot({ path: screenshotPath(system, 'docs.png') });
+    expect(consoleErrors).toEqual([]);
+  }, 30_000);
+
+  it('cannot be framed by another site', async () => {
+    // The other site frames the two pages, and /healthz, which is no page and may be framed: it shows that the
+    // gateway was reachable from the frames. A frame the browser refused shows its error page instead.
+    const framed = ['/dashboard/', '/docs', '/healthz'].map((path) => `${system.gatewayUrl}${path}`);
+    const otherSite = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html').end(framed.map((url) => `<iframe src="${url}"></iframe>`).join(''));
+    });
+    await new Promise<void>((resolveListening) => otherSite.listen(0, '127.0.0.1', resolveListening));
+    try {
+      await page.goto(`http://localhost:${(otherSite.address() as AddressInfo).port}/`);
+      const urls = await waitFor('every frame to have loaded or been refused', async () => {
+        const loaded = page.frames().slice(1).map((frame) => frame.url());
+        return loaded.length === framed.length && loaded.every(Boolean) ? loaded : undefined;
+      });
+      expect(urls).toEqual([
+        'chrome-error://chromewebdata/',
+        'chrome-error://chromewebdata/',
+        framed[2],
+      ]);
+    } finally {
+      otherSite.close();
+    }
   }, 30_000);
 });
 

@@ -20,7 +20,8 @@ export async function startGatewayProcess(logName: string, env: Record<string, s
   mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
   const log = createWriteStream(join(ROOT, 'test-artifacts', `${logName}.log`));
   const child = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/main.cjs')], {
-    env: { ...process.env, LOG_LEVEL: 'debug', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    // No metrics endpoint unless asked: the default port may be taken by another gateway.
+    env: { ...process.env, LOG_LEVEL: 'debug', HOST: '127.0.0.1', METRICS_PORT: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

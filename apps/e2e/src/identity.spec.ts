@@ -29,11 +29,11 @@ describe('identity across real gateway processes', () => {
   }, 30_000);
 
   it('a key revoked through one gateway instance gets 401 from the other within 5 s', async () => {
-    const registered = await api(system.gatewayUrl, '/api/v1/auth/register', {
-      method: 'POST',
-      body: { email: 'two-instances@example.org', password: 'a fine password' },
-    });
-    const { key, id } = registered.body.key;
+    const credentials = { email: 'two-instances@example.org', password: 'a fine password' };
+    expect((await api(system.gatewayUrl, '/api/v1/auth/register', { method: 'POST', body: credentials })).status).toBe(202);
+    const session = (await api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: credentials })).body.token;
+    const created = await api(system.gatewayUrl, '/api/v1/auth/keys', { method: 'POST', key: session, body: {} });
+    const { key, id } = created.body;
     // The second instance has seen (and cached) the key before it is revoked.
     expect((await api(second.url, '/api/v1/auth/me', { key })).status).toBe(200);
 

@@ -27,12 +27,19 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    const ready = await api(system.gatewayUrl, '/readyz');
+    const ready = await api(system.gatewayUrl, '/readyz', { key: system.keys.admin });
     expect(ready.status).toBe(503);
     expect(ready.body.checks.reference).toMatch(/UNREACHABLE/);
 
     const finance = await createTransaction();
     expect(finance.status).toBe(201);
+
+    // A refused channel fails at once: reads are retried, and however many fail, the breaker stays closed, so the
+    // first call after the upstream is back gets through.
+    for (let i = 0; i < 12; i += 1) expect((await diseases()).body.detail).toMatch(/is unavailable; retry shortly/);
+    const metrics = await scrape(system.metricsUrl('gateway'));
+    expect(total(metrics, 'upstream_retries_total', { upstream: 'reference' })).toBeGreaterThan(0);
+    expect(total(metrics, 'circuit_breaker_state', { upstream: 'reference', state: 'closed' })).toBe(1);
 
     // The gateway's channel reconnects with backoff (at most 5 s), so recovery is awaited, not assumed.
     await system.start('reference');
@@ -41,37 +48,34 @@ describe('an upstream that is down, and graceful shutdown', () => {
     });
   });
 
-  it('opens the breaker after repeated failures: answers 503 at once without calling, shows it, and recovers', async () => {
-    expect(await system.stop('reference')).toBe(0);
+  it('opens the breaker when calls run into their deadline: answers 503 at once without calling, shows it, and recovers', async () => {
+    // A frozen process accepts calls and never answers them.
+    const reference = system.pid('reference') as number;
+    process.kill(reference, 'SIGSTOP');
+    try {
+      // Enough timeouts to pass the breaker's volume threshold (10 calls in its window).
+      const failures = await Promise.all(Array.from({ length: 12 }, () => diseases()));
+      expect(new Set(failures.map((failure) => failure.status))).toEqual(new Set([504]));
 
-    // Enough failures to pass the breaker's volume threshold (10 calls in its window).
-    const failures = [];
-    for (let i = 0; i < 12; i += 1) failures.push((await diseases()).status);
-    expect(new Set(failures)).toEqual(new Set([503]));
+      const paused = await diseases();
+      expect(paused.status).toBe(503);
+      expect(paused.body.detail).toMatch(/calls are paused/);
+      expect(Number(paused.headers.get('retry-after'))).toBe(RESET_MS / 1000);
+      const metrics = await scrape(system.metricsUrl('gateway'));
+      expect(total(metrics, 'circuit_breaker_state', { upstream: 'reference', state: 'open' })).toBe(1);
+      expect(total(metrics, 'circuit_breaker_state', { upstream: 'finance', state: 'closed' })).toBe(1);
+      expect(total(metrics, 'upstream_request_duration_seconds_count', { upstream: 'reference', outcome: 'BREAKER_OPEN' })).toBeGreaterThan(0);
+      expect((await api(system.gatewayUrl, '/readyz', { key: system.keys.admin })).body.breakers).toMatchObject({ reference: 'open', finance: 'closed' });
 
-    const paused = await diseases();
-    expect(paused.status).toBe(503);
-    expect(paused.body.detail).toMatch(/calls are paused/);
-    expect(Number(paused.headers.get('retry-after'))).toBe(RESET_MS / 1000);
-    const metrics = await scrape(system.metricsUrl('gateway'));
-    expect(total(metrics, 'circuit_breaker_state', { upstream: 'reference', state: 'open' })).toBe(1);
-    expect(total(metrics, 'circuit_breaker_state', { upstream: 'finance', state: 'closed' })).toBe(1);
-    expect(total(metrics, 'upstream_request_duration_seconds_count', { upstream: 'reference', outcome: 'BREAKER_OPEN' })).toBeGreaterThan(0);
-    expect(total(metrics, 'upstream_retries_total', { upstream: 'reference' })).toBeGreaterThan(0);
-    expect((await api(system.gatewayUrl, '/readyz')).body.breakers).toMatchObject({ reference: 'open', finance: 'closed' });
-
-    // Another upstream's breaker is its own: finance keeps working.
-    const finance = await createTransaction();
-    expect(finance.status).toBe(201);
-
-    // Back up: after the reset timeout the half-open breaker lets a trial call through, and it closes again.
-    await system.start('reference');
-    await waitFor(
-      'the breaker to close again',
-      async () => ((await diseases()).status === 200 ? true : undefined),
-      RESET_MS + 10_000, // the reset timeout, plus the channel's reconnect backoff (at most 5 s)
-    );
-    expect((await api(system.gatewayUrl, '/readyz')).body.breakers.reference).toBe('closed');
+      // Another upstream's breaker is its own: finance keeps working.
+      const finance = await createTransaction();
+      expect(finance.status).toBe(201);
+    } finally {
+      // Back: after the reset timeout the half-open breaker lets a trial call through, and its answer closes it.
+      process.kill(reference, 'SIGCONT');
+    }
+    await waitFor('the breaker to close again', async () => ((await diseases()).status === 200 ? true : undefined), RESET_MS + 10_000);
+    expect((await api(system.gatewayUrl, '/readyz', { key: system.keys.admin })).body.breakers.reference).toBe('closed');
   });
 
   it.each(['gateway', 'finance', 'audit', 'reference'] as const)('%s exits 0 on SIGTERM within 10 s', async (service) => {

@@ -12,6 +12,7 @@ const schema = z.object({
   OUTBOX_LEASE_MS: env.int(30_000, 1_000, 600_000),
   OUTBOX_RELAY_ENABLED: env.bool(true),
   OUTBOX_RETENTION_HOURS: env.int(168, 0, 87_600),
+  OUTBOX_QUEUE_CHECK_MS: env.int(2_000, 100, 60_000),
   SEED_DEMO_DATA: env.devOnly(),
 });
 

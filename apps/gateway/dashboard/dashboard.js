@@ -156,10 +156,17 @@ $('sign-up-form').addEventListener('submit', (event) => {
     const { email, password } = formValues(event.target);
     const result = await call('POST', '/api/v1/auth/register', { body: { email, password } });
     if (!result.ok) throw new Error(describeFailure(result.status, result.body));
-    await signIn(email, password);
+    // Registration answers alike whether or not the email had an account (so it reveals none): signing in tells.
+    try {
+      await signIn(email, password);
+    } catch (error) {
+      throw new Error(`${error.message}\nIf this email has an account already, sign in with its password.`);
+    }
     event.target.reset();
+    const created = await accountCall('POST', '/api/v1/auth/keys', { name: 'first key' });
     showNotice('Your account is ready. Here is your first key.');
-    showNewKey(result.body.key.key);
+    showNewKey(created.key);
+    await loadKeys();
   });
 });
 

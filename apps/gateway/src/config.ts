@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { commonFields, env, internalAuthFields, loadConfig } from '@libs/config';
+import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 import { emailField } from './auth/credentials';
 import { keyLimitFields } from './auth/key-limits';
 
@@ -8,19 +8,25 @@ const schema = z
   .object({
     HOST: env.text('0.0.0.0'),
     PORT: env.port(3000),
+    // /metrics has a port of its own, on loopback unless told otherwise: it needs no key, so it must stay internal.
+    ...metricsFields(9467),
+    METRICS_HOST: env.text('127.0.0.1'),
     ...commonFields('gateway'),
     ...internalAuthFields(),
     REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051'),
     FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052'),
     AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053'),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
-    BREAKER_RESET_MS: env.int(5_000, 100, 600_000),
+    // How long an open breaker refuses calls before one trial call; chosen with tools/fault-timeline (docs/OPERATIONS.md).
+    BREAKER_RESET_MS: env.int(1_000, 100, 600_000),
     BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216),
     // Express's `trust proxy`: empty = the socket's peer is the client; a hop count or the proxies' addresses
     // (e.g. `loopback, 10.0.0.0/8`) make X-Forwarded-For name the client, as login throttling needs behind a balancer.
     TRUST_PROXY: env.text(''),
     HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
     HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
+    // Node's own default: room for a key, tracing and a proxy's headers, while a connection's headers stay small.
+    HTTP_MAX_HEADER_BYTES: env.int(16_384, 1_024, 65_536),
     CHANGELOG_PATH: env.text(join(__dirname, 'CHANGELOG.md')),
     // At most 5 s: a key revoked on one instance must stop working on every other within 5 s.
     KEY_CACHE_TTL_MS: env.int(4_000, 100, 5_000),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
+import { startMetricsServer } from '@libs/metrics';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { installKeyVerifier, keyVerifierOptions } from './auth/key-verifier';
 import { readConfig } from './config';
@@ -24,19 +25,29 @@ async function main(): Promise<void> {
   const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
   const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
   const server = createServer(
-    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    {
+      requestTimeout,
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+      // The request line and every header together; more is refused with 431 (answerClientErrors).
+      maxHeaderSize: config.HTTP_MAX_HEADER_BYTES,
+      // The app answers a missing Host itself, as a problem (requireHostHeader), where Node's answer is bare.
+      requireHostHeader: false,
+    },
     buildApp(config, logger, sequelize, upstreams, releases),
   );
   answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   logger.info({ port: typeof address === 'object' && address ? address.port : config.PORT }, 'gateway listening');
+  const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 
   onShutdownSignal(logger, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS))]);
     server.closeAllConnections();
+    await metrics.close();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
     await keys.stop();
     await sequelize.close();

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
   const cursors = new CursorCodec(config.CURSOR_SECRET);
-  const diseases = diseaseHandlers(sequelize, cursors);
+  const diseases = diseaseHandlers({ sequelize, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }, cursors);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,

@@ -1,7 +1,8 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { requestContext, type Logger } from '@libs/logging';
 import { inSpan, SpanKind } from '@libs/tracing';
-import { MESSAGE_HEADERS } from './message-headers';
+import { requestIdOf } from './message-headers';
+import type { TopologyKeeper } from './topology-keeper';
 
 /**
  * What the handler decided about a message; each is chosen on purpose:
@@ -18,15 +19,35 @@ export interface Consumer {
   stop(graceMs: number): Promise<void>;
 }
 
+/**
+ * Pauses before consuming again on the same connection (the first, doubling up to the
+ * last), so that a queue that cannot be declared or a channel that keeps failing is
+ * not hammered.
+ */
+const RESUBSCRIBE_FIRST_DELAY_MS = 1_000;
+const RESUBSCRIBE_MAX_DELAY_MS = 5_000;
+
+/**
+ * Consumes the topology's queue. `attach` runs on every (re)connect, after the
+ * topology was declared on the new connection. While the connection stays up,
+ * the broker may still take the consumer away: it cancels it when the queue is
+ * deleted, and closes its channel on a channel error. Either way the topology
+ * is declared again and consumption resumes, with backoff, until it succeeds or
+ * the connection goes (its successor's setup then consumes).
+ */
 export function startConsumer(options: {
-  queue: string;
+  topology: TopologyKeeper;
   prefetch: number;
   logger: Logger;
   handle: (message: ConsumeMessage) => Promise<ConsumerOutcome>;
-}): { consumer: Consumer; attach: (model: ChannelModel) => Promise<Channel> } {
+}): { consumer: Consumer; attach: (model: ChannelModel) => Promise<void> } {
+  const { logger } = options;
+  const queue = options.topology.topology.queue;
   let inFlight = 0;
   let stopping = false;
+  let connection: ChannelModel | undefined;
   let current: { channel: Channel; tag: string } | undefined;
+  let resubscribingOn: ChannelModel | undefined;
 
   async function settle(channel: Channel, message: ConsumeMessage, outcome: ConsumerOutcome): Promise<void> {
     // A message delivered on a channel that has since closed will be redelivered;
@@ -36,41 +57,91 @@ export function startConsumer(options: {
       if (outcome === 'ack') channel.ack(message);
       else channel.nack(message, false, outcome === 'retry');
     } catch (error) {
-      options.logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
+      logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
     }
   }
 
-  async function attach(model: ChannelModel): Promise<Channel> {
+  function deliver(channel: Channel, message: ConsumeMessage): void {
+    inFlight += 1;
+    const headers = message.properties.headers ?? {};
+    // The handler runs in a span continued from the message's traceparent header.
+    requestContext
+      .run({ requestId: requestIdOf(message.properties) }, () =>
+        inSpan(`${queue} process`, SpanKind.CONSUMER, headers, () => options.handle(message), {
+          'messaging.system': 'rabbitmq',
+          'messaging.message.id': String(message.properties.messageId),
+        }),
+      )
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'consumer handler failed; the message goes back to the queue');
+        return 'retry' as const;
+      })
+      .then((outcome) => settle(channel, message, outcome))
+      .finally(() => {
+        inFlight -= 1;
+      });
+  }
+
+  /** The broker cancelled the consumer: the queue was deleted (or its last replica lost). */
+  function cancelled(model: ChannelModel, channel: Channel): void {
+    if (current?.channel !== channel) return;
+    current = undefined;
+    // Messages in hand are still stored; their queue is gone, so there is nothing to ack them to.
+    void channel.close().catch(() => undefined);
+    void resubscribe(model, 'RabbitMQ cancelled the consumer (was the queue deleted?)');
+  }
+
+  async function subscribe(model: ChannelModel): Promise<void> {
     const channel = await model.createChannel();
-    await channel.prefetch(options.prefetch);
+    // Unheard, a channel error would close the whole connection; the close that follows is handled here.
+    channel.on('error', (error: Error) => logger.warn({ err: error, queue }, 'the consumer channel failed'));
     channel.on('close', () => {
-      if (current?.channel === channel) current = undefined;
+      if (current?.channel !== channel) return;
+      current = undefined;
+      if (!stopping && connection === model) void resubscribe(model, 'the consumer channel closed');
     });
-    const { consumerTag } = await channel.consume(options.queue, (message) => {
-      if (!message) return; // the broker cancelled us; recovery resubscribes
-      inFlight += 1;
-      const headers = message.properties.headers ?? {};
-      const requestId = headers[MESSAGE_HEADERS.requestId];
-      // The handler runs in a span continued from the message's traceparent header.
-      requestContext
-        .run({ requestId: typeof requestId === 'string' ? requestId : String(message.properties.messageId) }, () =>
-          inSpan(`${options.queue} process`, SpanKind.CONSUMER, headers, () => options.handle(message), {
-            'messaging.system': 'rabbitmq',
-            'messaging.message.id': String(message.properties.messageId),
-          }),
-        )
-        .catch((error: unknown) => {
-          options.logger.error({ err: error }, 'consumer handler failed; the message goes back to the queue');
-          return 'retry' as const;
-        })
-        .then((outcome) => settle(channel, message, outcome))
-        .finally(() => {
-          inFlight -= 1;
-        });
+    try {
+      await channel.prefetch(options.prefetch);
+      const { consumerTag } = await channel.consume(queue, (message) =>
+        message ? deliver(channel, message) : cancelled(model, channel),
+      );
+      current = { channel, tag: consumerTag };
+    } catch (error) {
+      await channel.close().catch(() => undefined);
+      throw error;
+    }
+    if (stopping) await channel.cancel(current.tag);
+  }
+
+  async function resubscribe(model: ChannelModel, why: string): Promise<void> {
+    if (resubscribingOn === model) return;
+    resubscribingOn = model;
+    const delay = (attempt: number) => Math.min(RESUBSCRIBE_FIRST_DELAY_MS * 2 ** (attempt - 1), RESUBSCRIBE_MAX_DELAY_MS);
+    logger.warn({ queue, retryInMs: delay(1) }, `${why}; declaring the topology again and consuming again`);
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, delay(attempt)).unref());
+        if (stopping || connection !== model) return; // a new connection's setup consumes by itself
+        try {
+          await options.topology.declare();
+          await subscribe(model);
+          logger.info({ queue, attempt }, 'consuming again');
+          return;
+        } catch (error) {
+          logger.warn({ err: error, queue, attempt, retryInMs: delay(attempt + 1) }, 'cannot consume again yet; retrying');
+        }
+      }
+    } finally {
+      if (resubscribingOn === model) resubscribingOn = undefined;
+    }
+  }
+
+  async function attach(model: ChannelModel): Promise<void> {
+    connection = model;
+    model.once('close', () => {
+      if (connection === model) connection = undefined;
     });
-    current = { channel, tag: consumerTag };
-    if (stopping) await channel.cancel(consumerTag);
-    return channel;
+    await subscribe(model);
   }
 
   const consumer: Consumer = {

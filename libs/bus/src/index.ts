@@ -1,6 +1,8 @@
 export { busTopology, declareTopology, type BusTopology } from './topology';
+export { TopologyKeeper } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
-export { ConfirmPublisher } from './confirm-publisher';
+export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
-export { MESSAGE_HEADERS } from './message-headers';
-export { QueueDepths } from './queue-depths';
+export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
+export { PassiveChecks } from './passive-checks';
+export { QueueWitness, type QueueObservation } from './queue-witness';

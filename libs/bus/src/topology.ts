@@ -5,6 +5,8 @@ export interface BusTopology {
   queue: string;
   deadLetterExchange: string;
   deadLetterQueue: string;
+  /** An exchange that exists while the queue has not been deleted since it was last armed (QueueWitness). */
+  deletionWitness: string;
   /** Deliveries a message gets before the queue dead-letters it. */
   deliveryLimit: number;
 }
@@ -16,14 +18,15 @@ export function busTopology(namespace: string): BusTopology {
     queue: `${namespace}audit.finance-events`,
     deadLetterExchange: `${namespace}finance.events.dlx`,
     deadLetterQueue: `${namespace}audit.finance-events.dead`,
+    deletionWitness: `${namespace}audit.finance-events.witness`,
     deliveryLimit: 5,
   };
 }
 
 /**
- * Declares everything both sides rely on. Publisher and consumer each call it
- * after every (re)connect: the publisher so that no event published before the
- * audit service first starts is dropped as unroutable.
+ * Declares everything both sides rely on. Publisher and consumer each declare it
+ * (through TopologyKeeper) after every (re)connect: the publisher so that an event
+ * published before the audit service first starts is routed to the queue.
  */
 export async function declareTopology(channel: Channel, topology: BusTopology): Promise<void> {
   await channel.assertExchange(topology.exchange, 'topic', { durable: true });

@@ -5,6 +5,9 @@ import { env } from './env-fields';
 export const commonFields = (service: string) => ({
   DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${service}`, ['postgres:', 'postgresql:']),
   DB_POOL_MAX: env.int(10, 1, 200),
+  // Shorter than the gateway's UPSTREAM_TIMEOUT_MS (5 s), so that a call starved of connections is answered
+  // UNAVAILABLE (503, and a read is retried) before its caller gives up on it (504).
+  DB_POOL_ACQUIRE_TIMEOUT_MS: env.int(3_000, 100, 60_000),
   LOG_LEVEL: env.logLevel(),
   SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000),
   // The standard OpenTelemetry variable; unset, spans are not exported (trace ids still propagate).

@@ -2,3 +2,4 @@ export { ensureDatabase, databaseName } from './ensure-database';
 export { createSequelize } from './sequelize';
 export { runMigrations, type Migration } from './migrate';
 export { openServiceDatabase } from './open-database';
+export { isTransientDatabaseError, sqlStateOf } from './database-errors';

@@ -7,11 +7,12 @@ import { createSequelize } from './sequelize';
 export async function openServiceDatabase(options: {
   url: string;
   poolMax: number;
+  acquireTimeoutMs?: number;
   migrations: Migration[];
   log: (message: string) => void;
 }): Promise<Sequelize> {
   await ensureDatabase(options.url);
-  const sequelize = createSequelize(options.url, options.poolMax);
+  const sequelize = createSequelize(options.url, options.poolMax, options.acquireTimeoutMs);
   await runMigrations(sequelize, options.url, options.migrations, options.log);
   return sequelize;
 }

@@ -7,6 +7,7 @@ import {
   type ClientUnaryCall,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { plainRequestId } from '@libs/logging';
 import { traceHeaders } from '@libs/tracing';
 import type { ActorSigner } from './actor-signature';
 import { WITHOUT_CHANNELZ } from './channelz';
@@ -43,7 +44,9 @@ export function createClient<C>(Client: ClientConstructor<C>, address: string): 
 export function outgoingMetadata(context: { requestId?: string; actor?: Actor }, signer: ActorSigner): Metadata {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(traceHeaders())) metadata.set(key, value);
-  if (context.requestId) metadata.set(METADATA.requestId, context.requestId);
+  // Metadata values must be printable ASCII (grpc-js throws otherwise): only a plain id is passed on.
+  const requestId = plainRequestId(context.requestId);
+  if (requestId) metadata.set(METADATA.requestId, requestId);
   if (context.actor) {
     const { issuedAt, signature } = signer.sign(context.actor);
     metadata.set(METADATA.actorId, context.actor.userId);

@@ -1,4 +1,5 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { boundedText } from '@libs/safe-text';
 import { METADATA } from './metadata';
 
 export interface FieldError {
@@ -6,7 +7,18 @@ export interface FieldError {
   message: string;
 }
 
-/** An error a handler throws on purpose: its code and message reach the caller as they are. */
+// Status details and metadata travel in HTTP/2 headers: bounded, so that an error
+// about a 100 KB value never makes a 100 KB trailer.
+const MAX_DETAILS_LENGTH = 500;
+const MAX_FIELD_ERRORS = 20;
+const MAX_FIELD_LENGTH = 100;
+const MAX_FIELD_MESSAGE_LENGTH = 200;
+
+/** JSON in printable ASCII, as gRPC metadata values must be: anything else becomes a \u escape, which JSON reads back. */
+const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** An error a handler throws on purpose: its code and message reach the caller (well-formed and bounded). */
 export class RpcError extends Error {
   constructor(
     readonly code: status,
@@ -19,10 +31,19 @@ export class RpcError extends Error {
 
   toServiceError(): Partial<ServiceError> {
     const metadata = new Metadata();
-    if (this.fieldErrors.length > 0) metadata.set(METADATA.fieldErrors, JSON.stringify(this.fieldErrors));
-    return { code: this.code, details: this.message, metadata };
+    if (this.fieldErrors.length > 0) {
+      const errors = this.fieldErrors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({
+        field: boundedText(field, MAX_FIELD_LENGTH),
+        message: boundedText(message, MAX_FIELD_MESSAGE_LENGTH),
+      }));
+      metadata.set(METADATA.fieldErrors, asciiJson(errors));
+    }
+    return { code: this.code, details: boundedText(this.message, MAX_DETAILS_LENGTH), metadata };
   }
 }
+
+const isFieldError = (value: unknown): value is FieldError =>
+  typeof (value as FieldError)?.field === 'string' && typeof (value as FieldError)?.message === 'string';
 
 /** The field-level problems a service attached to an error, if any. */
 export function fieldErrorsOf(error: Partial<ServiceError>): FieldError[] {
@@ -30,7 +51,7 @@ export function fieldErrorsOf(error: Partial<ServiceError>): FieldError[] {
   if (typeof raw !== 'string') return [];
   try {
     const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? (parsed as FieldError[]) : [];
+    return Array.isArray(parsed) ? parsed.filter(isFieldError) : [];
   } catch {
     return [];
   }

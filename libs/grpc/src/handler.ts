@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
-import { requestContext, type Logger } from '@libs/logging';
-import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext } from '@libs/tracing';
+import { isTransientDatabaseError } from '@libs/db';
+import { plainRequestId, requestContext, type Logger } from '@libs/logging';
+import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext, type Span } from '@libs/tracing';
 import type { ActorSigner } from './actor-signature';
 import { RpcError } from './errors';
 import { observeHandledCall } from './handler-metrics';
 import { METADATA } from './metadata';
+import { INTERNAL_ERROR, safeCallback } from './safe-callback';
 
 export interface Actor {
   userId: string;
@@ -44,7 +46,7 @@ function actorOf(metadata: Metadata): Actor | undefined {
 function contextOf(metadata: Metadata, deadline: Date | number): CallContext {
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   return {
-    requestId: firstString(metadata, METADATA.requestId) ?? randomUUID(),
+    requestId: plainRequestId(firstString(metadata, METADATA.requestId)) ?? randomUUID(),
     actor: actorOf(metadata),
     deadline: Number.isFinite(deadlineMs) ? deadlineMs : undefined,
   };
@@ -53,8 +55,10 @@ function contextOf(metadata: Metadata, deadline: Date | number): CallContext {
 /**
  * Adapts an async handler to grpc-js: it runs inside the request's context (so
  * logs carry the request id) and inside a span continued from the caller's
- * traceparent; RpcErrors pass through, and anything else becomes INTERNAL with
- * a generic message while the detail stays in the log. Every call is timed.
+ * traceparent; RpcErrors pass through (well-formed and bounded), and anything
+ * else, thrown or rejected, before or inside the handler, becomes INTERNAL with
+ * a generic message while the detail stays in the log. Nothing escapes to the
+ * process. Every call is timed.
  */
 export function unaryHandler<Req, Res>(
   logger: Logger,
@@ -62,38 +66,57 @@ export function unaryHandler<Req, Res>(
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    const context = contextOf(call.metadata, call.getDeadline());
+    const answer = safeCallback(logger, method, callback);
     const started = process.hrtime.bigint();
     const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const { span, context: traceContext } = startSpanFrom(method, SpanKind.SERVER, call.metadata.getMap(), {
-      'rpc.system': 'grpc',
-      'rpc.method': method,
-    });
+    let span: Span | undefined;
+    let finished = false;
     const finish = (code: status) => {
+      if (finished) return;
+      finished = true;
       observeHandledCall(method, code, elapsedMs() / 1000);
+      if (!span) return;
       span.setAttribute('rpc.grpc.status_code', code);
       if (code !== status.OK) markSpanFailed(span, status[code]);
       span.end();
     };
-    const run = () =>
-      handler(call.request, context).then(
-        (response) => {
-          logger.debug({ method, ms: elapsedMs() }, 'call handled');
-          finish(status.OK);
-          callback(null, response);
-        },
-        (error: unknown) => {
-          if (error instanceof RpcError) {
-            logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
-            finish(error.code);
-            callback(error.toServiceError() as ServiceError);
-            return;
-          }
-          logger.error({ err: error, method }, 'handler failed');
-          finish(status.INTERNAL);
-          callback({ code: status.INTERNAL, details: 'internal error' } as ServiceError);
-        },
-      );
-    requestContext.run({ requestId: context.requestId }, () => withTraceContext(traceContext, run));
+    const succeed = (response: Res) => {
+      logger.debug({ method, ms: elapsedMs() }, 'call handled');
+      finish(status.OK);
+      answer(null, response);
+    };
+    const failUnexpectedly = (error: unknown) => {
+      logger.error({ err: error, method }, 'handler failed');
+      finish(status.INTERNAL);
+      answer(INTERNAL_ERROR);
+    };
+    const fail = (error: unknown) => {
+      // A database away for now is no bug of ours: an honest UNAVAILABLE lets the caller retry (503). One short
+      // line per call (the cause, not the query and its values: an outage repeats it at the request rate).
+      if (isTransientDatabaseError(error)) {
+        logger.warn({ method, cause: String(error) }, 'database unavailable; answered UNAVAILABLE');
+        finish(status.UNAVAILABLE);
+        answer({ code: status.UNAVAILABLE, details: 'the database is unavailable; retry shortly' } as ServiceError);
+        return;
+      }
+      if (!(error instanceof RpcError)) return failUnexpectedly(error);
+      logger.debug({ method, ms: elapsedMs(), code: error.code }, 'call refused');
+      finish(error.code);
+      answer(error.toServiceError() as ServiceError);
+    };
+    try {
+      const context = contextOf(call.metadata, call.getDeadline());
+      const traced = startSpanFrom(method, SpanKind.SERVER, call.metadata.getMap(), {
+        'rpc.system': 'grpc',
+        'rpc.method': method,
+      });
+      span = traced.span;
+      // Promise.resolve().then makes a synchronous throw of the handler a rejection like any other.
+      const run = () => Promise.resolve().then(() => handler(call.request, context)).then(succeed, fail);
+      // Whatever succeed or fail themselves throw still gets an answer.
+      requestContext.run({ requestId: context.requestId }, () => withTraceContext(traced.context, run)).catch(failUnexpectedly);
+    } catch (error) {
+      fail(error);
+    }
   };
 }

@@ -1,4 +1,11 @@
-import { credentials, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  makeGenericClientConstructor,
+  type ChannelOptions,
+  type Client,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { WITHOUT_CHANNELZ } from './channelz';
 
@@ -14,8 +21,9 @@ type CheckMethod = (
 export class HealthProbe {
   private readonly client: Client;
 
-  constructor(address: string) {
-    this.client = new HealthClient(address, credentials.createInsecure(), WITHOUT_CHANNELZ);
+  /** `options` tune the channel, e.g. a short reconnect backoff for a probe that must notice a restart at once. */
+  constructor(address: string, options: ChannelOptions = {}) {
+    this.client = new HealthClient(address, credentials.createInsecure(), { ...WITHOUT_CHANNELZ, ...options });
   }
 
   check(timeoutMs: number, service = ''): Promise<string> {

@@ -1,7 +1,14 @@
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type handleUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '@libs/logging';
 import { WITHOUT_CHANNELZ } from './channelz';
+import { INTERNAL_ERROR, safeCallback } from './safe-callback';
 
 export interface ServiceRegistration {
   /** Fully qualified name, as health checks ask for it (e.g. reference.v1.ReferenceService). */
@@ -16,6 +23,31 @@ export interface RunningGrpcServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
+/**
+ * The last resort behind unaryHandler, for every unary method however it was
+ * written: a synchronous throw, or a throw from grpc-js while answering, becomes
+ * INTERNAL instead of an exception that would reach the process (grpc-js would
+ * answer UNKNOWN to the first, and the second would end the process).
+ */
+function guarded(logger: Logger, service: ServiceRegistration): UntypedServiceImplementation {
+  const methods = Object.entries(service.implementation).map(([name, implementation]) => {
+    const definition = service.definition[name];
+    if (!definition || definition.requestStream || definition.responseStream) return [name, implementation];
+    const unary = implementation as handleUnaryCall<unknown, unknown>;
+    const guard: handleUnaryCall<unknown, unknown> = (call, callback) => {
+      const answer = safeCallback(logger, definition.path, callback);
+      try {
+        unary(call, answer);
+      } catch (error) {
+        logger.error({ err: error, method: definition.path }, 'handler threw');
+        answer(INTERNAL_ERROR);
+      }
+    };
+    return [name, guard];
+  });
+  return Object.fromEntries(methods);
+}
+
 export async function startGrpcServer(options: {
   host: string;
   port: number;
@@ -26,7 +58,7 @@ export async function startGrpcServer(options: {
   const names = ['', ...options.services.map((service) => service.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, 'SERVING'])));
   health.addToServer(server);
-  for (const service of options.services) server.addService(service.definition, service.implementation);
+  for (const service of options.services) server.addService(service.definition, guarded(options.logger, service));
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>

@@ -6,8 +6,16 @@ function requestIdOf(res: Response): string | undefined {
   return typeof res.locals.requestId === 'string' ? res.locals.requestId : undefined;
 }
 
+/** A body the client is still sending: refused before anything read it, or cut short by a size limit. */
+function unreadBody(req: Request): boolean {
+  const declared = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return declared && !req.complete;
+}
+
 export function sendProblem(res: Response, problem: HttpProblem): void {
   for (const [name, value] of Object.entries(problem.options.headers ?? {})) res.setHeader(name, value);
+  // Otherwise Node would read the rest of the body only to throw it away (a megabyte sent without a key, say).
+  if (unreadBody(res.req)) res.setHeader('Connection', 'close');
   res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.body(requestIdOf(res))));
 }
 

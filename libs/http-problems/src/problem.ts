@@ -1,4 +1,10 @@
 import { STATUS_CODES } from 'node:http';
+import { boundedText } from '@libs/safe-text';
+
+// A detail or field error may quote what a client sent (an email, a parameter's name): bounded, so an answer
+// never carries 100 KB of it back, and well-formed.
+const MAX_DETAIL_LENGTH = 1_000;
+const MAX_FIELD_LENGTH = 200;
 
 export interface ProblemFieldError {
   /** The parameter or body field at fault, e.g. `b`, `amount` or `items[3].date`. */
@@ -44,9 +50,16 @@ export class HttpProblem extends Error {
       type: this.options.type ?? 'about:blank',
       title: this.title,
       status: this.status,
-      detail: this.detail,
+      detail: boundedText(this.detail, MAX_DETAIL_LENGTH),
       ...(requestId ? { requestId } : {}),
-      ...(this.options.errors?.length ? { errors: this.options.errors } : {}),
+      ...(this.options.errors?.length
+        ? {
+            errors: this.options.errors.map(({ field, message }) => ({
+              field: boundedText(field, MAX_FIELD_LENGTH),
+              message: boundedText(message, MAX_DETAIL_LENGTH),
+            })),
+          }
+        : {}),
     };
   }
 }

@@ -4,6 +4,7 @@ import { openServiceDatabase, type Migration } from '@libs/db';
 import { createLogger, type Logger } from '@libs/logging';
 import { registerDbPoolMetrics } from '@libs/metrics';
 import { initTracing, type Tracing } from '@libs/tracing';
+import { logUncaughtErrors } from './log-uncaught';
 
 export interface ServiceFoundation {
   logger: Logger;
@@ -12,17 +13,19 @@ export interface ServiceFoundation {
   sequelize: Sequelize;
 }
 
-/** What every service starts with, in the same order: its logger, tracing, and its migrated database. */
+/** What every service starts with, in the same order: its logger (which records anything uncaught), tracing, and its migrated database. */
 export async function startServiceFoundation(
   service: string,
   config: CommonConfig,
   migrations: Migration[],
 ): Promise<ServiceFoundation> {
   const logger = createLogger(service, config.LOG_LEVEL);
+  logUncaughtErrors(logger);
   const tracing = initTracing(service, { otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, logger });
   const sequelize = await openServiceDatabase({
     url: config.DATABASE_URL,
     poolMax: config.DB_POOL_MAX,
+    acquireTimeoutMs: config.DB_POOL_ACQUIRE_TIMEOUT_MS,
     migrations,
     log: (message) => logger.info(message),
   });

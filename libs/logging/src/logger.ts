@@ -1,20 +1,71 @@
 import pino from 'pino';
+import { boundedText } from '@libs/safe-text';
 import { currentRequestId } from './request-context';
 
 export type Logger = pino.Logger;
 
-/** JSON logs on stdout; every line written inside a request carries its requestId, and credentials are redacted. */
-export function createLogger(service: string, level: string): Logger {
-  return pino({
+// Log fields can carry what a client sent (a URL, a database error quoting a value): each string is
+// made well-formed and bounded, so that one request cannot write a 100 KB line.
+const MAX_FIELD_LENGTH = 2_000;
+const MAX_STACK_LENGTH = 8_000;
+
+const isUnruly = (value: unknown): value is string =>
+  typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed());
+
+/** The fields, with each top-level string well-formed and bounded (copied only when one is not). */
+function boundedFields(fields: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.values(fields).some(isUnruly)) return fields;
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [key, isUnruly(value) ? boundedText(value, MAX_FIELD_LENGTH) : value]),
+  );
+}
+
+/** pino's error serializer, with the message and stack bounded; anything thrown that is not an error is logged as it is. */
+function boundedError(error: unknown): unknown {
+  if (!(error instanceof Error)) return typeof error === 'string' ? boundedText(error, MAX_FIELD_LENGTH) : error;
+  const serialized = pino.stdSerializers.err(error);
+  serialized.message = boundedText(String(serialized.message), MAX_FIELD_LENGTH);
+  if (typeof serialized.stack === 'string') serialized.stack = boundedText(serialized.stack, MAX_STACK_LENGTH);
+  return serialized;
+}
+
+/**
+ * Lines wait in memory until stdout takes them. When whatever reads stdout is
+ * slower than the lines come (a flood of requests, a stalled pipe), the wait
+ * would grow until the process runs out of memory; past this much, lines are
+ * dropped instead, and a warning says how many once stdout has caught up.
+ */
+export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * JSON logs on stdout (or `destination`); every line written inside a request
+ * carries its requestId, credentials are redacted, and the lines waiting for
+ * stdout never take more than LOG_BUFFER_MAX_BYTES.
+ */
+export function createLogger(service: string, level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    // Request logs include headers; an API key or session in a log file is a leaked credential.
+    formatters: { level: (label) => ({ level: label }), log: boundedFields },
+    serializers: { err: boundedError },
+    // Request lines carry chosen fields, not headers (the gateway's request-log.ts); should a header object be
+    // logged anyway, an API key or session in a log file is a leaked credential.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     mixin() {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};
     },
+  };
+  if (destination) return pino(options, destination);
+  const stdout = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX_BYTES });
+  const logger = pino(options, stdout);
+  let dropped = 0;
+  stdout.on('drop', () => (dropped += 1));
+  stdout.on('drain', () => {
+    if (dropped === 0) return;
+    logger.warn({ droppedLines: dropped }, 'dropped log lines: stdout did not take them fast enough');
+    dropped = 0;
   });
+  return logger;
 }

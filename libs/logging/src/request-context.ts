@@ -10,3 +10,12 @@ export const requestContext = new AsyncLocalStorage<RequestContext>();
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
 }
+
+// An id that came from outside (an HTTP header, gRPC metadata, an AMQP header) is kept only when it is
+// short and plain: anything else (newlines, 100 KB of junk) could forge log lines or break a header.
+const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The given request id if it is plain enough to pass on and log, else undefined (make a new one). */
+export function plainRequestId(given: unknown): string | undefined {
+  return typeof given === 'string' && PLAIN_REQUEST_ID.test(given) ? given : undefined;
+}

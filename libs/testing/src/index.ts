@@ -1,6 +1,7 @@
-export { startSystem, type RunningSystem, type ServiceName, type SystemOptions } from './system';
-export { deleteBusTopology, freePort, uniqueNamespace, AMQP_URL, POSTGRES_URL } from './resources';
+export { startSystem, type RunningSystem, type ServiceName, type GrpcServiceName, type SystemOptions } from './system';
+export { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, AMQP_URL, POSTGRES_URL } from './resources';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { waitFor } from './wait-for';
 export { sharedDataDir, sharedDataFile } from './shared-data';
+export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } from './database-outage';

@@ -63,6 +63,7 @@ export async function deleteBusTopology(namespace: string): Promise<void> {
     await channel.deleteQueue(topology.deadLetterQueue);
     await channel.deleteExchange(topology.exchange);
     await channel.deleteExchange(topology.deadLetterExchange);
+    await channel.deleteExchange(topology.deletionWitness);
   } finally {
     await connection.close();
   }

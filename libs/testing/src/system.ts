@@ -8,7 +8,7 @@ import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQ
 import { waitFor } from './wait-for';
 
 export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
-type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
+export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
 type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -28,10 +28,12 @@ export interface RunningSystem {
   /** Sends SIGTERM (or another signal, e.g. SIGKILL) and resolves with the exit code once the process ends. */
   stop(service: ServiceName, signal?: NodeJS.Signals, instance?: number): Promise<number | null>;
   logs(service: ServiceName, instance?: number): string;
-  /** Where an instance serves Prometheus metrics: the gateway's /metrics, or a gRPC service's metrics port. */
+  /** Where an instance serves Prometheus metrics: its own metrics port, never the gateway's public one. */
   metricsUrl(service: ServiceName, instance?: number): string;
   /** The process id of a running service instance. */
   pid(service: ServiceName, instance?: number): number | undefined;
+  /** Where a gRPC service instance listens (host:port), for tests that call it directly. */
+  grpcAddress(service: GrpcServiceName, instance?: number): string;
   /** Stops everything and removes the run's databases and RabbitMQ names. */
   shutdown(): Promise<void>;
 }
@@ -90,6 +92,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const envOf = (service: ServiceName, instance = 1): Record<string, string> => ({
     ...common,
     DATABASE_URL: databaseUrl(service),
+    METRICS_PORT: String(instancePorts[service][instance - 1].metrics),
     ...(service === 'gateway'
       ? {
           PORT: String(ports.gateway),
@@ -101,7 +104,6 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       : {
           GRPC_PORT: String(instancePorts[service][instance - 1].main),
           GRPC_HOST: '127.0.0.1',
-          METRICS_PORT: String(instancePorts[service][instance - 1].metrics),
         }),
     ...options.env?.[service],
   });
@@ -175,11 +177,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     start,
     stop,
     logs: (service, instance = 1) => readFileSync(join(logDir, `${instanceKey(service, instance)}.log`), 'utf8'),
-    metricsUrl: (service, instance = 1) =>
-      service === 'gateway'
-        ? `http://127.0.0.1:${ports.gateway}/metrics`
-        : `http://127.0.0.1:${instancePorts[service][instance - 1].metrics}/metrics`,
+    metricsUrl: (service, instance = 1) => `http://127.0.0.1:${instancePorts[service][instance - 1].metrics}/metrics`,
     pid: (service, instance = 1) => processes.get(instanceKey(service, instance))?.pid,
+    grpcAddress: (service, instance = 1) => `127.0.0.1:${instancePorts[service][instance - 1].main}`,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
       await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));

@@ -7,4 +7,5 @@ export {
   withTraceContext,
   markSpanFailed,
   SpanKind,
+  type Span,
 } from './trace-context';

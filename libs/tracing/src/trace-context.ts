@@ -9,7 +9,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 
-export { SpanKind };
+export { SpanKind, type Span };
 
 /** Headers, gRPC metadata or AMQP headers, as a plain record; W3C traceparent/tracestate are read from it. */
 export type Carrier = Record<string, unknown>;

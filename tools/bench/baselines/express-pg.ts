@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { createSequelize } from '@libs/db';
-import { diseasesByPk, fuzzyPage, listDiseases, type DiseaseRow } from '@libs/reference-db';
+import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, diseasesByPk, fuzzyPage, listDiseases, type DiseaseRow } from '@libs/reference-db';
 
 const POOL = 10; // DB_POOL_MAX's default: the pool each service runs with.
 function databaseUrl(name: string): string {
@@ -17,7 +17,8 @@ function databaseUrl(name: string): string {
   if (!url) throw new Error(`${name} is not set`);
   return url;
 }
-const reference = createSequelize(databaseUrl('REFERENCE_DATABASE_URL'), POOL);
+// The reference service's search, with its default statement timeout.
+const reference = { sequelize: createSequelize(databaseUrl('REFERENCE_DATABASE_URL'), POOL), statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS };
 const finance = createSequelize(databaseUrl('FINANCE_DATABASE_URL'), POOL);
 
 const summary = (row: DiseaseRow) => ({ Disease_Name: row.name });

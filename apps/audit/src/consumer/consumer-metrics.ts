@@ -1,4 +1,4 @@
-import type { BusTopology, QueueDepths } from '@libs/bus';
+import type { BusTopology, PassiveChecks } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { Counter, Gauge, Histogram, metricsRegistry } from '@libs/metrics';
 
@@ -31,7 +31,7 @@ const QUEUE_POLL_MS = 5_000;
  * dead-letter queue. Both are broker-wide figures: every instance reports the
  * same. Until the first successful read (or while RabbitMQ is down) they are -1.
  */
-export function watchQueueDepths(depths: QueueDepths, topology: BusTopology, logger: Logger): { stop(): void } {
+export function watchQueueDepths(depths: PassiveChecks, topology: BusTopology, logger: Logger): { stop(): void } {
   const waiting = new Gauge({
     name: 'audit_queue_messages',
     help: 'Messages waiting in the audit queue for a consumer (-1 when unknown)',
@@ -45,10 +45,9 @@ export function watchQueueDepths(depths: QueueDepths, topology: BusTopology, log
   waiting.set(-1);
   dead.set(-1);
   const poll = async () => {
-    const [main, deadLetters] = await Promise.all([
-      depths.messages(topology.queue),
-      depths.messages(topology.deadLetterQueue),
-    ]);
+    const [main, deadLetters] = await Promise.all(
+      [topology.queue, topology.deadLetterQueue].map((queue) => depths.readyMessages(queue).catch(() => undefined)),
+    );
     waiting.set(main ?? -1);
     dead.set(deadLetters ?? -1);
     if (deadLetters) logger.warn({ deadLetters, queue: topology.deadLetterQueue }, 'dead-letter queue is not empty');

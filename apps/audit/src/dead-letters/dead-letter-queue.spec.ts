@@ -1,5 +1,6 @@
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { busTopology, declareTopology, type BusTopology } from '@libs/bus';
+import { GrpcStatus } from '@libs/grpc';
 import { AMQP_URL, deleteBusTopology, uniqueNamespace } from '@libs/testing';
 import { DeadLetterQueue } from './dead-letter-queue';
 
@@ -67,6 +68,18 @@ describe('DeadLetterQueue.replay (real RabbitMQ)', () => {
     expect(outcome.replayed).toBeLessThan(3_000);
     expect(await depth(topology.deadLetterQueue)).toBe(3_000 - outcome.replayed);
     expect(await depth(topology.queue)).toBe(outcome.replayed);
+  });
+
+  it('leaves every message dead-lettered and answers UNAVAILABLE while the audit queue is missing', async () => {
+    await deadLetter(150);
+    await channel.deleteQueue(topology.queue);
+    try {
+      await expect(queue.replay(10_000)).rejects.toMatchObject({ code: GrpcStatus.UNAVAILABLE, message: /queue is missing/ });
+      // The first batch went nowhere, so the replay stopped with it: every message is still dead-lettered.
+      expect(await depth(topology.deadLetterQueue)).toBe(150);
+    } finally {
+      await declareTopology(channel, topology);
+    }
   });
 
   it('replays nothing once the caller has stopped waiting', async () => {

@@ -12,7 +12,8 @@ const ANSWER_MARGIN_MS = 1_000;
  * messages back onto the events exchange (e.g. after a fix was deployed).
  * Messages are republished and confirmed by the broker before they are acked,
  * so a crash mid-replay can duplicate a message (the audit store drops
- * duplicates) but never lose one.
+ * duplicates) but never lose one. They are mandatory: if the audit queue is
+ * gone, the broker returns them instead of confirming them into nowhere.
  */
 export class DeadLetterQueue {
   private model?: ChannelModel;
@@ -50,6 +51,10 @@ export class DeadLetterQueue {
       const target = Math.min(limit, (await channel.checkQueue(this.name)).messageCount);
       const stopAt = deadline - Math.min(ANSWER_MARGIN_MS, Math.max(0, deadline - Date.now()) / 5);
       const timeLeft = () => Date.now() < stopAt;
+      let returned = 0;
+      channel.on('return', () => {
+        returned += 1;
+      });
       let replayed = 0;
       while (replayed < target && timeLeft()) {
         const batch: GetMessage[] = [];
@@ -61,7 +66,15 @@ export class DeadLetterQueue {
         }
         if (batch.length === 0) break;
         await channel.waitForConfirms();
-        // Acks every message of the batch, all of them now safely on the exchange.
+        if (returned > 0) {
+          // The whole batch stays dead-lettered; those of it that were queued come again as duplicates.
+          channel.nack(batch[batch.length - 1], true, true);
+          throw new RpcError(
+            GrpcStatus.UNAVAILABLE,
+            'the audit queue is missing, so the replay stopped; the audit service declares it again within seconds: call again',
+          );
+        }
+        // Acks every message of the batch, all of them now safely in the audit queue.
         channel.ack(batch[batch.length - 1], true);
         replayed += batch.length;
       }
@@ -79,6 +92,7 @@ export class DeadLetterQueue {
     delete headers['x-delivery-count'];
     channel.publish(this.topology.exchange, message.fields.routingKey, message.content, {
       persistent: true,
+      mandatory: true,
       messageId: message.properties.messageId,
       contentType: message.properties.contentType,
       headers,

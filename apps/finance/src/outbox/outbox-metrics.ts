@@ -15,6 +15,18 @@ export const outboxPublishFailures = new Counter({
   registers,
 });
 
+export const outboxReturned = new Counter({
+  name: 'outbox_events_returned_total',
+  help: 'Audit events RabbitMQ took into no queue and returned (the audit queue was gone); each is retried, not marked published',
+  registers,
+});
+
+export const outboxRepublished = new Counter({
+  name: 'outbox_events_republished_total',
+  help: 'Published audit events this instance put back in the outbox because the audit queue was deleted while they may have waited in it',
+  registers,
+});
+
 /**
  * The backlog is read from the table at scrape time, so every instance reports
  * the same shared figure; a growing backlog means RabbitMQ is unreachable or

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
+import { QueryTypes } from 'sequelize';
 import pino from 'pino';
-import { busTopology, ConfirmPublisher, declareTopology } from '@libs/bus';
+import { busTopology, ConfirmPublisher, declareTopology, TopologyKeeper } from '@libs/bus';
 import { createScratchDatabase, uniqueNamespace, waitFor, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
+import { outboxReturned } from './outbox-metrics';
 import { OutboxRelay } from './outbox-relay';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -30,22 +32,26 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
     await db.drop();
   });
 
-  async function relay(): Promise<OutboxRelay> {
+  async function relay(log = logger): Promise<OutboxRelay> {
+    const keeper = new TopologyKeeper(topology);
+    await keeper.attach(connection);
     const publisher = new ConfirmPublisher();
     publisher.attach(await connection.createConfirmChannel());
-    return new OutboxRelay(db.sequelize, publisher, topology, logger, { batchSize: 25, pollMs: 20, leaseMs: 30_000 });
+    return new OutboxRelay(db.sequelize, publisher, keeper, log, { batchSize: 25, pollMs: 20, leaseMs: 30_000 });
   }
 
-  it('publishes every row exactly once even with two relays running at the same time', async () => {
-    const eventIds = Array.from({ length: 300 }, () => randomUUID());
+  async function insertRows(count: number): Promise<string[]> {
+    const eventIds = Array.from({ length: count }, () => randomUUID());
     await db.sequelize.query(
       `INSERT INTO outbox (event_id, routing_key, payload, request_id)
        SELECT id, 'transaction.created', jsonb_build_object('eventId', id), 'req' FROM unnest($1::uuid[]) AS id`,
       { bind: [eventIds] },
     );
-    const relays = [await relay(), await relay()];
-    relays.forEach((r) => r.start());
+    return eventIds;
+  }
 
+  /** Takes `count` messages from the audit queue and returns their ids. */
+  async function consume(count: number): Promise<string[]> {
     const received: string[] = [];
     const consumer = await connection.createChannel();
     await consumer.consume(topology.queue, (message) => {
@@ -53,16 +59,61 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
       received.push(message.properties.messageId as string);
       consumer.ack(message);
     });
-    await waitFor('all 300 events on the queue', async () => (received.length >= 300 ? true : undefined));
+    await waitFor(`${count} events on the queue`, async () => (received.length >= count ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // room for any extra copy to show
+    await consumer.close();
+    return received;
+  }
+
+  const pendingRows = () =>
+    db.sequelize.query<{ pending: number }>('SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL', {
+      type: QueryTypes.SELECT,
+    });
+
+  it('publishes every row exactly once even with two relays running at the same time', async () => {
+    const eventIds = await insertRows(300);
+    const relays = [await relay(), await relay()];
+    relays.forEach((r) => r.start());
+
+    const received = await consume(300);
     await Promise.all(relays.map((r) => r.stop()));
-    await new Promise((resolve) => setTimeout(resolve, 200));
 
     expect(received.sort()).toEqual([...eventIds].sort());
-    const [{ pending }] = await db.sequelize.query<{ pending: number }>(
-      'SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL',
-      { type: 'SELECT' as never },
+    expect(await pendingRows()).toEqual([{ pending: 0 }]);
+  });
+
+  it('keeps returned events unpublished, declares the queue again and delivers each of them once', async () => {
+    const returnedBefore = (await outboxReturned.get()).values[0]?.value ?? 0;
+    const lines: string[] = [];
+    const capturing = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+
+    const eventIds = await insertRows(60);
+    const running = await relay(capturing); // declares the topology, as finance does on connecting
+    const admin = await connection.createChannel();
+    await admin.deleteQueue(topology.queue);
+    await admin.close();
+    running.start();
+    try {
+      await waitFor('every row to be published', async () => ((await pendingRows())[0].pending === 0 ? true : undefined));
+    } finally {
+      await running.stop();
+    }
+
+    // The queue exists again, declared by the relay, and holds every event once.
+    expect((await consume(60)).sort()).toEqual([...eventIds].sort());
+    const returned = (await outboxReturned.get()).values[0].value - returnedBefore;
+    expect(returned).toBeGreaterThan(0);
+    // Each return cost its row exactly one more claim.
+    const [{ extraAttempts }] = await db.sequelize.query<{ extraAttempts: number }>(
+      'SELECT sum(attempts - 1)::int AS "extraAttempts" FROM outbox WHERE event_id = ANY($1::uuid[])',
+      { bind: [eventIds], type: QueryTypes.SELECT },
     );
-    expect(pending).toBe(0);
-    await consumer.close();
+    expect(extraAttempts).toBe(returned);
+    const errors = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 50);
+    expect(errors).toHaveLength(returned);
+    for (const entry of errors) {
+      expect(eventIds).toContain(entry.eventId);
+      expect(entry).toMatchObject({ routingKey: 'transaction.created', exchange: topology.exchange, reason: 'NO_ROUTE' });
+    }
   });
 });

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { MESSAGE_HEADERS, type BusTopology, type ConfirmPublisher } from '@libs/bus';
+import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
-import { outboxPublished, outboxPublishFailures } from './outbox-metrics';
+import { outboxPublished, outboxPublishFailures, outboxReturned } from './outbox-metrics';
 
 interface ClaimedRow {
   id: string;
@@ -12,7 +13,7 @@ interface ClaimedRow {
   trace_parent: string | null;
 }
 
-/** Longest pause between passes while the database keeps failing. */
+/** Longest pause between passes while the database keeps failing, or the broker keeps returning events. */
 const MAX_BACKOFF_MS = 5_000;
 
 export interface RelayOptions {
@@ -26,7 +27,11 @@ export interface RelayOptions {
  * LOCKED, then locked_until), so several relays never publish the same row at
  * the same time; a relay that dies mid-batch leaves rows whose lease expires and
  * another relay takes them. A row is marked published only after the broker's
- * confirm, so delivery is at least once; the audit service drops duplicates.
+ * confirm that a queue took it, so delivery is at least once; the audit service
+ * drops duplicates. A row the broker returns as unroutable (the audit queue is
+ * gone) is retried once the topology is declared again. Each pass claims under an
+ * id of its own and marks only rows still under it: AuditQueueWatch may put rows
+ * back while their publish is in flight.
  */
 export class OutboxRelay {
   private running = false;
@@ -38,7 +43,7 @@ export class OutboxRelay {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly publisher: ConfirmPublisher,
-    private readonly topology: BusTopology,
+    private readonly keeper: TopologyKeeper,
     private readonly logger: Logger,
     private readonly options: RelayOptions,
   ) {}
@@ -66,13 +71,15 @@ export class OutboxRelay {
       let published = 0;
       try {
         // While the broker is away nothing is claimed: rows stay free for any relay that can publish.
-        published = this.publisher.ready ? await this.relayBatch() : 0;
-        failures = 0;
+        const pass = this.publisher.ready ? await this.relayBatch() : { published: 0, returned: 0 };
+        published = pass.published;
+        failures = pass.returned > 0 ? failures + 1 : 0;
       } catch (error) {
         failures += 1;
         this.logger.warn({ err: error, failures }, 'outbox relay pass failed; retrying');
       }
-      // Back off while the database fails, so an outage is neither hammered nor flooding the log.
+      // Back off while the database fails or the topology cannot be declared again, so
+      // neither is hammered and the log is not flooded.
       if (failures > 0) await this.sleep(Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
       else if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
     }
@@ -110,60 +117,94 @@ export class OutboxRelay {
     return Promise.race([publish(signal), timeout]);
   }
 
-  /** One pass: claim, publish, mark. Returns how many rows were published. */
-  async relayBatch(): Promise<number> {
+  /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
+  async relayBatch(): Promise<{ published: number; returned: number }> {
+    const claim = randomUUID();
     const rows = await this.sequelize.query<ClaimedRow>(
       `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
-                         attempts = attempts + 1
+                         attempts = attempts + 1, claim_id = $3
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
-      { bind: [this.options.batchSize, this.options.leaseMs], type: QueryTypes.SELECT },
+      { bind: [this.options.batchSize, this.options.leaseMs, claim], type: QueryTypes.SELECT },
     );
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { published: 0, returned: 0 };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
 
     const outcomes = await Promise.allSettled(
       rows.map((row) =>
         this.withinLease((signal) =>
           this.publisher.publish(
-            this.topology.exchange,
+            this.keeper.topology.exchange,
             row.routing_key,
             Buffer.from(JSON.stringify(row.payload)),
             {
               messageId: row.event_id,
               contentType: 'application/json',
-              headers: {
-                [MESSAGE_HEADERS.requestId]: row.request_id,
-                ...(row.trace_parent && { [MESSAGE_HEADERS.traceParent]: row.trace_parent }),
-              },
+              headers: messageHeaders({ requestId: row.request_id, traceParent: row.trace_parent }),
             },
             signal,
           ),
         ),
       ),
     );
-    const sent = rows.filter((_, i) => outcomes[i].status === 'fulfilled').map((row) => row.id);
-    const failed = rows.filter((_, i) => outcomes[i].status === 'rejected').map((row) => row.id);
+    const sent: string[] = [];
+    const returned: { row: ClaimedRow; error: ReturnedMessageError }[] = [];
+    const failed: { row: ClaimedRow; error: unknown }[] = [];
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled') sent.push(rows[i].id);
+      else if (outcome.reason instanceof ReturnedMessageError) returned.push({ row: rows[i], error: outcome.reason });
+      else failed.push({ row: rows[i], error: outcome.reason });
+    });
+    let published = 0;
     if (sent.length > 0) {
-      await this.sequelize.query(
-        'UPDATE outbox SET published_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY($1::bigint[])',
-        { bind: [sent] },
+      const [, result] = await this.sequelize.query(
+        `UPDATE outbox SET published_at = now(), locked_until = NULL, claim_id = NULL, last_error = NULL
+          WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
+        { bind: [sent, claim] },
       );
-      outboxPublished.inc(sent.length);
-      this.logger.debug({ published: sent.length }, 'outbox events published');
+      published = (result as { rowCount?: number }).rowCount ?? 0;
+      outboxPublished.inc(published);
+      this.logger.debug({ published }, 'outbox events published');
     }
+    if (returned.length > 0) await this.onReturned(returned, claim);
     if (failed.length > 0) {
       outboxPublishFailures.inc(failed.length);
-      const reason = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
-      this.logger.warn({ failed: failed.length, err: reason }, 'some outbox rows were not confirmed; they will be retried');
-      // Release the lease early so the retry does not wait for it to expire.
-      await this.sequelize.query(
-        "UPDATE outbox SET locked_until = now() + interval '1 second', last_error = $2 WHERE id = ANY($1::bigint[])",
-        { bind: [failed, String(reason instanceof Error ? reason.message : reason).slice(0, 500)] },
+      this.logger.warn({ failed: failed.length, err: failed[0].error }, 'some outbox rows were not confirmed; they will be retried');
+      await this.retrySoon(failed, claim);
+    }
+    return { published, returned: returned.length };
+  }
+
+  /**
+   * The broker took these events into no queue: the audit queue or its binding is
+   * gone. They stay unpublished, and the topology is declared again so that their
+   * retry is routed even while the audit service is away. The ids and routing keys
+   * logged come from our own rows (a uuid and an action name).
+   */
+  private async onReturned(returned: { row: ClaimedRow; error: ReturnedMessageError }[], claim: string): Promise<void> {
+    outboxReturned.inc(returned.length);
+    for (const { row, error } of returned) {
+      this.logger.error(
+        { eventId: row.event_id, routingKey: row.routing_key, exchange: error.exchange, reason: error.reason },
+        'RabbitMQ routed an outbox event to no queue; it stays unpublished and is retried once the topology is declared again',
       );
     }
-    return sent.length;
+    await this.keeper.declare().then(
+      () => this.logger.warn({ queue: this.keeper.topology.queue }, 'declared the RabbitMQ topology again after returned events'),
+      (error: unknown) => this.logger.warn({ err: error }, 'cannot declare the RabbitMQ topology again; the next returned event tries again'),
+    );
+    await this.retrySoon(returned, claim);
+  }
+
+  /** Releases the lease early, so the retry does not wait for it to expire. */
+  private async retrySoon(rows: { row: ClaimedRow; error: unknown }[], claim: string): Promise<void> {
+    const reason = rows[0].error;
+    await this.sequelize.query(
+      `UPDATE outbox SET locked_until = now() + interval '1 second', claim_id = NULL, last_error = $2
+        WHERE id = ANY($1::bigint[]) AND claim_id = $3`,
+      { bind: [rows.map(({ row }) => row.id), String(reason instanceof Error ? reason.message : reason).slice(0, 500), claim] },
+    );
   }
 }

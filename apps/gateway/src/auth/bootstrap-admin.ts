@@ -3,7 +3,7 @@ import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { passwordField } from './credentials';
 import { hashPassword } from './password';
-import { ensureAdmin } from './user-store';
+import { createUser } from './user-store';
 
 /**
  * Creates the first admin from BOOTSTRAP_ADMIN_EMAIL / BOOTSTRAP_ADMIN_PASSWORD
@@ -16,6 +16,6 @@ export async function bootstrapAdmin(config: GatewayConfig, sequelize: Sequelize
   if (!password.success) {
     throw new Error(`BOOTSTRAP_ADMIN_PASSWORD ${password.error.issues[0].message} (its value is not shown)`);
   }
-  const created = await ensureAdmin(sequelize, email, await hashPassword(password.data));
+  const created = await createUser(sequelize, email, await hashPassword(password.data), 'admin');
   logger.info({ email }, created ? 'created the bootstrap admin' : 'bootstrap admin exists already; left unchanged');
 }

@@ -14,6 +14,8 @@ const GRANTS = {
   'audit:read': ['admin'],
   'audit:replay': ['admin'],
   'users:manage': ['admin'],
+  // /readyz's checks and breakers: they name internal addresses.
+  'health:details': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof GRANTS;

@@ -1,5 +1,4 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { issueKey, type KeySummary } from './key-store';
 import type { Role } from './permissions';
 
 export interface User {
@@ -25,25 +24,16 @@ const toUser = (row: UserRow): User => ({
 });
 
 /**
- * Creates a user and their first key in one transaction, or returns
- * 'email-taken' and writes nothing. The unique email decides races.
+ * Creates a user, or does nothing when the email has an account already (the
+ * unique email decides races, and an existing account, its password included,
+ * is never changed). One statement either way. True when it created the user.
  */
-export async function registerUser(
-  sequelize: Sequelize,
-  email: string,
-  passwordHash: string,
-  role: Role,
-): Promise<{ user: User; key: KeySummary & { key: string } } | 'email-taken'> {
-  return sequelize.transaction(async (transaction) => {
-    const [row] = await sequelize.query<UserRow>(
-      `INSERT INTO users (email, password_hash, role) VALUES ($1, $2, $3)
-       ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
-      { bind: [email, passwordHash, role], type: QueryTypes.SELECT, transaction },
-    );
-    if (!row) return 'email-taken';
-    const key = await issueKey(sequelize, row.id, 'first key', transaction);
-    return { user: toUser(row), key };
-  });
+export async function createUser(sequelize: Sequelize, email: string, passwordHash: string, role: Role): Promise<boolean> {
+  const rows = await sequelize.query(
+    `INSERT INTO users (email, password_hash, role) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING id`,
+    { bind: [email, passwordHash, role], type: QueryTypes.SELECT },
+  );
+  return rows.length > 0;
 }
 
 export async function findUserCredentials(
@@ -80,13 +70,4 @@ export async function setUserRole(sequelize: Sequelize, userId: string, role: Ro
     { bind: [userId, role], type: QueryTypes.SELECT },
   );
   return row && toUser(row);
-}
-
-/** The first admin, from the environment: created once, never overwritten (a changed password stays changed). */
-export async function ensureAdmin(sequelize: Sequelize, email: string, passwordHash: string): Promise<boolean> {
-  const rows = await sequelize.query(
-    `INSERT INTO users (email, password_hash, role) VALUES ($1, $2, 'admin') ON CONFLICT (email) DO NOTHING RETURNING id`,
-    { bind: [email, passwordHash], type: QueryTypes.SELECT },
-  );
-  return rows.length > 0;
 }

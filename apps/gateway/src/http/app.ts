@@ -1,11 +1,11 @@
 import compression from 'compression';
 import express, { type Express } from 'express';
-import pinoHttp from 'pino-http';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { httpMetrics } from '../observability/http-metrics';
+import { requestLog } from '../observability/request-log';
 import { tracing } from '../observability/tracing-middleware';
 import { auditRoutes } from '../routes/audit';
 import { categoryRoutes } from '../routes/categories';
@@ -22,15 +22,16 @@ import { drugRoutes } from '../routes/drugs';
 import { buildOpenApiDocument } from '../openapi/document';
 import { healthRoutes } from '../routes/health';
 import { labRoutes } from '../routes/labs';
-import { metricsRoutes } from '../routes/metrics';
 import { premiseRoutes } from '../routes/premises';
 import { financeRecordRoutes } from '../routes/finance-records';
 import { paymentRoutes } from '../routes/payments';
 import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
+import { requireHostHeader } from './client-errors';
 import { dashboard } from './dashboard';
-import { requireJsonBody } from './json-body';
+import { deferredJsonBody } from './json-body';
 import { requestId } from './request-id';
+import { noSniff } from './security-headers';
 
 export function buildApp(
   config: GatewayConfig,
@@ -45,26 +46,20 @@ export function buildApp(
   app.set('query parser', 'simple');
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(requestId());
+  app.use(noSniff());
   app.use(tracing());
   app.use(httpMetrics());
-  app.use(
-    pinoHttp({
-      logger, // redacts credentials (libs/logging)
-      genReqId: (_req, res) => res.locals.requestId as string,
-      customAttributeKeys: { reqId: 'requestId' },
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-    }),
-  );
+  app.use(requestLog(logger));
+  app.use(requireHostHeader());
   // Small bodies gain nothing from compression and cost CPU, hence the threshold.
   app.use(compression({ threshold: 1024 }));
-  app.use(requireJsonBody());
-  app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
+  // Bodies are read by the operations that take one, after their key check (parseBody).
+  app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
   app.use(healthRoutes(config, sequelize, upstreams));
   // The API's version is the newest release's: an Unreleased section has none yet.
   const released = releases.find((release) => release.date !== null);
   app.use(docsRoutes(buildOpenApiDocument(released?.version ?? '0.0.0')));
-  app.use(metricsRoutes());
   app.use(changelogRoutes(releases));
   app.use(dashboard());
   app.use(authRoutes(config, sequelize));

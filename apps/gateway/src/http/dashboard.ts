@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { Router } from 'express';
+import { htmlPageHeaders } from './security-headers';
 
 // Built: dist/apps/gateway/dashboard (copied as a build asset). From source (tests): apps/gateway/dashboard.
 const DASHBOARD_DIR = [join(__dirname, 'dashboard'), resolve(__dirname, '../../dashboard')].find((dir) => existsSync(dir));
@@ -14,15 +15,12 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+];
 
 /** The API management dashboard: static HTML, CSS and JS at /dashboard. */
 export function dashboard(): Router {
   const router = Router();
-  router.use('/dashboard', (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+  router.use('/dashboard', htmlPageHeaders(CONTENT_SECURITY_POLICY), (_req, res, next) => {
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-cache');
     next();

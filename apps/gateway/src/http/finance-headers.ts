@@ -34,7 +34,7 @@ export function expectedVersion(req: Request): number {
   const match = /^\s*"(\d{1,10})"\s*$/.exec(header);
   const version = match ? Number(match[1]) : NaN;
   if (!(version >= 1 && version <= MAX_INT32)) {
-    throw new HttpProblem(412, `If-Match ${header.slice(0, 64)} does not match the current version`);
+    throw new HttpProblem(412, 'If-Match does not match the current version: send the ETag of your last GET');
   }
   return version;
 }

@@ -1,29 +1,52 @@
-import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import { problemHandler } from '@libs/http-problems';
+import { z } from 'zod';
+import { HttpProblem, problemHandler } from '@libs/http-problems';
 import { createLogger } from '@libs/logging';
-import { requireJsonBody } from './json-body';
+import { deferredJsonBody, parseBody, PUBLIC_BODY_LIMIT_BYTES } from './json-body';
 
-/** Sends a raw HTTP request (so no client adds headers of its own) and returns the status code. */
-function rawStatus(server: Server, request: string): Promise<number> {
+const LIMIT = 65_536;
+
+/**
+ * Sends a raw HTTP request (so no client adds headers of its own), then up to
+ * `bodyBytes` of body in 16 KB pieces while the server reads, and returns what
+ * came back once the connection closed.
+ */
+function raw(server: Server, head: string, bodyBytes = 0): Promise<{ status: number; reply: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => socket.end(request));
     let reply = '';
+    let sentBody = 0;
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+      socket.write(head);
+      const pump = () => {
+        while (sentBody < bodyBytes && !socket.destroyed) {
+          sentBody += 16_384;
+          if (!socket.write('x'.repeat(16_384))) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
     socket.on('data', (chunk) => (reply += chunk.toString()));
-    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1])));
-    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1]), reply }));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
   });
 }
 
-describe('requireJsonBody', () => {
+const thing = z.object({ a: z.number() }).strict();
+
+describe('deferredJsonBody and parseBody', () => {
   let server: Server;
   beforeAll(async () => {
     const app = express();
-    app.use(requireJsonBody());
-    app.post('/thing', (_req, res) => {
-      res.status(204).end();
+    app.use(deferredJsonBody(LIMIT));
+    // A stand-in for requireKey: refuses without an Authorization header, before the handler reads anything.
+    const keyed = express.Router().use((req, _res, next) => next(req.get('authorization') ? undefined : new HttpProblem(401, 'no key')));
+    app.post('/keyed', keyed, async (req, res) => {
+      res.json({ body: await parseBody(req, res, thing.optional()) });
+    });
+    app.post('/public', async (req, res) => {
+      res.json({ body: await parseBody(req, res, thing, 'public') });
     });
     app.use(problemHandler(createLogger('test', 'silent')));
     server = createServer(app);
@@ -31,12 +54,47 @@ describe('requireJsonBody', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  it('lets a POST without any body through (curl -X POST sends neither length nor type)', async () => {
-    expect(await rawStatus(server, 'POST /thing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toBe(204);
+  const post = (path: string, headers: string, body: string) =>
+    raw(server, `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+
+  it('parses a JSON body once the handler asks for it', async () => {
+    const { status, reply } = await post('/keyed', 'Authorization: yes\r\nContent-Type: application/json\r\n', '{"a":1}');
+    expect(status).toBe(200);
+    expect(reply).toContain('{"body":{"a":1}}');
+  });
+
+  it('lets a POST without any body through (curl -X POST sends neither length nor type; fetch sends length 0)', async () => {
+    for (const length of ['', 'Content-Length: 0\r\n']) {
+      const { status, reply } = await raw(server, `POST /keyed HTTP/1.1\r\nHost: x\r\nAuthorization: yes\r\n${length}Connection: close\r\n\r\n`);
+      expect(status).toBe(200);
+      expect(reply).toContain('{}');
+    }
   });
 
   it('refuses a body that is not JSON with 415', async () => {
-    const request = 'POST /thing HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi';
-    expect(await rawStatus(server, request)).toBe(415);
+    expect((await post('/keyed', 'Authorization: yes\r\nContent-Type: text/plain\r\n', 'hi')).status).toBe(415);
+  });
+
+  it('answers 401, not 400 or 415, to a request without a key, whatever its body', async () => {
+    expect((await post('/keyed', 'Content-Type: application/json\r\n', '{not json')).status).toBe(401);
+    expect((await post('/keyed', 'Content-Type: text/plain\r\n', 'hi')).status).toBe(401);
+  });
+
+  it('answers 401 to a large body without a key before it arrives, and closes instead of reading the rest', async () => {
+    const declared = 64 * 1_048_576;
+    let serverRead = 0;
+    server.once('connection', (socket: Socket) => socket.once('close', () => (serverRead = socket.bytesRead)));
+    const head = `POST /keyed HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`;
+    const { status, reply } = await raw(server, head, declared);
+    expect(status).toBe(401);
+    expect(reply).toMatch(/\r\nConnection: close\r\n/i);
+    // What the server took off the socket before closing it: a little, not the 64 MB the client offered.
+    expect(serverRead).toBeLessThan(declared / 16);
+  });
+
+  it(`holds public operations to ${PUBLIC_BODY_LIMIT_BYTES} bytes`, async () => {
+    const body = JSON.stringify({ a: 1, pad: 'x'.repeat(PUBLIC_BODY_LIMIT_BYTES) });
+    expect((await post('/public', 'Content-Type: application/json\r\n', body)).status).toBe(413);
+    expect((await post('/keyed', 'Authorization: yes\r\nContent-Type: application/json\r\n', body)).status).toBe(400);
   });
 });

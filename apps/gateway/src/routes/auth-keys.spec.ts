@@ -26,9 +26,10 @@ describe('API keys: create, list, revoke, usage', () => {
   async function newAccount(): Promise<{ session: string; firstKey: string }> {
     counter += 1;
     const email = `user${counter}@example.org`;
-    const registered = await gateway.send('POST', '/api/v1/auth/register', { body: { email, password: 'a fine password' } });
+    await gateway.send('POST', '/api/v1/auth/register', { body: { email, password: 'a fine password' } });
     const login = await gateway.send('POST', '/api/v1/auth/login', { body: { email, password: 'a fine password' } });
-    return { session: login.body.token, firstKey: registered.body.key.key };
+    const firstKey = await gateway.send('POST', '/api/v1/auth/keys', { token: login.body.token, body: { name: 'first key' } });
+    return { session: login.body.token, firstKey: firstKey.body.key };
   }
 
   it('creates a named key, shows it once, and lists prefix, created, last used and requests', async () => {

@@ -44,7 +44,7 @@ export function authKeyRoutes(config: GatewayConfig, sequelize: Sequelize): Rout
   });
 
   router.post(base, requireAccount(sequelize), async (req, res) => {
-    const body = parseBody(req, newKeyBody);
+    const body = await parseBody(req, res, newKeyBody);
     const issued = await issueKeyWithinLimit(sequelize, accountOf(res).userId, body.name ?? '');
     if (issued === 'limit-reached') {
       throw new HttpProblem(409, `an account may hold at most ${MAX_LIVE_KEYS} live keys; revoke one first`);
@@ -54,7 +54,7 @@ export function authKeyRoutes(config: GatewayConfig, sequelize: Sequelize): Rout
 
   router.patch(`${base}/:id`, requireAccount(sequelize, 'users:manage'), async (req, res) => {
     const id = uuidParam(req, 'id', 'a key id');
-    const changes = parseBody(req, limitsBody);
+    const changes = await parseBody(req, res, limitsBody);
     const changed = await setKeyLimits(sequelize, id, changes, roleLimits);
     if (!changed) throw HttpProblem.notFound(`no live key with id ${id}`);
     await keyVerifierOf(sequelize).limitsChanged(changed.keyHash);

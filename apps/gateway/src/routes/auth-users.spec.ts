@@ -25,8 +25,10 @@ describe('admin: users and roles, and the bootstrap admin', () => {
     adminSession = (
       await gateway.send('POST', '/api/v1/auth/login', { body: { email: 'root@example.org', password: 'the first admin password' } })
     ).body.token;
-    const reader = await gateway.send('POST', '/api/v1/auth/register', { body: { email: 'rea@example.org', password: 'a fine password' } });
-    readerKey = reader.body.key.key;
+    const credentials = { email: 'rea@example.org', password: 'a fine password' };
+    await gateway.send('POST', '/api/v1/auth/register', { body: credentials });
+    const reader = await gateway.send('POST', '/api/v1/auth/login', { body: credentials });
+    readerKey = (await gateway.send('POST', '/api/v1/auth/keys', { token: reader.body.token, body: {} })).body.key;
     readerId = reader.body.user.id;
   }, 60_000);
   afterAll(async () => {

@@ -36,7 +36,7 @@ export function authUserRoutes(config: GatewayConfig, sequelize: Sequelize): Rou
 
   router.patch(`${base}/:id`, requireAccount(sequelize, 'users:manage'), async (req, res) => {
     const id = uuidParam(req, 'id', 'a user id');
-    const { role } = parseBody(req, roleBody);
+    const { role } = await parseBody(req, res, roleBody);
     const user = await setUserRole(sequelize, id, role);
     if (!user) throw HttpProblem.notFound(`no user with id ${id}`);
     await keyVerifierOf(sequelize).roleChanged(id);

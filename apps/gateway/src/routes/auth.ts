@@ -6,13 +6,14 @@ import { credentialsBody } from '../auth/credentials';
 import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from '../auth/login-throttle';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { createSession, deleteSession } from '../auth/session-store';
-import { findUser, findUserCredentials, registerUser } from '../auth/user-store';
+import { createUser, findUser, findUserCredentials } from '../auth/user-store';
 import type { GatewayConfig } from '../config';
 import { parseBody } from '../http/json-body';
 
 // One answer for an unknown email and a wrong password, so that nobody can
-// learn from it which emails have accounts.
-const badCredentials = () => new HttpProblem(401, 'the email or password is wrong');
+// learn from it which emails have accounts. Like every 401, it names the
+// scheme of the tokens that sign-in issues.
+const badCredentials = () => unauthorized('the email or password is wrong');
 
 function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
   if (verdict.allowed) return;
@@ -21,21 +22,35 @@ function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
   });
 }
 
+/**
+ * What registration answers, whether it created the account or the email had
+ * one already: the answer must not tell anyone which emails have accounts
+ * (docs/IDENTITY.md). The owner of the address signs in next.
+ */
+export const REGISTRATION_ACCEPTED = {
+  status: 'accepted',
+  detail:
+    'If this email had no account, it has one now: sign in with this email and password (POST /api/v1/auth/login), ' +
+    'then create a key. An email that has an account already keeps it unchanged.',
+} as const;
+
 /** Sign-up, sign-in, sign-out and who am I. Register and login are public. */
 export function authRoutes(config: GatewayConfig, sequelize: Sequelize): Router {
   const router = Router();
 
   router.post('/api/v1/auth/register', async (req, res) => {
-    const { email, password } = parseBody(req, credentialsBody);
+    const { email, password } = await parseBody(req, res, credentialsBody, 'public');
     // Counted before the password is hashed: a refused registration costs no scrypt.
     refuseWhenThrottled(await admitRegistration(sequelize, req.ip ?? 'unknown'), 'registrations from this address');
-    const created = await registerUser(sequelize, email, await hashPassword(password), 'reader');
-    if (created === 'email-taken') throw new HttpProblem(409, `an account for ${email} exists already; sign in instead`);
-    res.status(201).json(created);
+    // The same work (a hash, one statement) and the same answer either way.
+    const created = await createUser(sequelize, email, await hashPassword(password), 'reader');
+    // For the operators (a run of these is someone probing for accounts); the address is not logged.
+    if (!created) req.log.info('registration for an email that has an account; nothing changed');
+    res.status(202).json(REGISTRATION_ACCEPTED);
   });
 
   router.post('/api/v1/auth/login', async (req, res) => {
-    const { email, password } = parseBody(req, credentialsBody);
+    const { email, password } = await parseBody(req, res, credentialsBody, 'public');
     // The client's address: the socket's peer, or X-Forwarded-For's when TRUST_PROXY names the balancer.
     const address = req.ip ?? 'unknown';
     refuseWhenThrottled(await admitLoginAttempt(sequelize, email, address), 'failed sign-ins');

@@ -1,11 +1,19 @@
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
+import { htmlPageHeaders } from '../http/security-headers';
 import type { OpenApiDocument } from '../openapi/document';
 
 // The page loads only same-origin files: the renderer comes from the installed
 // swagger-ui-dist package, never a CDN. Swagger UI sets inline styles.
-const DOCS_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+];
 
 // Resolved rather than imported: the package's entry point would load the browser bundle into the server.
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -16,6 +24,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API documentation</title>
+<link rel="icon" href="/docs/assets/favicon-32x32.png" type="image/png">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
@@ -34,11 +43,12 @@ export function docsRoutes(document: OpenApiDocument): Router {
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  router.get('/docs', (_req, res) => {
-    res.set('Content-Security-Policy', DOCS_CSP).type('html').send(PAGE);
+  const pageHeaders = htmlPageHeaders(DOCS_CSP);
+  router.get('/docs', pageHeaders, (_req, res) => {
+    res.type('html').send(PAGE);
   });
   // Assets, not operations: served by middleware so they stay out of the route table.
-  router.use('/docs/assets', (req, res, next) => {
+  router.use('/docs/assets', pageHeaders, (req, res, next) => {
     if (req.path === '/init.js') res.type('application/javascript').send(INIT);
     else next();
   });

@@ -41,7 +41,7 @@ export function dosageRoutes(upstreams: Upstreams, sequelize: Sequelize): Router
 
   router.get(['/dosages/:id', '/api/v1/dosages/:id'], ...guard, async (req, res) => {
     const found = await upstreams.catalogue.call((client) => client.getDosage, { id: String(req.params.id) }, res);
-    if (!found.dosage) throw HttpProblem.notFound(`no dosage has the id "${req.params.id}"`);
+    if (!found.dosage) throw HttpProblem.notFound('no dosage has that id');
     const { dosage: d, drugId, drugName } = found;
     sendReference(res, {
       json: () => ({ drugName, dosage: dosageJson(d) }),

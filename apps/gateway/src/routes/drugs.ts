@@ -53,7 +53,7 @@ export function drugRoutes(upstreams: Upstreams, sequelize: Sequelize): Router {
 
   router.get('/api/v1/drugs/:id', ...guard, async (req, res) => {
     const found = await upstreams.catalogue.call((client) => client.getDrug, { id: String(req.params.id) }, res);
-    if (!found.drug) throw HttpProblem.notFound(`no drug has the id "${req.params.id}"`);
+    if (!found.drug) throw HttpProblem.notFound('no drug has that id');
     const d = found.drug;
     sendReference(res, {
       json: () => ({

@@ -56,7 +56,7 @@ function mountRecord<B, R, P>(router: Router, sequelize: Sequelize, finance: Fin
     sendRecord(res, found(await route.get(finance, String(req.params.id), res), route.path), route.toJson);
   });
   router.post(base, requireKey(sequelize, 'finance:write'), async (req: Request, res: Response) => {
-    const body = parseBody(req, route.body);
+    const body = await parseBody(req, res, route.body);
     const record = found(await route.create(finance, body, idempotencyKey(req), res), route.path);
     res.location(`${base}/${(record as { id: string }).id}`);
     sendRecord(res, record, route.toJson, 201);
@@ -64,7 +64,7 @@ function mountRecord<B, R, P>(router: Router, sequelize: Sequelize, finance: Fin
   const patch = route.patch;
   if (!patch) return;
   router.patch(`${base}/:id`, requireKey(sequelize, 'finance:write'), async (req: Request, res: Response) => {
-    const body = parseBody(req, patch.body);
+    const body = await parseBody(req, res, patch.body);
     const request = { id: String(req.params.id), expectedVersion: expectedVersion(req), ...body };
     sendRecord(res, found(await patch.update(finance, request, res), route.path), route.toJson);
   });
@@ -173,7 +173,7 @@ export function financeRecordRoutes(upstreams: Upstreams, sequelize: Sequelize):
   });
 
   router.post('/api/v1/finance/students/:id/statement', requireKey(sequelize, 'finance:write'), async (req, res) => {
-    const body = parseBody(req, statementLineBody);
+    const body = await parseBody(req, res, statementLineBody);
     const request = {
       studentId: String(req.params.id),
       semesterId: body.semesterId ?? '',

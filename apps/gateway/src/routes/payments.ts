@@ -51,7 +51,7 @@ export function paymentRoutes(upstreams: Upstreams, sequelize: Sequelize): Route
   });
 
   router.post(base, requireKey(sequelize, 'payments:submit'), async (req, res) => {
-    const body = parseBody(req, submitBody);
+    const body = await parseBody(req, res, submitBody);
     const request: financeV1.SubmitPaymentRequest = {
       studentId: body.studentId ?? '',
       amount: String(body.amount),
@@ -64,13 +64,13 @@ export function paymentRoutes(upstreams: Upstreams, sequelize: Sequelize): Route
   });
 
   router.patch(`${base}/:id`, requireKey(sequelize, 'finance:write'), async (req, res) => {
-    const body = parseBody(req, processBody);
+    const body = await parseBody(req, res, processBody);
     const request = { id: String(req.params.id), outcome: body.outcome, note: body.note ?? '' };
     res.json(paymentOf(await finance.call((client) => client.processPayment, request, res)));
   });
 
   router.patch(`${base}/:id/resolve`, requireKey(sequelize, 'finance:write'), async (req, res) => {
-    const body = parseBody(req, resolveBody.optional());
+    const body = await parseBody(req, res, resolveBody.optional());
     const request = { id: String(req.params.id), note: body?.note ?? '' };
     res.json(paymentOf(await finance.call((client) => client.resolvePayment, request, res)));
   });

@@ -59,7 +59,7 @@ export function transactionRoutes(upstreams: Upstreams, sequelize: Sequelize): R
   });
 
   router.post(base, requireKey(sequelize, 'finance:write'), async (req, res) => {
-    const body = parseBody(req, newTransaction);
+    const body = await parseBody(req, res, newTransaction);
     const request = { input: toTransactionInput(body), idempotencyKey: idempotencyKey(req) };
     const { transaction } = await finance.call((client) => client.createTransaction, request, res);
     res.location(`${base}/${transaction?.id}`);
@@ -67,13 +67,13 @@ export function transactionRoutes(upstreams: Upstreams, sequelize: Sequelize): R
   });
 
   router.post(`${base}/bulk-create`, requireKey(sequelize, 'finance:write'), async (req, res) => {
-    const items = parseBody(req, bulkCreate).map(toTransactionInput);
+    const items = (await parseBody(req, res, bulkCreate)).map(toTransactionInput);
     const { ids } = await finance.call((client) => client.bulkCreateTransactions, { items, idempotencyKey: idempotencyKey(req) }, res);
     res.status(201).json({ ids });
   });
 
   router.post(`${base}/bulk-delete`, requireKey(sequelize, 'finance:delete'), async (req, res) => {
-    const ids = parseBody(req, bulkDelete);
+    const ids = await parseBody(req, res, bulkDelete);
     const deleted = await finance.call((client) => client.bulkDeleteTransactions, { ids, idempotencyKey: idempotencyKey(req) }, res);
     res.json({ ids: deleted.ids });
   });
@@ -84,7 +84,7 @@ export function transactionRoutes(upstreams: Upstreams, sequelize: Sequelize): R
   });
 
   router.patch(`${base}/:id`, requireKey(sequelize, 'finance:write'), async (req, res) => {
-    const body = parseBody(req, transactionPatch);
+    const body = await parseBody(req, res, transactionPatch);
     const version = expectedVersion(req);
     const request: financeV1.UpdateTransactionRequest = {
       id: String(req.params.id),

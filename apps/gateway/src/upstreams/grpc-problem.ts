@@ -1,5 +1,6 @@
 import { fieldErrorsOf, GrpcStatus, type ServiceError } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
+import { unauthorized } from '../auth/authenticate';
 
 const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.INVALID_ARGUMENT]: 400,
@@ -15,17 +16,8 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
 
-/** Business outcomes: they say nothing about the upstream's health, so they never trip a breaker. */
-export const BUSINESS_CODES: ReadonlySet<GrpcStatus> = new Set([
-  GrpcStatus.INVALID_ARGUMENT,
-  GrpcStatus.NOT_FOUND,
-  GrpcStatus.ALREADY_EXISTS,
-  GrpcStatus.PERMISSION_DENIED,
-  GrpcStatus.UNAUTHENTICATED,
-  GrpcStatus.FAILED_PRECONDITION,
-  GrpcStatus.ABORTED,
-  GrpcStatus.OUT_OF_RANGE,
-]);
+/** When a request refused for its cost (RESOURCE_EXHAUSTED: a disease search stopped by its statement timeout) may be tried again. */
+const RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS = 1;
 
 export const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
@@ -39,7 +31,11 @@ export function problemFromGrpc(upstream: string, error: ServiceError, retryAfte
     });
   }
   if (status === 504) return new HttpProblem(504, `the ${upstream} service did not answer in time`);
+  if (status === 429) {
+    return new HttpProblem(429, error.details, { headers: { 'Retry-After': String(RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS) } });
+  }
   if (status >= 500) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
+  if (status === 401) return unauthorized(error.details);
   const errors = fieldErrorsOf(error);
   return new HttpProblem(status, error.details, errors.length ? { errors } : {});
 }

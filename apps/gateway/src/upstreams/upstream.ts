@@ -13,7 +13,8 @@ import { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { KeyOwner } from '../auth/key-store';
 import type { AnswerCache } from './answer-cache';
-import { BUSINESS_CODES, isServiceError, problemFromGrpc } from './grpc-problem';
+import { breakerOptions } from './breaker-options';
+import { isServiceError, problemFromGrpc } from './grpc-problem';
 import { upstreamDuration, upstreamRetries, type BreakerState } from './upstream-metrics';
 
 // Reads are safe to repeat; a mutation is never retried here (a lost answer is
@@ -60,14 +61,7 @@ export class Upstream<C extends object> {
     private readonly options: UpstreamOptions,
     logger: Logger,
   ) {
-    this.breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
-      timeout: false, // the gRPC deadline bounds each call
-      resetTimeout: options.resetMs,
-      errorThresholdPercentage: 50,
-      volumeThreshold: 10,
-      rollingCountTimeout: 10_000,
-      errorFilter: (error: unknown) => isServiceError(error) && BUSINESS_CODES.has(error.code),
-    });
+    this.breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), breakerOptions(options));
     this.breaker.on('open', () => logger.warn({ upstream: name }, 'circuit opened'));
     this.breaker.on('halfOpen', () => logger.info({ upstream: name }, 'circuit half-open'));
     this.breaker.on('close', () => logger.info({ upstream: name }, 'circuit closed'));
@@ -133,7 +127,7 @@ export class Upstream<C extends object> {
       stopTimer({ outcome: outcomeOf(error) });
       if (isServiceError(error)) throw problemFromGrpc(this.name, error, retryAfter);
       if ((error as { code?: string }).code === 'EOPENBREAKER') {
-        throw new HttpProblem(503, `the ${this.name} service is failing; calls are paused for a moment`, {
+        throw new HttpProblem(503, `the ${this.name} service is not answering; calls are paused for a moment`, {
           headers: { 'Retry-After': String(retryAfter) },
         });
       }

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
-import { catalogueId, invalid, keysetPage, normaliseTerms, notFound } from './request-checks';
+import { catalogueId, invalid, keysetPage, normaliseTerms, unknownId } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 
 export const DEFAULT_DOSAGE_BATCH = 250;
@@ -95,7 +95,7 @@ export function dosageHandlers(sequelize: Sequelize, cursors: CursorCodec) {
            FROM dosages s JOIN drugs d ON d.id = s.drug_pk WHERE s.id = $1::bigint`,
         { bind: [catalogueId(request.id, 'dosage')], type: QueryTypes.SELECT },
       );
-      if (!row) throw notFound(`no dosage has the id "${request.id}"`);
+      if (!row) throw unknownId('dosage');
       return { drugId: row.drug_id, drugName: row.drug_name, dosage: toDosage(row) };
     },
   };

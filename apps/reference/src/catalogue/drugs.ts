@@ -4,7 +4,7 @@ import type { catalogueV1 } from '@libs/contracts';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
-import { catalogueId, keysetPage, notFound } from './request-checks';
+import { catalogueId, keysetPage, unknownId } from './request-checks';
 
 /** Fixed by SPEC.md §4.5: the drug list's page size cannot be changed. */
 export const DRUG_PAGE = 50;
@@ -36,7 +36,7 @@ export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
       bind: [catalogueId(id, 'drug')],
       type: QueryTypes.SELECT,
     });
-    if (!row) throw notFound(`no drug has the id "${id}"`);
+    if (!row) throw unknownId('drug');
     return row;
   }
 

@@ -5,7 +5,8 @@ import { GrpcStatus, RpcError } from '@libs/grpc';
 export const invalid = (field: string, message: string): RpcError =>
   new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field}: ${message}`, [{ field, message }]);
 
-export const notFound = (message: string): RpcError => new RpcError(GrpcStatus.NOT_FOUND, message);
+/** A fixed message: an id can be anything a client sent (100 KB, emoji), so it is never echoed. */
+export const unknownId = (what: string): RpcError => new RpcError(GrpcStatus.NOT_FOUND, `no ${what} has that id`);
 
 const MAX_TERMS = 20;
 const MAX_TERM_LENGTH = 200;
@@ -27,7 +28,7 @@ export function normaliseTerms(field: string, terms: readonly string[]): string[
 
 /** Catalogue ids are positive bigints; anything else names no record. */
 export function catalogueId(id: string, what: string): string {
-  if (!/^[1-9]\d{0,17}$/.test(id)) throw notFound(`no ${what} has the id "${id.slice(0, 40)}"`);
+  if (!/^[1-9]\d{0,17}$/.test(id)) throw unknownId(what);
   return id;
 }
 

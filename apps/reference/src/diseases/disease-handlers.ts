@@ -1,4 +1,3 @@
-import type { Sequelize } from 'sequelize';
 import { CursorCodec, InvalidCursorError } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { referenceV1 } from '@libs/contracts';
@@ -6,10 +5,12 @@ import {
   diseasesByPk,
   fuzzyPage,
   listDiseases,
+  SearchTimeoutError,
   type DiseaseRow,
   type FuzzyOrder,
   type FuzzyPosition,
   type ListOrder,
+  type SearchDb,
 } from '@libs/reference-db';
 
 export const MAX_DISEASE_BATCH = 250;
@@ -39,7 +40,19 @@ function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'na
   return request.order === referenceV1.SortOrder.SORT_ORDER_DESC ? 'name-desc' : 'name-asc';
 }
 
-export function diseaseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+/**
+ * A search the database stopped at its statement timeout. Not INVALID_ARGUMENT: every query is bounded to
+ * be cheap (docs/SEARCH.md), so this means a busy database, and the same search may well pass later. Not
+ * UNAVAILABLE or DEADLINE_EXCEEDED either: the service is up and answered, and the gateway's breaker must
+ * not open because one client's searches are slow. RESOURCE_EXHAUSTED → 429 with Retry-After.
+ */
+const searchTooCostly = (error: SearchTimeoutError) =>
+  new RpcError(
+    GrpcStatus.RESOURCE_EXHAUSTED,
+    `the search ran longer than the ${error.timeoutMs} ms allowed at the database and was stopped; retry later, or search for something more specific`,
+  );
+
+export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
   function decodeCursor<T>(cursor: string, query: unknown): T | undefined {
     if (!cursor) return undefined;
     try {
@@ -53,9 +66,9 @@ export function diseaseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string) {
     // The page size is not part of the query a cursor is bound to: a client may change b mid-walk.
     const query = { term, exact: false, order };
-    const page = await fuzzyPage(sequelize, term, order, limit, decodeCursor<FuzzyPosition>(cursor, query));
+    const page = await fuzzyPage(db, term, order, limit, decodeCursor<FuzzyPosition>(cursor, query));
     return {
-      rows: await diseasesByPk(sequelize, page.diseasePks),
+      rows: await diseasesByPk(db, page.diseasePks),
       nextCursor: page.next ? cursors.encode(query, page.next) : '',
     };
   }
@@ -63,7 +76,7 @@ export function diseaseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   async function listing(exactTerm: string | undefined, order: ListOrder, limit: number, cursor: string) {
     const query = { term: exactTerm ?? '', exact: exactTerm !== undefined, order };
     const after = decodeCursor<[string, string]>(cursor, query);
-    const rows = await listDiseases(sequelize, { exactTerm, order, limit: limit + 1, after });
+    const rows = await listDiseases(db, { exactTerm, order, limit: limit + 1, after });
     const last = rows[limit - 1];
     return {
       rows: rows.slice(0, limit),
@@ -78,11 +91,15 @@ export function diseaseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
       if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
       const term = request.name.trim().toLowerCase();
       const byName = nameOrder(request);
-      const page =
-        term !== '' && !request.exact
-          ? await fuzzy(term, byName ?? 'relevance', limit, request.cursor)
-          : await listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor);
-      return { diseases: page.rows.map(toDisease), nextCursor: page.nextCursor };
+      try {
+        const page =
+          term !== '' && !request.exact
+            ? await fuzzy(term, byName ?? 'relevance', limit, request.cursor)
+            : await listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor);
+        return { diseases: page.rows.map(toDisease), nextCursor: page.nextCursor };
+      } catch (error) {
+        throw error instanceof SearchTimeoutError ? searchTooCostly(error) : error;
+      }
     },
   };
 }

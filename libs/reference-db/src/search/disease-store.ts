@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { escapeLiteral } from 'pg';
+import { runSearchStatement, type SearchDb } from './search-statement';
 
 export interface DiseaseRow {
   id: string;
@@ -29,40 +30,40 @@ export interface DiseaseListing {
 const COLUMNS = `d.id::text, d.disease_id, d.name, d.alternative_ids, d.definition, d.parent_ids,
   d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings, lower(d.name) AS name_key`;
 
-/** One page of all diseases, or of exact matches, in keyset order (index on (lower(name), id) or the primary key). */
-export async function listDiseases(sequelize: Sequelize, listing: DiseaseListing): Promise<DiseaseRow[]> {
-  const bind: unknown[] = [];
-  const param = (value: unknown) => {
-    bind.push(value);
-    return `$${bind.length}`;
-  };
+/**
+ * The SELECT of one page of all diseases, or of exact matches, in keyset order
+ * (index on (lower(name), id) or the primary key; an exact term through the
+ * B-tree on disease_terms.term). Values are escaped literals: see runSearchStatement.
+ */
+function listingStatement(listing: DiseaseListing): string {
   const where: string[] = [];
   if (listing.exactTerm !== undefined) {
-    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${param(listing.exactTerm)})`);
+    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${escapeLiteral(listing.exactTerm)})`);
   }
   let orderBy = 'd.id ASC';
+  const afterId = listing.after && `${escapeLiteral(listing.after[1])}::bigint`;
   if (listing.order === 'id') {
-    if (listing.after) where.push(`d.id > ${param(listing.after[1])}::bigint`);
+    if (afterId) where.push(`d.id > ${afterId}`);
   } else {
     const direction = listing.order === 'name-asc' ? 'ASC' : 'DESC';
     orderBy = `lower(d.name) ${direction}, d.id ${direction}`;
     if (listing.after) {
       const comparison = direction === 'ASC' ? '>' : '<';
-      where.push(`(lower(d.name), d.id) ${comparison} (${param(listing.after[0])}, ${param(listing.after[1])}::bigint)`);
+      where.push(`(lower(d.name), d.id) ${comparison} (${escapeLiteral(listing.after[0])}, ${afterId})`);
     }
   }
-  const sql = `SELECT ${COLUMNS} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-               ORDER BY ${orderBy} LIMIT ${param(listing.limit)}`;
-  return sequelize.query<DiseaseRow>(sql, { bind, type: QueryTypes.SELECT });
+  return `SELECT ${COLUMNS} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY ${orderBy} LIMIT ${Math.trunc(listing.limit)}`;
 }
 
+export const listDiseases = (db: SearchDb, listing: DiseaseListing): Promise<DiseaseRow[]> =>
+  runSearchStatement<DiseaseRow>(db, [], listingStatement(listing));
+
 /** The diseases with these primary keys, in the order given. */
-export async function diseasesByPk(sequelize: Sequelize, pks: string[]): Promise<DiseaseRow[]> {
+export async function diseasesByPk(db: SearchDb, pks: string[]): Promise<DiseaseRow[]> {
   if (pks.length === 0) return [];
-  const rows = await sequelize.query<DiseaseRow>(`SELECT ${COLUMNS} FROM diseases d WHERE d.id = ANY($1::bigint[])`, {
-    bind: [pks],
-    type: QueryTypes.SELECT,
-  });
+  const ids = escapeLiteral(`{${pks.join(',')}}`);
+  const rows = await runSearchStatement<DiseaseRow>(db, [], `SELECT ${COLUMNS} FROM diseases d WHERE d.id = ANY(${ids}::bigint[])`);
   const byPk = new Map(rows.map((row) => [row.id, row]));
   return pks.flatMap((pk) => byPk.get(pk) ?? []);
 }

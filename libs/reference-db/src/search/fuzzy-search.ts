@@ -1,6 +1,7 @@
-import type { Sequelize } from 'sequelize';
 import { allowedTypos, candidateFilter, fuzzyCandidates } from './fuzzy-candidates';
 import { rankDiseases, type RankedDisease } from './fuzzy-rank';
+import { boundedQuery } from './query-bounds';
+import type { SearchDb } from './search-statement';
 
 export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';
 
@@ -28,8 +29,8 @@ function compareTuples(a: (number | string)[], b: (number | string)[]): number {
   return 0;
 }
 
-async function rankedMatches(sequelize: Sequelize, query: string, pass: 0 | 1, order: FuzzyOrder): Promise<RankedDisease[]> {
-  return rankDiseases(query, await fuzzyCandidates(sequelize, query, pass, order !== 'relevance'));
+async function rankedMatches(db: SearchDb, query: string, pass: 0 | 1, order: FuzzyOrder): Promise<RankedDisease[]> {
+  return rankDiseases(query, await fuzzyCandidates(db, query, pass, order !== 'relevance'));
 }
 
 /** Within the allowed typos of the whole term or of its start: what a user who misspelt a name would mean. */
@@ -39,21 +40,23 @@ const plausible = (query: string) => (disease: RankedDisease) => disease.key[0] 
  * One page of typo-tolerant matches: candidates from the trigram index,
  * ranked in the service by edit distance (see docs/SEARCH.md), then cut at
  * the keyset position. Every page recomputes the same candidate set, so a
- * walk is stable without server-side state.
+ * walk is stable without server-side state. What is searched and ranked is
+ * the bounded query (boundedQuery), the same for every page of a walk.
  */
 export async function fuzzyPage(
-  sequelize: Sequelize,
-  query: string,
+  db: SearchDb,
+  text: string,
   order: FuzzyOrder,
   limit: number,
   position?: FuzzyPosition,
 ): Promise<{ diseasePks: string[]; next?: FuzzyPosition }> {
+  const query = boundedQuery(text);
   let pass: 0 | 1 = position?.pass ?? 0;
-  let matches = await rankedMatches(sequelize, query, pass, order);
+  let matches = await rankedMatches(db, query, pass, order);
   const widens = candidateFilter(query, 1).similarity < candidateFilter(query, 0).similarity;
   if (!position && widens && !matches.some(plausible(query))) {
     pass = 1;
-    matches = await rankedMatches(sequelize, query, pass, order);
+    matches = await rankedMatches(db, query, pass, order);
   }
   const direction = order === 'name-desc' ? -1 : 1;
   let rows = matches.map((disease) => ({ disease, tuple: sortTuple(order, disease) }));

@@ -89,19 +89,23 @@ export const authPaths = {
   '/api/v1/auth/register': {
     post: operation({
       operationId: 'register',
-      summary: 'Create an account (role reader) and its first API key',
+      summary: 'Create an account (role reader)',
       description:
-        'The key is shown once, in this answer; only its hash is kept. One client address may register 20 times in 15 minutes; then 429 with `Retry-After`.',
+        'The answer is the same, in the same time, whether the email had no account (it has one now) or had one ' +
+        '(it is left unchanged), so that nobody learns from it which emails have accounts. Next, sign in with the ' +
+        'same email and password and create a key (`POST /api/v1/auth/keys`). One client address may register 20 ' +
+        'times in 15 minutes; then 429 with `Retry-After`.',
       tags,
       permission: null,
       requestBody: credentials,
       responses: {
-        '201': json('The account and its first key.', {
+        '202': json('Accepted: sign in next.', {
           type: 'object',
-          required: ['user', 'key'],
-          properties: { user: ref('User'), key: ref('NewKey') },
+          additionalProperties: false,
+          required: ['status', 'detail'],
+          properties: { status: { const: 'accepted' }, detail: { type: 'string' } },
         }),
-        '409': problem('An account with this email exists already.'),
+        '413': problem('The body is larger than the 4 KB a public operation reads.'),
         '429': problem('Too many registrations from this address; `Retry-After` says when to try again.'),
       },
     }),
@@ -121,7 +125,8 @@ export const authPaths = {
           required: ['token', 'expiresAt', 'user'],
           properties: { token: { type: 'string', pattern: '^cfs_' }, expiresAt: dateTime, user: ref('User') },
         }),
-        '401': problem('The email or password is wrong.'),
+        '401': problem('The email or password is wrong. Carries `WWW-Authenticate: Bearer`.'),
+        '413': problem('The body is larger than the 4 KB a public operation reads.'),
         '429': problem('Too many failed sign-ins; `Retry-After` says when to try again.'),
       },
     }),

@@ -1,4 +1,4 @@
-import { booleanParam, cursorParam, formatParam, operation, queryParam, ref, referenceResponses } from '../builders';
+import { booleanParam, cursorParam, formatParam, operation, problem, queryParam, ref, referenceResponses } from '../builders';
 
 const stringList = { type: 'array', items: { type: 'string' } };
 
@@ -59,19 +59,24 @@ export const diseasePaths = {
         cursorParam,
         formatParam,
       ],
-      responses: referenceResponses(
-        'A page of diseases.',
-        {
-          type: 'object',
-          required: ['diseases'],
-          properties: {
-            diseases: { type: 'array', items: { oneOf: [ref('Disease'), ref('DiseaseName')] } },
-            nextCursor: { type: 'string' },
+      responses: {
+        ...referenceResponses(
+          'A page of diseases.',
+          {
+            type: 'object',
+            required: ['diseases'],
+            properties: {
+              diseases: { type: 'array', items: { oneOf: [ref('Disease'), ref('DiseaseName')] } },
+              nextCursor: { type: 'string' },
+            },
           },
-        },
-        'ValueSet (expansion.contains: system, code, display, synonyms as designations)',
-        'No disease matches.',
-      ),
+          'ValueSet (expansion.contains: system, code, display, synonyms as designations)',
+          'No disease matches.',
+        ),
+        '429': problem(
+          'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
+        ),
+      },
     }),
   },
 };

@@ -1,18 +1,18 @@
-import { json, operation } from '../builders';
+import { json, operation, problem } from '../builders';
 
 const readiness = {
   type: 'object',
-  required: ['status', 'checks', 'breakers'],
+  required: ['status'],
   properties: {
     status: { enum: ['ready', 'not ready'] },
     checks: {
       type: 'object',
-      description: 'The gateway database and each upstream: `SERVING`, or why not.',
+      description: 'Only with an admin key. The gateway database and each upstream: `SERVING`, or why not.',
       additionalProperties: { type: 'string' },
     },
     breakers: {
       type: 'object',
-      description: 'Circuit breaker state per upstream.',
+      description: 'Only with an admin key. Circuit breaker state per upstream.',
       additionalProperties: { enum: ['closed', 'open', 'half-open'] },
     },
   },
@@ -33,16 +33,6 @@ const release = {
 };
 
 export const healthPaths = {
-  '/metrics': {
-    get: operation({
-      operationId: 'metrics',
-      summary: 'Prometheus metrics of the gateway',
-      description: 'Text exposition format. Holds no user data; keep it on an internal network. See docs/OPERATIONS.md.',
-      tags: ['Operations'],
-      permission: null,
-      responses: { '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
-    }),
-  },
   '/api/v1/changelog': {
     get: operation({
       operationId: 'changelog',
@@ -73,9 +63,17 @@ export const healthPaths = {
     get: operation({
       operationId: 'readiness',
       summary: 'The gateway database and every upstream answer',
+      description:
+        'Without `Authorization` (a probe), the status alone. With an API key holding `health:details` (admin), also ' +
+        'each check and circuit breaker, which name internal addresses; any other key is refused.',
       tags: ['Operations'],
       permission: null,
-      responses: { '200': json('Ready.', readiness), '503': json('Not ready; `checks` says what is down.', readiness) },
+      responses: {
+        '200': json('Ready.', readiness),
+        '503': json('Not ready; with an admin key, `checks` says what is down.', readiness),
+        '401': problem('An `Authorization` header whose key is unknown or revoked.'),
+        '403': problem('A key without the `health:details` permission.'),
+      },
     }),
   },
 };

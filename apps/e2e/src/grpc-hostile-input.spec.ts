@@ -1,0 +1,145 @@
+import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import fc from 'fast-check';
+import { DEMO_USER_IDS } from '@libs/contracts';
+import { ActorSigner, HealthProbe, METADATA } from '@libs/grpc';
+import { startSystem, type GrpcServiceName, type RunningSystem } from '@libs/testing';
+import { contractRpcs, type Rpc, type Shape } from './grpc-request-shapes';
+import { hostileHeaderValue, hostileString } from './hostile-values';
+
+/** Calls per RPC; every RPC of every service is walked, so the whole run makes about 40 times this many. */
+const RUNS_PER_RPC = Number(process.env.HOSTILE_RUNS_PER_RPC ?? 30);
+const SECRET = 'hostile-input-test-internal-secret';
+const ROLES = ['reader', 'student', 'bursar', 'admin'] as const;
+
+/** Values that pass the first checks (ids of the demo records, dates, names), so the other fields reach further. */
+const PLAUSIBLE = [
+  '1', '42', 'asthma', 'a', '2026-09-01', 'pending', 'approved', 'rejected', 'transaction',
+  ...Object.values(DEMO_USER_IDS),
+  '00000000-0000-4000-8000-00000000a001',
+  '00000000-0000-4000-8000-00000000c001',
+];
+
+/** Hostile values of a field's type: any string in a string, every accepted extreme in a number, long lists. */
+function hostileValue(shape: Shape): fc.Arbitrary<unknown> {
+  switch (shape.kind) {
+    case 'string':
+      return fc.oneof({ arbitrary: hostileString(), weight: 2 }, fc.constantFrom(...PLAUSIBLE), fc.uuid());
+    case 'int64':
+      return fc.oneof(fc.constantFrom(...shape.accepts), fc.nat().map(String));
+    case 'number':
+      return fc.oneof(fc.constantFrom(...shape.accepts), fc.nat(1_000));
+    case 'boolean':
+      return fc.boolean();
+    case 'list':
+      return fc.oneof(
+        fc.array(hostileValue(shape.of), { maxLength: 4 }),
+        ...(shape.of.kind === 'string' ? [fc.constant(Array.from({ length: 5_000 }, (_, i) => `t${i}`))] : []),
+      );
+    case 'message':
+      return fc.record(Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, hostileValue(field)])));
+  }
+}
+
+/** Metadata as a caller that reaches the port may send it: a signed actor of any role, a forged one, or none; junk beside. */
+const hostileMetadata = fc.record({
+  actor: fc.oneof({ arbitrary: fc.constantFrom(...ROLES), weight: 6 }, fc.constantFrom('forged', 'none')),
+  requestId: fc.option(hostileHeaderValue()),
+  traceParent: fc.option(hostileHeaderValue()),
+  extra: fc.oneof(
+    { arbitrary: fc.constant(null), weight: 2 },
+    fc.tuple(fc.constantFrom(METADATA.actorRole, METADATA.fieldErrors, 'tracestate', 'x-junk'), hostileHeaderValue()),
+  ),
+  binary: fc.option(fc.uint8Array({ maxLength: 2_000 })),
+});
+
+function metadataOf(spec: typeof hostileMetadata extends fc.Arbitrary<infer T> ? T : never, signer: ActorSigner): Metadata {
+  const metadata = new Metadata();
+  if (spec.actor !== 'none') {
+    const actor = spec.actor === 'forged' ? { userId: DEMO_USER_IDS.admin, role: 'admin' } : { userId: DEMO_USER_IDS[spec.actor], role: spec.actor };
+    const { issuedAt, signature } = signer.sign(actor);
+    metadata.set(METADATA.actorId, actor.userId);
+    metadata.set(METADATA.actorRole, actor.role);
+    metadata.set(METADATA.actorIssuedAt, issuedAt);
+    metadata.set(METADATA.actorSignature, spec.actor === 'forged' ? signature.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) : signature);
+  }
+  if (spec.requestId !== null) metadata.set(METADATA.requestId, spec.requestId);
+  if (spec.traceParent !== null) metadata.set('traceparent', spec.traceParent);
+  if (spec.extra !== null) metadata.set(spec.extra[0], spec.extra[1]);
+  if (spec.binary !== null) metadata.set('x-junk-bin', Buffer.from(spec.binary));
+  return metadata;
+}
+
+/** One call; resolves with the status it got (OK for an answer). */
+function callWith(client: Client, rpc: Rpc, request: unknown, metadata: Metadata): Promise<number> {
+  // Encoded here first, so that a value the encoder refuses fails the test instead of becoming a client-side status.
+  rpc.definition.requestSerialize(request);
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(
+      rpc.path,
+      rpc.definition.requestSerialize,
+      rpc.definition.responseDeserialize,
+      request,
+      metadata,
+      { deadline: Date.now() + 20_000 },
+      (error: ServiceError | null) => resolve(error ? error.code : status.OK),
+    );
+  });
+}
+
+const RPCS = contractRpcs();
+
+describe('every RPC of every service, called directly with hostile input', () => {
+  let system: RunningSystem;
+  const clients = new Map<string, Client>();
+  const pids = new Map<string, number | undefined>();
+  const codes = new Map<string, number>();
+  const signer = new ActorSigner(SECRET);
+
+  beforeAll(async () => {
+    const internal = { INTERNAL_AUTH_SECRET: SECRET };
+    system = await startSystem({ env: { gateway: internal, finance: internal, audit: internal } });
+    for (const service of new Set(RPCS.map((rpc) => rpc.service))) {
+      clients.set(service, new Client(system.grpcAddress(service as GrpcServiceName), credentials.createInsecure()));
+      pids.set(service, system.pid(service as GrpcServiceName));
+    }
+  }, 90_000);
+  afterAll(async () => {
+    console.log(`gRPC statuses of the hostile calls: ${JSON.stringify(Object.fromEntries(codes))}`);
+    for (const client of clients.values()) client.close();
+    await system?.shutdown();
+  });
+
+  it('knows every RPC of the contracts, each served by a running process', () => {
+    expect(RPCS.length).toBeGreaterThan(30);
+    for (const service of new Set(RPCS.map((rpc) => rpc.service))) expect(['reference', 'finance', 'audit']).toContain(service);
+  });
+
+  it.each(RPCS.map((rpc) => [rpc.path, rpc] as const))('%s answers every call with a status', async (_path, rpc) => {
+    const client = clients.get(rpc.service);
+    if (!client) throw new Error(`no process serves ${rpc.path}`);
+    await fc.assert(
+      fc.asyncProperty(hostileValue(rpc.request), hostileMetadata, async (request, metadata) => {
+        const code = await callWith(client, rpc, request, metadataOf(metadata, signer));
+        expect(status[code]).toBeDefined();
+        codes.set(status[code], (codes.get(status[code]) ?? 0) + 1);
+      }),
+      { numRuns: RUNS_PER_RPC },
+    );
+    const pid = system.pid(rpc.service as GrpcServiceName);
+    expect(pid).toBe(pids.get(rpc.service));
+  }, 120_000);
+
+  it.each(['reference', 'finance', 'audit'] as const)('%s is still the same process, SERVING, and never sent a status it could not encode', async (service) => {
+    const pid = system.pid(service);
+    expect(pid).toBeDefined();
+    expect(pid).toBe(pids.get(service));
+    expect(() => process.kill(pid ?? 0, 0)).not.toThrow();
+    const probe = new HealthProbe(system.grpcAddress(service));
+    try {
+      expect(await probe.check(5_000)).toBe('SERVING');
+    } finally {
+      probe.close();
+    }
+    expect(system.logs(service)).not.toMatch(/could not send the answer/);
+  });
+});

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'lifecycle', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'safe-text', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,1 @@
+export { boundedText, wellFormed } from './safe-text';
