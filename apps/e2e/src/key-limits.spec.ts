@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { signUp, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process';
 import { api, type ApiResponse } from './http';
 import { scrape, total } from './metrics';
@@ -54,12 +54,7 @@ describe('per-key rate limits, daily quotas and concurrency caps', () => {
   /** A new reader: a key under the reader role's limits, and its id. */
   async function newReader(): Promise<{ key: string; id: string }> {
     accounts += 1;
-    const registered = await api(system.gatewayUrl, '/api/v1/auth/register', {
-      method: 'POST',
-      body: { email: `limits-${accounts}@example.org`, password: 'a fine password' },
-    });
-    expect(registered.status).toBe(201);
-    return { key: registered.body.key.key, id: registered.body.key.id };
+    return signUp(system.gatewayUrl, { email: `limits-${accounts}@example.org`, password: 'a fine password' });
   }
 
   const setLimits = (id: string, limits: Record<string, number | null>, key = system.keys.admin) =>

@@ -5,3 +5,4 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { waitFor } from './wait-for';
 export { sharedDataDir, sharedDataFile } from './shared-data';
 export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } from './database-outage';
+export { signUp } from './sign-up';

@@ -1,4 +1,5 @@
 import { misspell } from '../../search-quality/typos';
+import { signUp } from '@libs/testing';
 import { bearer, uncached, type BenchContext, type Scenario } from '../context';
 import type { LoadResult, RequestSpec } from '../load/load-spec';
 import { cpuSeconds } from '../process-cpu';
@@ -12,21 +13,9 @@ const VICTIM_CONNECTIONS = 2;
 /** Each phase runs three times the usual duration: at 20 req/s, a p99 needs a few hundred answers to mean anything. */
 const PHASE_DURATIONS = 3;
 
-async function call(context: BenchContext, path: string, init: { method: string; key?: string; body: unknown }) {
-  const response = await fetch(`${context.gatewayUrl}${path}`, {
-    method: init.method,
-    headers: { 'content-type': 'application/json', ...(init.key ? bearer(init.key) : {}) },
-    body: JSON.stringify(init.body),
-  });
-  if (!response.ok) throw new Error(`${init.method} ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { key: { key: string; id: string } };
-}
-
 /** A new account as anyone can make one: a reader, under the reader role's default limits. */
-async function registerReader(context: BenchContext, name: string): Promise<{ key: string; id: string }> {
-  const body = { email: `${name}-${Date.now()}@bench.example.org`, password: 'a bench password' };
-  return (await call(context, '/api/v1/auth/register', { method: 'POST', body })).key;
-}
+const registerReader = (context: BenchContext, name: string) =>
+  signUp(context.gatewayUrl, { email: `${name}-${Date.now()}@bench.example.org`, password: 'a bench password' });
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const randomWord = (random: () => number, length: number) =>
@@ -62,11 +51,12 @@ const countOf = (result: LoadResult, test: (status: number) => boolean) =>
 export const noisyNeighbour: Scenario = async (context) => {
   const attacker = await registerReader(context, 'attacker');
   const victim = await registerReader(context, 'victim');
-  await call(context, `/api/v1/auth/keys/${victim.id}`, {
+  const raised = await fetch(`${context.gatewayUrl}/api/v1/auth/keys/${victim.id}`, {
     method: 'PATCH',
-    key: context.keys.admin,
-    body: { rateLimit: VICTIM_RATE * 60 * 2, dailyQuota: 1_000_000 },
+    headers: { 'content-type': 'application/json', ...bearer(context.keys.admin) },
+    body: JSON.stringify({ rateLimit: VICTIM_RATE * 60 * 2, dailyQuota: 1_000_000 }),
   });
+  if (!raised.ok) throw new Error(`raising the victim's limits answered ${raised.status}: ${await raised.text()}`);
   const victimSearches: RequestSpec[] = (await diseaseNames(context, 2_000)).map((name) => ({
     path: `/api/v1/diseases?n=${encodeURIComponent(misspell(name, context.random))}&r=false`,
     headers: uncached(victim.key),
