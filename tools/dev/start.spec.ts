@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
-import { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, waitFor, AMQP_URL, POSTGRES_URL } from '@libs/testing';
+import { deleteBusTopology, dropDatabases, freePort, isAlive, uniqueNamespace, waitFor, AMQP_URL, POSTGRES_URL } from '@libs/testing';
 import { RESTART_POLICY } from './restart-policy';
 import { planStart } from './services';
 
@@ -20,14 +20,6 @@ const RECOVERY_MS = 10_000;
 // A probe must see a restarted service as soon as it listens, not after grpc-js's growing reconnect backoff.
 const QUICK_RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 100, 'grpc.max_reconnect_backoff_ms': 200 };
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `npm start` as users run it, with START_* settings moving it aside: its output so far, its exit, and the run's ports. */

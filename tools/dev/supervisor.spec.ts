@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@libs/testing';
+import { isAlive, waitFor } from '@libs/testing';
 import type { RestartPolicy } from './restart-policy';
 import { Supervisor, type SupervisorOptions } from './supervisor';
 
@@ -45,14 +45,6 @@ describe('Supervisor', () => {
 
   const pidsOf = (service: string) =>
     printed.flatMap((line) => new RegExp(`^\\[supervisor\\] ${service} started \\(pid (\\d+)\\)$`).exec(line)?.[1] ?? []).map(Number);
-  const isAlive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
 
   it('restarts a killed service and leaves the others running', async () => {
     const { echoed } = supervise({}, { a: STAYS_UP, b: STAYS_UP });

@@ -1,19 +1,11 @@
-import { Client } from 'pg';
 import { auditEventSchema } from '@libs/contracts';
-import type { RunningSystem } from '@libs/testing';
+import { withPgClient, type RunningSystem } from '@libs/testing';
 
 const TABLES = ['transactions', 'outbox', 'payments', 'financial_statements', 'idempotency_keys', 'accounts', 'students'] as const;
 export type FinanceCounts = Record<(typeof TABLES)[number], number>;
 
-async function withFinanceDb<T>(system: RunningSystem, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: system.databaseUrl('finance') });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const withFinanceDb = <T>(system: RunningSystem, work: Parameters<typeof withPgClient<T>>[1]) =>
+  withPgClient(system.databaseUrl('finance'), work);
 
 /** Row counts of the finance database, read directly, to prove what a request did or did not write. */
 export async function financeCounts(system: RunningSystem): Promise<FinanceCounts> {

@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import { databaseName } from '@libs/db';
+import { withPgClient } from './pg-client';
 import { POSTGRES_URL } from './resources';
 
 export interface DatabaseOutage {
@@ -7,15 +7,7 @@ export interface DatabaseOutage {
   end(): Promise<void>;
 }
 
-async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: `${POSTGRES_URL}/postgres` });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const onServer = <T>(work: Parameters<typeof withPgClient<T>>[1]) => withPgClient(`${POSTGRES_URL}/postgres`, work);
 
 /**
  * Makes one database unreachable the way an outage does, without stopping the

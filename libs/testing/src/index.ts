@@ -6,3 +6,5 @@ export { waitFor } from './wait-for';
 export { sharedDataDir, sharedDataFile } from './shared-data';
 export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } from './database-outage';
 export { signUp } from './sign-up';
+export { withPgClient } from './pg-client';
+export { isAlive } from './process-alive';

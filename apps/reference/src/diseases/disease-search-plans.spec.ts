@@ -7,6 +7,7 @@ import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, MAX_QUERY_WORDS, MAX_WORD_LENGTH, 
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { CTD_ABSENT_NOTE, CTD_DISEASES, DEFAULT_DISEASES, loadDiseases } from '../testing/disease-data';
 import { diseaseHandlers } from './disease-handlers';
+import { searchRequest } from './search-request.fixture';
 
 /**
  * Every disease search statement must be served by an index whatever the
@@ -75,16 +76,6 @@ async function explain(db: ScratchDatabase, message: string, plannerCosts: strin
   return rows[0]['QUERY PLAN'][0].Plan;
 }
 
-const request = (fields: Partial<referenceV1.SearchDiseasesRequest>): referenceV1.SearchDiseasesRequest => ({
-  name: '',
-  exact: false,
-  sortByName: false,
-  order: referenceV1.SortOrder.SORT_ORDER_UNSPECIFIED,
-  batchSize: 0,
-  cursor: '',
-  ...fields,
-});
-
 /** Every way to search by name: fuzzy by relevance and by name both ways, exact by id and by name. */
 const SEARCH_KINDS: Partial<referenceV1.SearchDiseasesRequest>[] = [
   {},
@@ -100,7 +91,7 @@ const SEARCH_KINDS: Partial<referenceV1.SearchDiseasesRequest>[] = [
  */
 async function expectIndexBacked(db: ScratchDatabase, recorded: RecordedSearch, text: string, plannerCosts: string[] = []) {
   for (const kind of SEARCH_KINDS) {
-    await recorded.search(request({ ...kind, name: text }));
+    await recorded.search(searchRequest({ ...kind, name: text }));
     const messages = recorded.take();
     expect(messages.length).toBeGreaterThan(0);
     for (const message of messages) {
@@ -161,7 +152,7 @@ describe('disease search plans on the default dataset', () => {
       [words.join(' '), words.slice(0, MAX_QUERY_WORDS).join(' ')],
     ]) {
       for (const kind of [{}, { sortByName: true }]) {
-        await recorded().search(request({ ...kind, name: text }));
+        await recorded().search(searchRequest({ ...kind, name: text }));
         const candidateMessages = recorded().take().filter((message) => message.includes('FROM disease_terms t'));
         expect(candidateMessages.length).toBeGreaterThan(0);
         for (const message of candidateMessages) {

@@ -6,20 +6,11 @@ import type { CtdDisease } from '@libs/source-formats';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { DEFAULT_DISEASES, loadDiseases } from '../testing/disease-data';
 import { diseaseHandlers } from './disease-handlers';
+import { searchRequest } from './search-request.fixture';
 
 type Search = ReturnType<typeof diseaseHandlers>['searchDiseases'];
 const searchWith = (db: ScratchDatabase, statementTimeoutMs: number): Search =>
   diseaseHandlers({ sequelize: db.sequelize, statementTimeoutMs }, new CursorCodec('test-cursor-secret-0123456789')).searchDiseases;
-
-const request = (fields: Partial<referenceV1.SearchDiseasesRequest>): referenceV1.SearchDiseasesRequest => ({
-  name: '',
-  exact: false,
-  sortByName: false,
-  order: referenceV1.SortOrder.SORT_ORDER_UNSPECIFIED,
-  batchSize: 0,
-  cursor: '',
-  ...fields,
-});
 
 describe('disease search on the default dataset', () => {
   let db: ScratchDatabase;
@@ -55,7 +46,7 @@ describe('disease search on the default dataset', () => {
     const before = new Set<string>();
     let cursor = '';
     do {
-      const page = await search(request({ ...fields, batchSize: 250, cursor }));
+      const page = await search(searchRequest({ ...fields, batchSize: 250, cursor }));
       page.diseases.forEach((d) => before.add(d.id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -64,7 +55,7 @@ describe('disease search on the default dataset', () => {
     const seen: string[] = [];
     let pages = 0;
     do {
-      const page = await search(request({ ...fields, batchSize: 7, cursor }));
+      const page = await search(searchRequest({ ...fields, batchSize: 7, cursor }));
       seen.push(...page.diseases.map((d) => d.id));
       cursor = page.nextCursor;
       if (++pages % 3 === 0) await addDisease();
@@ -74,19 +65,19 @@ describe('disease search on the default dataset', () => {
   }, 60_000);
 
   it('leaves nextCursor empty on the last page', async () => {
-    const page = await search(request({ name: 'asthma', exact: true }));
+    const page = await search(searchRequest({ name: 'asthma', exact: true }));
     expect(page.diseases.map((d) => d.diseaseName)).toEqual(['Asthma']);
     expect(page.nextCursor).toBe('');
   });
 
   it('finds misspelt names best first', async () => {
-    expect((await search(request({ name: 'diabtes melitus' }))).diseases[0].diseaseName).toBe('Diabetes Mellitus');
-    expect((await search(request({ name: 'alzhiemer' }))).diseases.map((d) => d.diseaseName)).toContain('Alzheimer Disease');
+    expect((await search(searchRequest({ name: 'diabtes melitus' }))).diseases[0].diseaseName).toBe('Diabetes Mellitus');
+    expect((await search(searchRequest({ name: 'alzhiemer' }))).diseases.map((d) => d.diseaseName)).toContain('Alzheimer Disease');
   });
 
   const fieldOf = async (fields: Partial<referenceV1.SearchDiseasesRequest>) => {
     try {
-      await search(request(fields));
+      await search(searchRequest(fields));
     } catch (error) {
       return (error as RpcError).fieldErrors;
     }
@@ -94,7 +85,7 @@ describe('disease search on the default dataset', () => {
   };
 
   it('refuses a tampered cursor and one replayed with other filters', async () => {
-    const first = await search(request({ name: 'syndrome', batchSize: 5 }));
+    const first = await search(searchRequest({ name: 'syndrome', batchSize: 5 }));
     const [payload, signature] = first.nextCursor.split('.');
     const tampered = `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace(/\d/, '9')).toString('base64url')}.${signature}`;
     expect(await fieldOf({ name: 'syndrome', cursor: tampered })).toEqual([{ field: 'cursor', message: expect.stringMatching(/signature/) }]);
@@ -123,7 +114,7 @@ describe('disease search on the default dataset', () => {
         { sortByName: true },
       ];
       for (const kind of kinds) {
-        await expect(impatient(request(kind))).rejects.toMatchObject({
+        await expect(impatient(searchRequest(kind))).rejects.toMatchObject({
           code: GrpcStatus.RESOURCE_EXHAUSTED,
           message: 'the search ran longer than the 100 ms allowed at the database and was stopped; retry later, or search for something more specific',
         });
@@ -132,6 +123,6 @@ describe('disease search on the default dataset', () => {
       clearTimeout(timer);
       await release();
     }
-    expect((await impatient(request({ name: 'asthma', exact: true }))).diseases.map((d) => d.diseaseName)).toEqual(['Asthma']);
+    expect((await impatient(searchRequest({ name: 'asthma', exact: true }))).diseases.map((d) => d.diseaseName)).toEqual(['Asthma']);
   }, 30_000);
 });
