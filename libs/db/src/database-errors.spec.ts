@@ -18,7 +18,6 @@ describe('isTransientDatabaseError', () => {
     ['57P03 cannot_connect_now', wrapped('57P03', 'the database system is starting up')],
     ['53300 too_many_connections', wrapped('53300', 'sorry, too many clients already')],
     ['08006 connection_failure', wrapped('08006')],
-    ['08P01 protocol_violation', wrapped('08P01')],
     ['a dropped connection (pg, no code)', new DatabaseError(Object.assign(new Error('Connection terminated unexpectedly'), { sql: '' }))],
     ['pg on a broken client', new Error('Client has encountered a connection error and is not queryable')],
     ['pg-pool connect timeout', new Error('timeout exceeded when trying to connect')],
@@ -31,6 +30,7 @@ describe('isTransientDatabaseError', () => {
 
   it.each([
     ['42601 syntax error: a bug', wrapped('42601')],
+    ['08P01 protocol_violation (a message the server refused, e.g. a NUL in a literal)', wrapped('08P01')],
     ['57014 query_canceled (a statement timeout): the same query would time out again', wrapped('57014')],
     ['22P05 untranslatable character', wrapped('22P05')],
     ['40P01 deadlock', wrapped('40P01')],

@@ -52,7 +52,9 @@ const BROKEN_CONNECTION_MESSAGE = /Connection terminated|not queryable|timeout e
 export function isTransientDatabaseError(error: unknown): boolean {
   if (error instanceof ConnectionError) return true;
   const state = sqlStateOf(error);
-  if (state !== undefined) return state.startsWith('08') || AWAY_STATES.has(state);
+  // 08P01 protocol_violation is in the connection class, but it is a message the server refused (a NUL in a
+  // literal, say): sent again, it fails again.
+  if (state !== undefined) return (state.startsWith('08') && state !== '08P01') || AWAY_STATES.has(state);
   return layersOf(error).some(
     (layer) =>
       (typeof layer.code === 'string' && BROKEN_SOCKET_CODES.has(layer.code)) ||

@@ -45,6 +45,34 @@ describe('retryWithinDeadline', () => {
     expect(calls).toBe(3);
   });
 
+  it('does not retry when less time is left than the failed attempt took (it would only end in a timeout)', async () => {
+    const fake = clock();
+    const durations: number[] = [];
+    // A service that waited 3 s for a database connection, then answered UNAVAILABLE: 2 s of the 5 s remain.
+    await expect(
+      retryWithinDeadline(async (remainingMs) => {
+        durations.push(remainingMs);
+        fake.advance(3_000);
+        throw new Unavailable('no database connection in time');
+      }, options(fake)),
+    ).rejects.toBeInstanceOf(Unavailable);
+    expect(durations).toEqual([5_000]);
+    expect(fake.slept).toEqual([]);
+  });
+
+  it('still retries a slow failure when the deadline leaves room for another like it', async () => {
+    const fake = clock();
+    let calls = 0;
+    const result = await retryWithinDeadline(async () => {
+      calls += 1;
+      fake.advance(1_000);
+      if (calls < 2) throw new Unavailable('slow refusal');
+      return 'answer';
+    }, options(fake));
+    expect(result).toBe('answer');
+    expect(calls).toBe(2);
+  });
+
   it('never retries an error that is not retryable', async () => {
     const fake = clock();
     let calls = 0;
@@ -92,14 +120,13 @@ describe('retryWithinDeadline', () => {
       retryWithinDeadline(
         async (remainingMs) => {
           budgets.push(remainingMs);
-          fake.advance(Math.min(120, remainingMs)); // an attempt fails slowly, but never outlives its budget
+          fake.advance(Math.min(60, remainingMs)); // an attempt fails slowly, but never outlives its budget
           throw new Unavailable('down');
         },
         options(fake, { deadline: fake.now() + 300, random: () => 0.99 }),
       ),
     ).rejects.toBeInstanceOf(Unavailable);
-    expect(budgets[0]).toBe(300);
-    expect(budgets[1]).toBe(300 - 120 - 99);
+    expect(budgets).toEqual([300, 300 - 60 - 99]);
     expect(fake.now() - 1_000_000).toBeLessThanOrEqual(300);
   });
 });

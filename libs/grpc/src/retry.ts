@@ -25,7 +25,8 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /**
  * Runs `attempt` until it succeeds, fails with an error that is not retryable,
- * runs out of attempts, or would run past the deadline. Waits use "full jitter"
+ * runs out of attempts, or would run past the deadline (another attempt needs at
+ * least as long as the failed one took). Waits use "full jitter"
  * (a random delay up to an exponentially growing ceiling) so that many clients
  * retrying at once do not hit a recovering server in lockstep. Each attempt is
  * given the time that remains, so the whole never outlives the deadline.
@@ -40,14 +41,17 @@ export async function retryWithinDeadline<T>(
   const sleep = options.sleep ?? realSleep;
   const { policy } = options;
   for (let number = 1; ; number += 1) {
+    const started = now();
     try {
-      return await attempt(Math.max(1, options.deadline - now()));
+      return await attempt(Math.max(1, options.deadline - started));
     } catch (error) {
       if (number >= policy.maxAttempts || !options.isRetryable(error)) throw error;
       const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1));
       const delayMs = Math.floor(random() * ceiling);
-      // Waiting and then calling with no time left would only turn this error into a timeout.
-      if (now() + delayMs >= options.deadline) throw error;
+      // Another attempt gets what is left after the wait. Less than the failed attempt took (a service that waited
+      // seconds for a database connection before answering UNAVAILABLE) would only turn this error into a timeout.
+      const failedAfterMs = now() - started;
+      if (now() + delayMs + failedAfterMs >= options.deadline) throw error;
       options.onRetry?.(number, error, delayMs);
       await sleep(delayMs);
     }

@@ -21,7 +21,10 @@ import { upstreamDuration, upstreamRetries, type BreakerState } from './upstream
 // not a lost write: the client retries it with its Idempotency-Key).
 const IDEMPOTENT_HTTP_METHODS = new Set(['GET', 'HEAD']);
 
-/** Only UNAVAILABLE means the call surely never reached a working server; anything else is final. */
+/**
+ * Only UNAVAILABLE says that nothing was done: the call reached no working server, or one whose database was away.
+ * Anything else is final. How long a retry may take is retryWithinDeadline's to judge.
+ */
 const isRetryable = (error: unknown) => isServiceError(error) && error.code === GrpcStatus.UNAVAILABLE;
 
 function outcomeOf(error: unknown): string {

@@ -8,6 +8,10 @@ export const invalid = (field: string, message: string): RpcError =>
 /** A fixed message: an id can be anything a client sent (100 KB, emoji), so it is never echoed. */
 export const unknownId = (what: string): RpcError => new RpcError(GrpcStatus.NOT_FOUND, `no ${what} has that id`);
 
+/** Control characters: no search term holds one, and PostgreSQL refuses a NUL in any text. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 const MAX_TERMS = 20;
 const MAX_TERM_LENGTH = 200;
 
@@ -21,8 +25,7 @@ export function normaliseTerms(field: string, terms: readonly string[]): string[
   if (cleaned.some((t) => t.length > MAX_TERM_LENGTH)) {
     throw invalid(field, `each term must be at most ${MAX_TERM_LENGTH} characters`);
   }
-  // eslint-disable-next-line no-control-regex
-  if (cleaned.some((t) => /[\u0000-\u001f\u007f]/.test(t))) throw invalid(field, 'must not contain control characters');
+  if (cleaned.some((t) => CONTROL_CHARACTER.test(t))) throw invalid(field, 'must not contain control characters');
   return cleaned;
 }
 

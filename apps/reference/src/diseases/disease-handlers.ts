@@ -1,6 +1,7 @@
 import { CursorCodec, InvalidCursorError } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { referenceV1 } from '@libs/contracts';
+import { CONTROL_CHARACTER } from '../catalogue/request-checks';
 import {
   diseasesByPk,
   fuzzyPage,
@@ -89,6 +90,8 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
       const limit = request.batchSize === 0 ? DEFAULT_DISEASE_BATCH : request.batchSize;
       if (limit < 1 || limit > MAX_DISEASE_BATCH) throw invalid('b', `must be an integer from 1 to ${MAX_DISEASE_BATCH}`);
       if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
+      // The search sends its text as a literal (search-statement.ts): a NUL would break the whole message.
+      if (CONTROL_CHARACTER.test(request.name)) throw invalid('n', 'must not contain control characters');
       const term = request.name.trim().toLowerCase();
       const byName = nameOrder(request);
       try {

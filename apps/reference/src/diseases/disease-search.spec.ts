@@ -84,6 +84,14 @@ describe('disease search on the default dataset', () => {
     throw new Error('expected the request to be refused');
   };
 
+  it('refuses control characters in n for every kind of search: a NUL would break the statement it is sent in', async () => {
+    for (const kind of [{}, { sortByName: true }, { exact: true }]) {
+      for (const name of ['diab\u0000etes', 'a\u0007b', '\u007f']) {
+        expect(await fieldOf({ ...kind, name })).toEqual([{ field: 'n', message: 'must not contain control characters' }]);
+      }
+    }
+  });
+
   it('refuses a tampered cursor and one replayed with other filters', async () => {
     const first = await search(searchRequest({ name: 'syndrome', batchSize: 5 }));
     const [payload, signature] = first.nextCursor.split('.');

@@ -23,10 +23,12 @@ export class SearchTimeoutError extends Error {
   }
 }
 
-/** 57014 query_canceled is also what an operator's pg_cancel_backend gives; only the timeout's message is ours. */
+/**
+ * 57014 query_canceled: the statement timeout, or an operator's pg_cancel_backend; either way this search was
+ * stopped and may pass later. The code, not the message, decides: the message follows the server's lc_messages.
+ */
 function isStatementTimeout(error: unknown): boolean {
-  const cause = (error as { parent?: { code?: unknown; message?: unknown } }).parent;
-  return cause?.code === '57014' && typeof cause.message === 'string' && cause.message.includes('statement timeout');
+  return (error as { parent?: { code?: unknown } }).parent?.code === '57014';
 }
 
 /**
