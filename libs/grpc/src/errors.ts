@@ -24,6 +24,8 @@ export class RpcError extends Error {
     readonly code: status,
     message: string,
     readonly fieldErrors: FieldError[] = [],
+    /** When the same call may pass: for a refusal by cost (RESOURCE_EXHAUSTED), told to the client as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RpcError';
@@ -38,8 +40,15 @@ export class RpcError extends Error {
       }));
       metadata.set(METADATA.fieldErrors, asciiJson(errors));
     }
+    if (this.retryAfterSeconds !== undefined) metadata.set(METADATA.retryAfter, String(this.retryAfterSeconds));
     return { code: this.code, details: boundedText(this.message, MAX_DETAILS_LENGTH), metadata };
   }
+}
+
+/** The Retry-After a service set on a refusal, if it set a plain whole number of seconds. */
+export function retryAfterOf(error: Partial<ServiceError>): number | undefined {
+  const raw = error.metadata?.get(METADATA.retryAfter)[0];
+  return typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : undefined;
 }
 
 const isFieldError = (value: unknown): value is FieldError =>

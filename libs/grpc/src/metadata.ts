@@ -6,4 +6,6 @@ export const METADATA = {
   actorIssuedAt: 'x-actor-issued-at',
   actorSignature: 'x-actor-signature',
   fieldErrors: 'x-field-errors',
+  /** On RESOURCE_EXHAUSTED: the service refused the call for its cost, and says when to try again (seconds). */
+  retryAfter: 'x-retry-after',
 } as const;

@@ -1,4 +1,4 @@
-import { fieldErrorsOf, GrpcStatus, type ServiceError } from '@libs/grpc';
+import { fieldErrorsOf, GrpcStatus, retryAfterOf, type ServiceError } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import { unauthorized } from '../auth/authenticate';
 
@@ -16,9 +16,6 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
 
-/** When a request refused for its cost (RESOURCE_EXHAUSTED: a disease search stopped by its statement timeout) may be tried again. */
-const RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS = 1;
-
 export const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
 
@@ -32,9 +29,12 @@ export function problemFromGrpc(upstream: string, error: ServiceError, retryAfte
   }
   if (status === 504) return new HttpProblem(504, `the ${upstream} service did not answer in time`);
   if (status === 429) {
-    return new HttpProblem(429, error.details, { headers: { 'Retry-After': String(RESOURCE_EXHAUSTED_RETRY_AFTER_SECONDS) } });
+    // A service's refusal by cost says when to retry; grpc-js's own RESOURCE_EXHAUSTED (a message over the size
+    // limit) does not, would fail again, and its details name internal sizes.
+    const retryAfter = retryAfterOf(error);
+    if (retryAfter !== undefined) return new HttpProblem(429, error.details, { headers: { 'Retry-After': String(retryAfter) } });
   }
-  if (status >= 500) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
+  if (status >= 500 || status === 429) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
   if (status === 401) return unauthorized(error.details);
   const errors = fieldErrorsOf(error);
   return new HttpProblem(status, error.details, errors.length ? { errors } : {});
