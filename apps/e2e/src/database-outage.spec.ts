@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { startDatabaseOutage, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { signUp, startDatabaseOutage, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { financeCounts } from './finance-db';
 import { api, validTransaction, type ApiResponse } from './http';
 
@@ -23,7 +23,9 @@ describe('a service without its database', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(response.body.detail).toBe(`the ${service} service is unavailable; retry shortly`);
+    expect(response.body.detail).toBe(
+      service === 'gateway' ? "the gateway's database is unavailable; retry shortly" : `the ${service} service is unavailable; retry shortly`,
+    );
   }
 
   const errorLines = (log: string) => log.split('\n').filter((line) => line.includes('"level":"error"'));
@@ -108,5 +110,33 @@ describe('a service without its database', () => {
     expect((await create()).status).toBe(201);
     expect(errorLines(system.logs('finance'))).toEqual([]);
     expect(system.logs('finance')).toMatch(/"level":"warn".*"cause":"SequelizeConnectionAcquireTimeoutError.*database unavailable/);
+  });
+
+  it("answers 503 with Retry-After while the gateway's own database is away, and serves again once it is back", async () => {
+    const credentials = { email: 'outage@example.org', password: 'a fine password' };
+    // A reader's key never used yet, so that no cache can answer for the database.
+    const { key } = await signUp(system.gatewayUrl, credentials);
+    const withKey = () => api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key });
+    const login = () => api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: credentials });
+    const register = () =>
+      api(system.gatewayUrl, '/api/v1/auth/register', { method: 'POST', body: { email: 'later@example.org', password: 'a fine password' } });
+    const pid = system.pid('gateway');
+
+    const outage = await startDatabaseOutage(system.databaseUrl('gateway'));
+    try {
+      expectRetryableProblem(await withKey(), 'gateway');
+      expectRetryableProblem(await login(), 'gateway');
+      expectRetryableProblem(await register(), 'gateway');
+    } finally {
+      await outage.end();
+    }
+
+    await waitFor('the gateway to check keys again', async () => ((await withKey()).status === 200 ? true : undefined));
+    expect((await login()).status).toBe(200);
+    expect((await register()).status).toBe(202);
+    expect(system.pid('gateway')).toBe(pid); // no restart
+    const log = system.logs('gateway');
+    expect(errorLines(log)).toEqual([]);
+    expect(log).toMatch(/"level":"warn".*gateway database unavailable; answered 503/);
   });
 });

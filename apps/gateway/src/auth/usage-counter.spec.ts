@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { createLogger } from '@libs/logging';
-import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { Client } from 'pg';
+import { createScratchDatabase, waitFor, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { issueKey } from './key-store';
 import type { SharedUsage } from './rate-limiter';
@@ -10,11 +11,14 @@ import { utcDay } from './utc-day';
 /** What the rate limiter would be told after each write. */
 class LearntCounts implements SharedCounts {
   readonly learnt = new Map<string, SharedUsage & { pending: number }>();
+  /** How many writes told it anything: one learn per key per write. */
+  writes = 0;
   constructor(private readonly watched: string[] = []) {}
   keysToRead(): string[] {
     return this.watched;
   }
   learn(keyId: string, shared: SharedUsage, pending: number): void {
+    this.writes += 1;
     this.learnt.set(keyId, { ...shared, pending });
   }
 }
@@ -110,5 +114,46 @@ describe('key usage counted in memory, written in batches', () => {
     counter.count(keyId, 60);
     await counter.flush();
     expect(shared.learnt.get(keyId)).toMatchObject({ day: '2999-01-01', dayRequests: 8 });
+  });
+
+  it('queues no write behind a slow one: the ticks meanwhile add up to one further write', async () => {
+    const keyId = await newKey();
+    // It watches the key, as an instance does a key in use: were a tick to queue a write, that write would run.
+    const shared = new LearntCounts([keyId]);
+    // Only the interval is faked, so that the test fires the ticks; the database client's timers stay real.
+    jest.useFakeTimers({
+      doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout'],
+    });
+    const intervalMs = 1_000;
+    const counter = new UsageCounter(db.sequelize, intervalMs, shared, logger);
+    counters.push(counter);
+
+    // A lock taken from outside holds the first write in the database, as a partition holds it in the pool.
+    const locker = new Client({ connectionString: db.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE');
+      counter.count(keyId, 60);
+      jest.advanceTimersByTime(intervalMs);
+      await waitFor('the first write to wait for the lock', async () => {
+        const { rows } = await locker.query(
+          "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+        );
+        return rows.length > 0 ? true : undefined;
+      });
+      for (let tick = 0; tick < 50; tick += 1) {
+        counter.count(keyId, 60);
+        jest.advanceTimersByTime(intervalMs);
+      }
+    } finally {
+      jest.useRealTimers();
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+
+    await counter.flush();
+    expect(shared.writes).toBe(2); // the slow write, then one with everything counted meanwhile
+    expect((await stored(keyId)).request_count).toBe('51');
   });
 });

@@ -35,7 +35,8 @@ export interface SharedCounts {
 export class UsageCounter {
   private pending = new Map<string, PendingUse>();
   private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  /** The write under way, if any. */
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly sequelize: Sequelize,
@@ -43,7 +44,7 @@ export class UsageCounter {
     private readonly shared: SharedCounts,
     private readonly logger: Logger,
   ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer = setInterval(() => void this.writeUnlessWriting(), intervalMs);
     this.timer.unref();
   }
 
@@ -58,10 +59,23 @@ export class UsageCounter {
     }
   }
 
-  /** Writes what was counted so far and reads back the shared counts; flushes never overlap. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
+  /** Writes everything counted so far, after the write under way if there is one (tests, shutdown). */
+  async flush(): Promise<void> {
+    await this.writing;
+    await this.writeUnlessWriting();
+  }
+
+  /**
+   * Writes what was counted and reads back the shared counts, unless a write is
+   * under way: then it is that write. Writes never overlap, and while the
+   * database is partitioned (each write may wait the pool's acquire timeout)
+   * ticks queue nothing: their counts add up for the next write.
+   */
+  private writeUnlessWriting(): Promise<void> {
+    this.writing ??= this.writePending().finally(() => {
+      this.writing = undefined;
+    });
+    return this.writing;
   }
 
   private async writePending(): Promise<void> {

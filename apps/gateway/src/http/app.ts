@@ -29,6 +29,7 @@ import { transactionRoutes } from '../routes/transactions';
 import type { Upstreams } from '../upstreams/upstreams';
 import { requireHostHeader } from './client-errors';
 import { dashboard } from './dashboard';
+import { databaseUnavailable } from './database-unavailable';
 import { deferredJsonBody } from './json-body';
 import { requestId } from './request-id';
 import { noSniff } from './security-headers';
@@ -76,6 +77,8 @@ export function buildApp(
   app.use(auditRoutes(upstreams, sequelize));
 
   app.use(notFoundHandler());
+  // Retry-After as for the services' 503s: the breaker's reset time.
+  app.use(databaseUnavailable(logger, Math.ceil(config.BREAKER_RESET_MS / 1000)));
   app.use(problemHandler(logger));
   return app;
 }
