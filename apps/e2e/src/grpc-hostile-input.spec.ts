@@ -35,8 +35,35 @@ function hostileValue(shape: Shape): fc.Arbitrary<unknown> {
         fc.array(hostileValue(shape.of), { maxLength: 4 }),
         ...(shape.of.kind === 'string' ? [fc.constant(Array.from({ length: 5_000 }, (_, i) => `t${i}`))] : []),
       );
+    case 'message': {
+      const fields = Object.entries(shape.fields);
+      const allHostile = fc.record(Object.fromEntries(fields.map(([name, field]) => [name, hostileValue(field)])));
+      if (fields.length === 0) return allHostile;
+      // With every field hostile, a check of one field (a cursor, a batch size) refuses the call before the others
+      // reach the database; one hostile field among defaults, which the services accept, gets that far.
+      const oneHostile = fc
+        .constantFrom(...fields)
+        .chain(([name, field]) => hostileValue(field).map((value) => ({ ...defaultValue(shape), [name]: value })));
+      return fc.oneof(allHostile, oneHostile);
+    }
+  }
+}
+
+/** The value a field holds when the caller leaves it unset. */
+function defaultValue(shape: Shape): unknown {
+  switch (shape.kind) {
+    case 'string':
+      return '';
+    case 'int64':
+      return '0';
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'list':
+      return [];
     case 'message':
-      return fc.record(Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, hostileValue(field)])));
+      return Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, defaultValue(field)]));
   }
 }
 
