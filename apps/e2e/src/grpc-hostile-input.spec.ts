@@ -43,7 +43,7 @@ function hostileValue(shape: Shape): fc.Arbitrary<unknown> {
       // reach the database; one hostile field among defaults, which the services accept, gets that far.
       const oneHostile = fc
         .constantFrom(...fields)
-        .chain(([name, field]) => hostileValue(field).map((value) => ({ ...defaultValue(shape), [name]: value })));
+        .chain(([name, field]) => hostileValue(field).map((value) => ({ ...(defaultValue(shape) as Record<string, unknown>), [name]: value })));
       return fc.oneof(allHostile, oneHostile);
     }
   }
