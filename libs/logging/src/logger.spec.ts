@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { Sequelize } from 'sequelize';
 import { createLogger } from './logger';
 
 const ROOT = resolve(__dirname, '../../..');
+// libs/testing builds on this library, so its POSTGRES_URL cannot be imported here; the same variable and default.
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
 describe('createLogger', () => {
   it('keeps its memory bounded when stdout stalls: lines are dropped, and the drop is reported once stdout catches up', async () => {
@@ -67,4 +70,22 @@ describe('log lines', () => {
     expect((error.err as { message: string }).message).toMatch(/^invalid input syntax/);
     expect(other.err).toEqual({ code: 'EWEIRD' });
   });
+
+  it('bound everything a database error carries: the wrapped pg error (twice), the sql and its parameters', async () => {
+    const sequelize = new Sequelize(`${POSTGRES_URL}/postgres`, { logging: false });
+    const value = 'x'.repeat(100_000);
+    const err = await sequelize.query('SELECT $1::int, $2::text', { bind: [value, value] }).catch((error: unknown) => error);
+    await sequelize.close();
+    const { logger, lines } = capturing();
+    logger.error({ err }, 'failed');
+
+    const [line] = lines();
+    expect(JSON.stringify(line).length).toBeLessThan(40_000);
+    expect(line.err).toMatchObject({
+      type: 'DatabaseError',
+      message: expect.stringMatching(/^invalid input syntax for type integer/),
+      parent: { code: '22P02', message: expect.stringMatching(/^invalid input syntax/) },
+    });
+  });
 });
+

@@ -20,14 +20,31 @@ function boundedFields(fields: Record<string, unknown>): Record<string, unknown>
   );
 }
 
-/** pino's error serializer, with the message and stack bounded; anything thrown that is not an error is logged as it is. */
-function boundedError(error: unknown): unknown {
-  if (!(error instanceof Error)) return typeof error === 'string' ? boundedText(error, MAX_FIELD_LENGTH) : error;
-  const serialized = pino.stdSerializers.err(error);
-  serialized.message = boundedText(String(serialized.message), MAX_FIELD_LENGTH);
-  if (typeof serialized.stack === 'string') serialized.stack = boundedText(serialized.stack, MAX_STACK_LENGTH);
-  return serialized;
+// A serialized error nests what it wraps: Sequelize's DatabaseError carries the pg error twice (parent,
+// original), each with its whole message and stack, beside the sql and its parameters.
+const MAX_ERROR_DEPTH = 3;
+const MAX_ERROR_ITEMS = 20;
+const MAX_ERROR_KEYS = 40;
+
+/** A value of a serialized error, bounded: strings cut, lists and objects shortened, nesting stopped at MAX_ERROR_DEPTH. */
+function boundedValue(value: unknown, depth: number, maxLength = MAX_FIELD_LENGTH): unknown {
+  if (typeof value === 'string') return boundedText(value, maxLength);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_ERROR_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) return value.slice(0, MAX_ERROR_ITEMS).map((item) => boundedValue(item, depth + 1));
+  const fields: Record<string, unknown> = {};
+  let keys = 0;
+  // for...in, not Object.entries: a Buffer of 1 MB would list a million keys before any were dropped.
+  for (const key in value) {
+    if (++keys > MAX_ERROR_KEYS) break;
+    const field = (value as Record<string, unknown>)[key];
+    fields[key] = boundedValue(field, depth + 1, key === 'stack' ? MAX_STACK_LENGTH : MAX_FIELD_LENGTH);
+  }
+  return fields;
 }
+
+/** pino's error serializer (which also serializes the errors an error wraps), with everything in it bounded. */
+const boundedError = (error: unknown): unknown => boundedValue(pino.stdSerializers.err(error as Error), 0);
 
 /**
  * Lines wait in memory until stdout takes them. When whatever reads stdout is

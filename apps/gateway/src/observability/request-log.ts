@@ -2,31 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from '@libs/logging';
+import { boundedText } from '@libs/safe-text';
 
 /** The longest URL (path and query) a request log line keeps; longer ones are cut and marked. */
 export const LOGGED_URL_MAX = 512;
 /** The longest User-Agent a request log line keeps. */
 export const LOGGED_USER_AGENT_MAX = 128;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * A client-supplied string as a log field: at most `max` UTF-16 units, never
- * cut inside a surrogate pair, with lone surrogates replaced (U+FFFD) so the
- * line stays valid UTF-8, and an ellipsis when something was cut.
- */
-export function logText(value: string, max: number): string {
-  let text = value;
-  if (value.length > max) {
-    const end = /[\uD800-\uDBFF]/.test(value[max - 2] ?? '') ? max - 2 : max - 1;
-    text = `${value.slice(0, end)}…`;
-  }
-  return text.replace(LONE_SURROGATE, '\uFFFD');
-}
-
 /** A header's value, which Node gives as a string (or an array for a few repeated headers). */
 const headerText = (value: string | string[] | undefined, max: number): string | undefined =>
-  value === undefined ? undefined : logText(Array.isArray(value) ? value.join(', ') : value, max);
+  value === undefined ? undefined : boundedText(Array.isArray(value) ? value.join(', ') : value, max);
 
 /**
  * What a request log line says about the request: a chosen, bounded set of
@@ -38,7 +23,7 @@ function requestFields(req: IncomingMessage) {
   const express = req as Request;
   return {
     method: req.method,
-    url: logText(express.originalUrl ?? req.url ?? '', LOGGED_URL_MAX),
+    url: boundedText(express.originalUrl ?? req.url ?? '', LOGGED_URL_MAX),
     // The client as Express sees it: the socket's peer, or X-Forwarded-For's when TRUST_PROXY names the balancer.
     remoteAddress: express.ip ?? req.socket.remoteAddress,
     userAgent: headerText(req.headers['user-agent'], LOGGED_USER_AGENT_MAX),
