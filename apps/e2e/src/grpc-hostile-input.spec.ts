@@ -14,6 +14,8 @@ const ROLES = ['reader', 'student', 'bursar', 'admin'] as const;
 /** Values that pass the first checks (ids of the demo records, dates, names), so the other fields reach further. */
 const PLAUSIBLE = [
   '1', '42', 'asthma', 'a', '2026-09-01', 'pending', 'approved', 'rejected', 'transaction',
+  // Short enough to pass every length check and reach the database, which refuses a NUL in any text.
+  'asth\u0000ma',
   ...Object.values(DEMO_USER_IDS),
   '00000000-0000-4000-8000-00000000a001',
   '00000000-0000-4000-8000-00000000c001',
