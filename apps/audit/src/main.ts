@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     depths.attach(model);
     deadLetters.attach(model);
   });
-  const queueWatch = watchQueueDepths(depths, topology, logger);
+  const queueWatch = watchQueueDepths(depths, topology, consumer, logger);
 
   const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
   const deadLetterAdmin = deadLetterHandlers(deadLetters);

@@ -77,6 +77,15 @@ describe('startConsumer (RabbitMQ)', () => {
     await until(`message ${id} to be handled`, async () => (handled.includes(id) ? true : undefined));
   }
 
+  it('consumes again on a new channel when told its subscription was lost, and holds one subscription', async () => {
+    await delivered();
+    consumer.resubscribeIfLost();
+    await until('one consumer again', async () => ((await consumers()) === 1 && logs.some((l) => l.msg === 'consuming again') ? true : undefined));
+    await delivered();
+    expect(await consumers()).toBe(1);
+    logs.length = 0; // the tests below look for their own lines
+  });
+
   it('declares the topology again and consumes again after its queue is deleted', async () => {
     await delivered();
     await withChannel((channel) => channel.deleteQueue(topology.queue));

@@ -17,6 +17,11 @@ export interface Consumer {
   readonly inFlight: number;
   /** Stops taking new messages and waits (up to graceMs) for those in hand. */
   stop(graceMs: number): Promise<void>;
+  /**
+   * Told that the broker counts no consumer on the queue while this one believes it consumes: its subscription
+   * ended without a cancel reaching it, so it consumes again on a new channel.
+   */
+  resubscribeIfLost(): void;
 }
 
 /**
@@ -147,6 +152,15 @@ export function startConsumer(options: {
   const consumer: Consumer = {
     get inFlight() {
       return inFlight;
+    },
+    resubscribeIfLost() {
+      const model = connection;
+      // Not subscribed yet, or already consuming again: the broker's count is simply behind.
+      if (!model || stopping || !current || resubscribingOn === model) return;
+      const lost = current;
+      current = undefined;
+      void lost.channel.close().catch(() => undefined);
+      void resubscribe(model, 'RabbitMQ counts no consumer on the queue though this one was subscribed');
     },
     async stop(graceMs) {
       stopping = true;

@@ -21,6 +21,11 @@ export class PassiveChecks {
     return (await this.check((channel) => channel.checkQueue(queue)))?.messageCount;
   }
 
+  /** Consumers subscribed to `queue` across every connection, or undefined if the queue does not exist. */
+  async consumers(queue: string): Promise<number | undefined> {
+    return (await this.check((channel) => channel.checkQueue(queue)))?.consumerCount;
+  }
+
   async exchangeExists(exchange: string): Promise<boolean> {
     return (await this.check((channel) => channel.checkExchange(exchange))) !== undefined;
   }

@@ -1,4 +1,4 @@
-import type { BusTopology, PassiveChecks } from '@libs/bus';
+import type { BusTopology, Consumer, PassiveChecks } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { Counter, Gauge, Histogram, metricsRegistry } from '@libs/metrics';
 
@@ -30,8 +30,14 @@ const QUEUE_POLL_MS = 5_000;
  * Polls the depth of the audit queue (consumer lag, in messages) and of its
  * dead-letter queue. Both are broker-wide figures: every instance reports the
  * same. Until the first successful read (or while RabbitMQ is down) they are -1.
+ * When the broker counts no consumer on the queue, the consumer is told (resubscribeIfLost).
  */
-export function watchQueueDepths(depths: PassiveChecks, topology: BusTopology, logger: Logger): { stop(): void } {
+export function watchQueueDepths(
+  depths: PassiveChecks,
+  topology: BusTopology,
+  consumer: Consumer,
+  logger: Logger,
+): { stop(): void } {
   const waiting = new Gauge({
     name: 'audit_queue_messages',
     help: 'Messages waiting in the audit queue for a consumer (-1 when unknown)',
@@ -51,6 +57,8 @@ export function watchQueueDepths(depths: PassiveChecks, topology: BusTopology, l
     waiting.set(main ?? -1);
     dead.set(deadLetters ?? -1);
     if (deadLetters) logger.warn({ deadLetters, queue: topology.deadLetterQueue }, 'dead-letter queue is not empty');
+    // A safety net under the broker's cancel: should one ever fail to arrive, consumption still resumes.
+    if ((await depths.consumers(topology.queue).catch(() => undefined)) === 0) consumer.resubscribeIfLost();
   };
   void poll();
   const timer = setInterval(() => void poll(), QUEUE_POLL_MS);
