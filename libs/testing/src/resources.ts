@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
@@ -10,15 +10,28 @@ export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0
 /** A name no other test run uses: it prefixes databases and RabbitMQ names so runs never meet. */
 export const uniqueNamespace = (): string => `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports below the kernel's ephemeral range (32768-60999 on Linux): a port the kernel hands out for
+ * `listen(0)` is also what it hands out for outgoing connections, and a test run makes thousands of
+ * those, so a port found free that way is often taken again before the service binds it.
+ */
+const TEST_PORTS = { first: 20_000, count: 12_000 };
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A port nothing listens on, drawn at random below the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    const port = TEST_PORTS.first + randomInt(TEST_PORTS.count);
+    if (await isFree(port)) return port;
+  }
+  throw new Error('no free port found below the ephemeral range');
 }
 
 const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
