@@ -34,6 +34,8 @@ const schema = z
     // Reference answers served from memory for this long (0: off); an import shows through within it.
     REFERENCE_CACHE_TTL_MS: env.int(60_000, 0, 3_600_000),
     REFERENCE_CACHE_MAX: env.int(1_000, 1, 1_000_000),
+    // Counted as JSON length; decoded answers take about three times that in the heap (128 MB in all).
+    REFERENCE_CACHE_MAX_BYTES: env.int(8 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
     // Also how often the limits' shared counts are read back: instances may together overshoot a key's
     // rate by about (instances − 1) × rate × this interval (docs/IDENTITY.md), hence the upper bound.
     KEY_USAGE_FLUSH_MS: env.int(1_000, 100, 10_000),

@@ -4,19 +4,25 @@ export interface AnswerCacheOptions {
   /** How long an answer is served from memory: the bound on how stale it may be after an import. */
   ttlMs: number;
   maxEntries: number;
+  /**
+   * The answers' total size, each counted as the length of its JSON. A count alone does not bound memory: one
+   * page of 250 detailed diseases takes most of a megabyte of heap, and any key can ask for a thousand of them.
+   */
+  maxBytes: number;
 }
 
 /**
  * Answers of a read-only upstream, by method and request. The reference data
  * changes only when an import runs, which the gateway is not told of, so the
  * TTL is what bounds staleness. A pending answer is shared too: a burst of the
- * same query costs one upstream call. Failures are never kept.
+ * same query costs one upstream call. Failures are never kept. An answer is
+ * counted at one byte while pending, and at its JSON length once it arrives.
  */
 export class AnswerCache {
   private readonly answers: LRUCache<string, Promise<unknown>>;
 
   constructor(options: AnswerCacheOptions) {
-    this.answers = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs });
+    this.answers = new LRUCache({ max: options.maxEntries, maxSize: options.maxBytes, ttl: options.ttlMs });
   }
 
   answer<T>(method: string, request: unknown, fetch: () => Promise<T>, options: { fresh?: boolean } = {}): Promise<T> {
@@ -24,10 +30,19 @@ export class AnswerCache {
     const known = options.fresh ? undefined : (this.answers.get(key) as Promise<T> | undefined);
     if (known) return known;
     const pending = fetch();
-    this.answers.set(key, pending);
-    pending.catch(() => {
-      if (this.answers.peek(key) === pending) this.answers.delete(key);
-    });
+    this.answers.set(key, pending, { size: 1 });
+    pending.then(
+      (answer) => {
+        if (this.answers.peek(key) !== pending) return;
+        // Counted again at its real size (lru-cache keeps the old size when the same value is set again, hence
+        // the delete); one larger than the whole budget is not kept.
+        this.answers.delete(key);
+        this.answers.set(key, pending, { size: JSON.stringify(answer)?.length ?? 1 });
+      },
+      () => {
+        if (this.answers.peek(key) === pending) this.answers.delete(key);
+      },
+    );
     return pending;
   }
 }

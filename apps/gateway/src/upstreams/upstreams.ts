@@ -25,7 +25,11 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate
   // Reference data is read-only between imports: one cache for both clients of the reference service.
   const cached =
     config.REFERENCE_CACHE_TTL_MS > 0
-      ? { ...options, cache: new AnswerCache({ ttlMs: config.REFERENCE_CACHE_TTL_MS, maxEntries: config.REFERENCE_CACHE_MAX }) }
+      ? { ...options, cache: new AnswerCache({
+            ttlMs: config.REFERENCE_CACHE_TTL_MS,
+            maxEntries: config.REFERENCE_CACHE_MAX,
+            maxBytes: config.REFERENCE_CACHE_MAX_BYTES,
+          }) }
       : options;
   const upstreams: Upstreams = {
     reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), cached, logger),
