@@ -30,6 +30,20 @@ describe('the gateway bounds slow, stalled, abandoned and malformed requests', (
   }, 90_000);
   afterAll(() => system?.shutdown());
 
+  it('answers a few pipelined requests, and closes a connection that pipelines more than 16 without reading', async () => {
+    const few = await rawConnection(system.gatewayUrl);
+    few.socket.end('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(7) + 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await few.closed;
+    expect(few.received().match(/HTTP\/1\.1 200 /g)).toHaveLength(8);
+
+    // 1,800 requests for the 200 KB document in one write: once, this queued 350 MB of answers per connection.
+    const flood = await rawConnection(system.gatewayUrl);
+    flood.socket.write('GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1_800));
+    await flood.closed;
+    expect((flood.received().match(/HTTP\/1\.1 200 /g) ?? []).length).toBeLessThanOrEqual(16);
+    expect((await api(system.gatewayUrl, '/healthz')).status).toBe(200);
+  });
+
   it('refuses a header carrying CR or LF (header injection) with 400 problem+json, echoing nothing of it', async () => {
     for (const injected of ['abc\rSet-Cookie: evil=1', 'abc\nSet-Cookie: evil=1']) {
       const { socket, received, closed } = await rawConnection(system.gatewayUrl);

@@ -31,6 +31,7 @@ import { requireHostHeader } from './client-errors';
 import { dashboard } from './dashboard';
 import { databaseUnavailable } from './database-unavailable';
 import { deferredJsonBody } from './json-body';
+import { pipeliningLimit } from './pipelining-limit';
 import { requestId } from './request-id';
 import { noSniff } from './security-headers';
 
@@ -46,6 +47,7 @@ export function buildApp(
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
+  app.use(pipeliningLimit());
   app.use(requestId());
   app.use(noSniff());
   app.use(tracing());
