@@ -107,19 +107,41 @@ export async function issueKey(
   return { ...toSummary(row), key: fresh.key };
 }
 
-/** Issues a key unless the user already holds MAX_LIVE_KEYS; the count and insert are one transaction under a row lock. */
+/**
+ * A user may create this many keys in any 24 hours, revoked ones included:
+ * each new key starts with a full rate bucket and a fresh daily quota, so
+ * creating and revoking keys in a loop would otherwise lift every limit.
+ */
+export const MAX_KEYS_CREATED_PER_DAY = 20;
+
+/** Why a key was not issued; after `created-today`, the seconds until one more may be created. */
+export type KeyRefusal = { reason: 'live-keys' } | { reason: 'created-today'; retryAfterSeconds: number };
+
+/**
+ * Issues a key unless the user holds MAX_LIVE_KEYS or created
+ * MAX_KEYS_CREATED_PER_DAY in the last 24 hours; the counts and the insert
+ * are one transaction under a row lock on the user.
+ */
 export async function issueKeyWithinLimit(
   sequelize: Sequelize,
   userId: string,
   name: string,
-): Promise<(KeySummary & { key: string }) | 'limit-reached'> {
+): Promise<(KeySummary & { key: string }) | KeyRefusal> {
   return sequelize.transaction(async (transaction) => {
     await sequelize.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', { bind: [userId], transaction });
-    const [{ live }] = await sequelize.query<{ live: string }>(
-      'SELECT count(*) AS live FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL',
+    // The oldest key of the window is the one whose 24th hour frees a place.
+    const [counts] = await sequelize.query<{ live: string; recent: string; retry_after: string | null }>(
+      `SELECT count(*) FILTER (WHERE revoked_at IS NULL) AS live,
+              count(*) FILTER (WHERE created_at > now() - interval '24 hours') AS recent,
+              ceil(extract(epoch FROM min(created_at) FILTER (WHERE created_at > now() - interval '24 hours')
+                                      + interval '24 hours' - now())) AS retry_after
+         FROM api_keys WHERE user_id = $1`,
       { bind: [userId], type: QueryTypes.SELECT, transaction },
     );
-    if (Number(live) >= MAX_LIVE_KEYS) return 'limit-reached';
+    if (Number(counts.live) >= MAX_LIVE_KEYS) return { reason: 'live-keys' };
+    if (Number(counts.recent) >= MAX_KEYS_CREATED_PER_DAY) {
+      return { reason: 'created-today', retryAfterSeconds: Math.max(1, Number(counts.retry_after)) };
+    }
     return issueKey(sequelize, userId, name, transaction);
   });
 }

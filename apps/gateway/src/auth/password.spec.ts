@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES, verifyPassword } from './password';
 
 describe('password hashing (scrypt)', () => {
   it('stores the parameters and a random salt with the hash, never the password', async () => {
@@ -29,4 +29,12 @@ describe('password hashing (scrypt)', () => {
     expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$15\$/, 'scrypt$30$'))).toBe(false);
     expect(await verifyPassword('correct horse', 'md5$abc')).toBe(false);
   });
+
+  it('refuses hashes beyond those running and queued with 503 and Retry-After: 1', async () => {
+    const burst = 40;
+    const outcomes = await Promise.allSettled(Array.from({ length: burst }, () => hashPassword('correct horse')));
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    expect(refused).toHaveLength(burst - MAX_CONCURRENT_HASHES - MAX_QUEUED_HASHES);
+    expect(refused[0]).toMatchObject({ status: 503, options: { headers: { 'Retry-After': '1' } } });
+  }, 30_000);
 });

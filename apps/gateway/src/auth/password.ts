@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HashGate } from './hash-gate';
 
 /** Length limits, checked before hashing so that nobody can make the server hash a megabyte. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -16,10 +17,21 @@ const MAX_LOG_N = 20;
 const MAX_R = 16;
 const MAX_P = 4;
 
+// scrypt runs on libuv's pool (4 threads by default), which gzip and DNS
+// lookups share: a burst of sign-ins holding every thread stalls everyone's
+// compressed answers. Two hashes at once leave half the pool free; 32 waiting
+// is a second or so of work, beyond which a sign-in is refused with 503.
+export const MAX_CONCURRENT_HASHES = 2;
+export const MAX_QUEUED_HASHES = 32;
+const hashGate = new HashGate(MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES);
+
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const options: ScryptOptions = { N: 2 ** logN, r, p, maxmem: 256 * 2 ** logN * r + 1_048_576 };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+  return hashGate.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
 }
 
@@ -55,7 +67,11 @@ let dummyHash: Promise<string> | undefined;
  * parameters, so that the answer takes as long as for a wrong password.
  */
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  // A refused (503) dummy hash is forgotten, so that the next sign-in makes it again.
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   const parsed = parse(stored ?? (await dummyHash));
   if (!parsed) return false;
   const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p);

@@ -119,6 +119,25 @@ describe('API keys: create, list, revoke, usage', () => {
     expect((await gateway.send('GET', '/api/v1/auth/keys', { token: session })).body.keys).toHaveLength(20);
   });
 
+  it('stops creating keys after 20 in 24 hours, revoked ones included, with 429 and Retry-After', async () => {
+    const { session } = await newAccount(); // its first key is the first of the 20
+    const [first] = (await gateway.send('GET', '/api/v1/auth/keys', { token: session })).body.keys;
+    expect((await gateway.send('DELETE', `/api/v1/auth/keys/${first.id}`, { token: session })).status).toBe(204);
+    for (let created = 1; created < 20; created += 1) {
+      const key = await gateway.send('POST', '/api/v1/auth/keys', { token: session, body: {} });
+      expect(key.status).toBe(201);
+      expect((await gateway.send('DELETE', `/api/v1/auth/keys/${key.body.id}`, { token: session })).status).toBe(204);
+    }
+    const over = await gateway.send('POST', '/api/v1/auth/keys', { token: session, body: {} });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    // The first key turns 24 hours old in just under a day.
+    const retryAfter = Number(over.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(23 * 3600);
+    expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
+    expect((await gateway.send('GET', '/api/v1/auth/keys', { token: session })).body.keys).toEqual([]);
+  });
+
   it.each([
     ['no Authorization header', undefined],
     ['an unknown key', 'cfk_AAAAAAAA_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],

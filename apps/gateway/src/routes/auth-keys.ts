@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { HttpProblem } from '@libs/http-problems';
 import { accountOf, requireAccount } from '../auth/authenticate';
 import { LIMIT_MAX, LIMIT_NAMES, roleLimitsFrom } from '../auth/key-limits';
-import { issueKeyWithinLimit, listLiveKeys, MAX_LIVE_KEYS, revokeKey, setKeyLimits } from '../auth/key-store';
+import {
+  issueKeyWithinLimit,
+  listLiveKeys,
+  MAX_KEYS_CREATED_PER_DAY,
+  MAX_LIVE_KEYS,
+  revokeKey,
+  setKeyLimits,
+  type KeyRefusal,
+} from '../auth/key-store';
 import { keyVerifierOf } from '../auth/key-verifier';
 import type { GatewayConfig } from '../config';
 import { parseBody } from '../http/json-body';
@@ -34,6 +42,18 @@ const limitsBody = z
   .refine((body) => Object.keys(body).length > 0, { message: `name at least one of ${LIMIT_NAMES.join(', ')}` });
 
 /** A user's own API keys: list (with their limits), create (shown once), revoke; admins set one key's limits. */
+function keyRefused(refusal: KeyRefusal): HttpProblem {
+  if (refusal.reason === 'live-keys') {
+    return new HttpProblem(409, `an account may hold at most ${MAX_LIVE_KEYS} live keys; revoke one first`);
+  }
+  return new HttpProblem(
+    429,
+    `an account may create at most ${MAX_KEYS_CREATED_PER_DAY} keys in 24 hours, revoked ones included; ` +
+      `try again in ${refusal.retryAfterSeconds} s`,
+    { headers: { 'Retry-After': String(refusal.retryAfterSeconds) } },
+  );
+}
+
 export function authKeyRoutes(config: GatewayConfig, sequelize: Sequelize): Router {
   const router = Router();
   const roleLimits = roleLimitsFrom(config);
@@ -46,9 +66,7 @@ export function authKeyRoutes(config: GatewayConfig, sequelize: Sequelize): Rout
   router.post(base, requireAccount(sequelize), async (req, res) => {
     const body = await parseBody(req, res, newKeyBody);
     const issued = await issueKeyWithinLimit(sequelize, accountOf(res).userId, body.name ?? '');
-    if (issued === 'limit-reached') {
-      throw new HttpProblem(409, `an account may hold at most ${MAX_LIVE_KEYS} live keys; revoke one first`);
-    }
+    if ('reason' in issued) throw keyRefused(issued);
     res.status(201).location(`${base}/${issued.id}`).json(issued);
   });
 

@@ -107,6 +107,7 @@ export const authPaths = {
         }),
         '413': problem('The body is larger than the 4 KB a public operation reads.'),
         '429': problem('Too many registrations from this address; `Retry-After` says when to try again.'),
+        '503': problem('Too many passwords are being hashed at once; `Retry-After: 1`.'),
       },
     }),
   },
@@ -128,6 +129,7 @@ export const authPaths = {
         '401': problem('The email or password is wrong. Carries `WWW-Authenticate: Bearer`.'),
         '413': problem('The body is larger than the 4 KB a public operation reads.'),
         '429': problem('Too many failed sign-ins; `Retry-After` says when to try again.'),
+        '503': problem('Too many passwords are being hashed at once; `Retry-After: 1`.'),
       },
     }),
   },
@@ -160,6 +162,7 @@ export const authPaths = {
     post: operation({
       operationId: 'createKey',
       summary: 'Create an API key, shown once',
+      description: 'An account may create 20 keys in any 24 hours, revoked ones included; then 429 with `Retry-After`.',
       tags,
       permission: 'account',
       requestBody: {
