@@ -22,7 +22,7 @@ describe('the API documentation', () => {
     expect(first.headers.get('content-encoding')).toBe('gzip');
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect((await first.json()).openapi).toBe('3.1.0');
+    expect(((await first.json()) as { openapi: string }).openapi).toBe('3.1.0');
     // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which forbids a 304.
     const again = await new Promise<number | undefined>((resolve, reject) =>
       get(`${system.gatewayUrl}/openapi.json`, { headers: { 'if-none-match': etag as string } }, (response) => {
