@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { api } from './http';
 
@@ -13,6 +14,23 @@ describe('the API documentation', () => {
     expect(status).toBe(200);
     expect(body.openapi).toBe('3.1.0');
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/api/v1/diseases', '/api/v1/transactions', '/api/v1/audit']));
+  });
+
+  it('sends it as compressed JSON with an ETag, and 304 to a client that has it', async () => {
+    const first = await fetch(`${system.gatewayUrl}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(((await first.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which forbids a 304.
+    const again = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${system.gatewayUrl}/openapi.json`, { headers: { 'if-none-match': etag as string } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }).on('error', reject),
+    );
+    expect(again).toBe(304);
   });
 
   it('renders it at /docs from files the gateway serves itself, never a CDN', async () => {

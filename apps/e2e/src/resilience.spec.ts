@@ -27,8 +27,11 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    const ready = await api(system.gatewayUrl, '/readyz', { key: system.keys.admin });
-    expect(ready.status).toBe(503);
+    // The checks are reused for a second: wait for a round that ran after the stop.
+    const ready = await waitFor('/readyz to answer 503', async () => {
+      const answer = await api(system.gatewayUrl, '/readyz', { key: system.keys.admin });
+      return answer.status === 503 ? answer : undefined;
+    });
     expect(ready.body.checks.reference).toMatch(/UNREACHABLE/);
 
     const finance = await createTransaction();

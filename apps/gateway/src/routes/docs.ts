@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
 import { htmlPageHeaders } from '../http/security-headers';
@@ -40,8 +41,12 @@ const INIT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swag
 /** /openapi.json and the /docs page that renders it. Public. */
 export function docsRoutes(document: OpenApiDocument): Router {
   const router = Router();
+  // Serialized and tagged once: the document never changes while the process runs, and stringifying
+  // 200 KB per request let a flood of them exhaust memory. Express answers a matching If-None-Match with 304.
+  const body = Buffer.from(JSON.stringify(document));
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
   router.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.set({ 'Content-Type': 'application/json; charset=utf-8', ETag: etag }).send(body);
   });
   const pageHeaders = htmlPageHeaders(DOCS_CSP);
   router.get('/docs', pageHeaders, (_req, res) => {

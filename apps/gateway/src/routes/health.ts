@@ -3,15 +3,19 @@ import type { Sequelize } from 'sequelize';
 import { HealthProbe } from '@libs/grpc';
 import { requireKey } from '../auth/authenticate';
 import type { GatewayConfig } from '../config';
+import { reuseFor } from '../http/single-flight';
 import { allUpstreams, type Upstreams } from '../upstreams/upstreams';
 
 const PROBE_TIMEOUT_MS = 1_000;
+// Each round costs a database query and three gRPC calls: a flood of /readyz must not multiply them.
+const CHECKS_REUSED_MS = 1_000;
 
 /**
  * /healthz: the process answers. /readyz: its database and every upstream
  * answer too. Both are public, for probes; /readyz says why it is not ready
  * (each check, each breaker) only to a key with `health:details` (admins),
- * because the reasons name internal hosts and ports.
+ * because the reasons name internal hosts and ports. The checks run at most
+ * once a second, shared by every request meanwhile; the breakers are read live.
  */
 export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstreams: Upstreams): Router {
   const probes = {
@@ -29,7 +33,7 @@ export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstre
     res.json({ status: 'ok' });
   });
 
-  router.get('/readyz', keyIfGiven, async (_req, res) => {
+  const checkAll = reuseFor(CHECKS_REUSED_MS, async () => {
     const database = await sequelize
       .query('SELECT 1')
       .then(() => 'SERVING')
@@ -38,7 +42,11 @@ export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstre
     const entries = await Promise.all(
       Object.entries(probes).map(async ([name, probe]) => [name, await probe.check(PROBE_TIMEOUT_MS)] as const),
     );
-    const checks = { database, ...Object.fromEntries(entries) };
+    return { database, ...Object.fromEntries(entries) };
+  });
+
+  router.get('/readyz', keyIfGiven, async (_req, res) => {
+    const checks = await checkAll();
     const breakers = Object.fromEntries(allUpstreams(upstreams).map((u) => [u.name, u.state]));
     const ready = Object.values(checks).every((status) => status === 'SERVING');
     const status = ready ? 'ready' : 'not ready';
