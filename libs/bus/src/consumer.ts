@@ -89,11 +89,18 @@ export function startConsumer(options: {
 
   /** The broker cancelled the consumer: the queue was deleted (or its last replica lost). */
   function cancelled(model: ChannelModel, channel: Channel): void {
-    if (current?.channel !== channel) return;
+    if (current?.channel === channel) abandonSubscription(model, 'RabbitMQ cancelled the consumer (was the queue deleted?)');
+  }
+
+  /**
+   * Leaves a subscription the broker no longer serves, and consumes again on a new channel. Messages in hand
+   * are still stored; their queue is gone, so there is nothing to ack them to.
+   */
+  function abandonSubscription(model: ChannelModel, why: string): void {
+    const abandoned = current;
     current = undefined;
-    // Messages in hand are still stored; their queue is gone, so there is nothing to ack them to.
-    void channel.close().catch(() => undefined);
-    void resubscribe(model, 'RabbitMQ cancelled the consumer (was the queue deleted?)');
+    void abandoned?.channel.close().catch(() => undefined);
+    void resubscribe(model, why);
   }
 
   async function subscribe(model: ChannelModel): Promise<void> {
@@ -157,10 +164,7 @@ export function startConsumer(options: {
       const model = connection;
       // Not subscribed yet, or already consuming again: the broker's count is simply behind.
       if (!model || stopping || !current || resubscribingOn === model) return;
-      const lost = current;
-      current = undefined;
-      void lost.channel.close().catch(() => undefined);
-      void resubscribe(model, 'RabbitMQ counts no consumer on the queue though this one was subscribed');
+      abandonSubscription(model, 'RabbitMQ counts no consumer on the queue though this one was subscribed');
     },
     async stop(graceMs) {
       stopping = true;
