@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
 import type { Actor } from '@libs/grpc';
-import { idempotent, type IdempotentCall } from './idempotency/idempotent';
+import { idempotent, type IdempotentCall } from '@libs/idempotency';
 
 /** What every finance handler needs. */
 export interface FinanceDeps {

@@ -2,10 +2,10 @@ import type { financeV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutate, type FinanceDeps } from '../mutation';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { FieldChecks } from '../validation/fields';
-import { notFound, requireUuid } from '../validation/ids';
-import { checkVersion } from '../validation/versions';
+import { notFound, requireUuid } from '@libs/validation';
+import { checkVersion } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, ID_TEXT_MAX, NAME_MAX, STUDENTS, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 

@@ -2,12 +2,12 @@ import { financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutateOnce, type FinanceDeps } from '../mutation';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';
 import { visibleStudent } from '../records/visible-student';
 import { FieldChecks } from '../validation/fields';
-import { notFound, requireUuid } from '../validation/ids';
+import { notFound, requireUuid } from '@libs/validation';
 import { insertStatementLine, statementOf } from './statement-store';
 
 const DESCRIPTION_MAX = 500;

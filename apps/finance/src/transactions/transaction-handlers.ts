@@ -2,12 +2,12 @@ import { financeV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { FieldChecks } from '../validation/fields';
-import { notFound, requireUuid } from '../validation/ids';
-import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
+import { notFound, requireUuid } from '@libs/validation';
+import { cursorPosition, pageLimit, pageOf } from '@libs/validation';
 import { checkReferences } from '../validation/references';
-import { checkVersion } from '../validation/versions';
+import { checkVersion } from '@libs/validation';
 import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import {
