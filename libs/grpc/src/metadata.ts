@@ -8,4 +8,6 @@ export const METADATA = {
   fieldErrors: 'x-field-errors',
   /** On RESOURCE_EXHAUSTED: the service refused the call for its cost, and says when to try again (seconds). */
   retryAfter: 'x-retry-after',
+  /** On a refusal that carries more than a message: `{type, ...members}` as JSON (ProblemError). */
+  problem: 'x-problem',
 } as const;

@@ -31,6 +31,7 @@ export function catalogueService(sequelize: Sequelize, cursors: CursorCodec, log
       listDrugCategories: unaryHandler(logger, 'ListDrugCategories', categories.listDrugCategories),
       listConditions: unaryHandler(logger, 'ListConditions', conditions.listConditions),
       listPremises: unaryHandler(logger, 'ListPremises', premises.listPremises),
+      getPremise: unaryHandler(logger, 'GetPremise', premises.getPremise),
     } satisfies catalogueV1.CatalogueServiceServer,
   };
 }
