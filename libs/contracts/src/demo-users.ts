@@ -9,4 +9,6 @@ export const DEMO_USER_IDS = {
   student: '00000000-0000-4000-8000-0000000d0002',
   bursar: '00000000-0000-4000-8000-0000000d0003',
   admin: '00000000-0000-4000-8000-0000000d0004',
+  /** Staffs the demo resources of scheduling (its demo data); the gateway creates the user with the clinician role. */
+  clinician: '00000000-0000-4000-8000-0000000d0005',
 } as const;

@@ -7,12 +7,14 @@ import { raiseKeyLimits } from './generous-limits';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
 
-export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
+export type ServiceName = 'reference' | 'finance' | 'audit' | 'scheduling' | 'gateway';
 export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
 type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
 const ROOT = resolve(__dirname, '../../..');
-const GRPC_SERVICES = ['reference', 'finance', 'audit'] as const;
+const GRPC_SERVICES = ['reference', 'finance', 'audit', 'scheduling'] as const;
+/** Services a system runs only when asked for (instances): the gateway does not call scheduling yet. */
+const ON_REQUEST: readonly ServiceName[] = ['scheduling'];
 
 export interface RunningSystem {
   namespace: string;
@@ -47,7 +49,7 @@ function entryPoint(service: ServiceName): string {
 export interface SystemOptions {
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /**
-   * How many instances of a gRPC service to run (default 1). They share the
+   * How many instances of a gRPC service to run (default 1; scheduling 0). They share the
    * service's database and queue, as scaled instances do, and the gateway
    * spreads its calls over all of them.
    */
@@ -66,7 +68,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const namespace = uniqueNamespace();
   const logDir = join(ROOT, 'test-artifacts', namespace);
   mkdirSync(logDir, { recursive: true });
-  const countOf = (service: ServiceName) => (service === 'gateway' ? 1 : (options.instances?.[service] ?? 1));
+  const countOf = (service: ServiceName) =>
+    service === 'gateway' ? 1 : (options.instances?.[service] ?? (ON_REQUEST.includes(service) ? 0 : 1));
   // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
   const portsOf = async (service: ServiceName) => {
     const list: { main: number; metrics: number }[] = [];
@@ -77,10 +80,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     reference: await portsOf('reference'),
     finance: await portsOf('finance'),
     audit: await portsOf('audit'),
+    scheduling: await portsOf('scheduling'),
     gateway: await portsOf('gateway'),
   };
   const ports = Object.fromEntries(
-    Object.entries(instancePorts).map(([service, list]) => [service, list[0].main]),
+    Object.entries(instancePorts).map(([service, list]) => [service, list[0]?.main]),
   ) as Record<ServiceName, number>;
   const target = (service: GrpcServiceName) =>
     countOf(service) === 1
@@ -104,6 +108,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       : {
           GRPC_PORT: String(instancePorts[service][instance - 1].main),
           GRPC_HOST: '127.0.0.1',
+          ...(service === 'scheduling' ? { REFERENCE_ADDR: target('reference') } : {}),
         }),
     ...options.env?.[service],
   });
@@ -182,7 +187,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     grpcAddress: (service, instance = 1) => `127.0.0.1:${instancePorts[service][instance - 1].main}`,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
-      await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));
+      await dropDatabases((['reference', 'finance', 'audit', 'scheduling', 'gateway'] as const).map((s) => `${namespace}_${s}`));
       await deleteBusTopology(namespace);
     },
   };
