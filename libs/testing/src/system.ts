@@ -54,6 +54,11 @@ export interface SystemOptions {
    * spreads its calls over all of them.
    */
   instances?: Partial<Record<GrpcServiceName, number>>;
+  /**
+   * Only these gRPC services (each with its instances), and no gateway: for tests that call services directly
+   * and need not pay for the rest. `keys` is then empty.
+   */
+  only?: GrpcServiceName[];
   /** Node flags added to every service's own (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
   nodeFlags?: string[];
 }
@@ -68,8 +73,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const namespace = uniqueNamespace();
   const logDir = join(ROOT, 'test-artifacts', namespace);
   mkdirSync(logDir, { recursive: true });
+  const wanted = (service: ServiceName) => !options.only || (service !== 'gateway' && options.only.includes(service));
   const countOf = (service: ServiceName) =>
-    service === 'gateway' ? 1 : (options.instances?.[service] ?? (ON_REQUEST.includes(service) ? 0 : 1));
+    !wanted(service) ? 0 : service === 'gateway' ? 1 : (options.instances?.[service] ?? (ON_REQUEST.includes(service) && !options.only ? 0 : 1));
   // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
   const portsOf = async (service: ServiceName) => {
     const list: { main: number; metrics: number }[] = [];
@@ -142,7 +148,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     }
     const probe = new HealthProbe(`127.0.0.1:${instancePorts[service][instance - 1].main}`);
     try {
-      await probe.waitUntilServing(30_000);
+      await probe.waitUntilServing(60_000);
     } catch (error) {
       throw new Error(`${key} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
     } finally {
@@ -164,15 +170,16 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   await Promise.all(
     GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => start(service, { instance: i + 1 }))),
   );
-  await start('gateway');
-  const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
-    env: { ...process.env, ...envOf('gateway') },
-    encoding: 'utf8',
-  });
-  const keys = Object.fromEntries(
-    [...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key]),
-  ) as Record<Role, string>;
-  await raiseKeyLimits(`http://127.0.0.1:${ports.gateway}`, keys.admin, Object.values(keys));
+  let keys = {} as Record<Role, string>;
+  if (wanted('gateway')) {
+    await start('gateway');
+    const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
+      env: { ...process.env, ...envOf('gateway') },
+      encoding: 'utf8',
+    });
+    keys = Object.fromEntries([...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key])) as Record<Role, string>;
+    await raiseKeyLimits(`http://127.0.0.1:${ports.gateway}`, keys.admin, Object.values(keys));
+  }
 
   return {
     namespace,
