@@ -49,15 +49,15 @@ describe('appointment lifecycle', () => {
     });
 
     it('confirms racing the sweeper: each hold ends exactly one way', async () => {
+      // A second instance sweeps every 100 ms from now on, while the confirms arrive around the expiry.
+      await system.stop('scheduling', 'SIGTERM', 2);
+      await system.start('scheduling', { instance: 2, env: { HOLD_SWEEP_MS: '100' } });
       const slots = (await slotsOf(clinic, '2027-03-02', '2027-03-02')).slice(0, 12);
       await caller.call(ADMIN, 'updateService', { id: clinic.serviceId, policy: { ...(await caller.call(ADMIN, 'getService', { id: clinic.serviceId })).service!.policy!, holdTtlSeconds: 2 } });
       const fresh = (await slotsOf(clinic, '2027-03-02', '2027-03-02')).slice(0, 12);
       expect(fresh.map((s) => s.start)).toEqual(slots.map((s) => s.start));
       const holders = fresh.map(() => student(randomUUID()));
       const holds = await Promise.all(fresh.map((slot, i) => caller.call(holders[i], 'holdSlot', { slotToken: slot.slotToken })));
-      // A second instance sweeps every 50 ms from now on, while the confirms arrive around the expiry.
-      await system.stop('scheduling', 'SIGTERM', 2);
-      await system.start('scheduling', { instance: 2, env: { HOLD_SWEEP_MS: '50' } });
       const outcomes = await Promise.allSettled(
         holds.map(async ({ appointment }, i) => {
           await new Promise((resolve) => setTimeout(resolve, 1_700 + i * 50));
@@ -82,7 +82,7 @@ describe('appointment lifecycle', () => {
       await waitFor('the sweeper to expire the hold', async () =>
         (await caller.call(ADMIN, 'getAppointment', { id: left!.id })).appointment?.status === 'cancelled' ? true : undefined,
       );
-    });
+    }, 120_000);
   });
 
   describe('policy and states', () => {
