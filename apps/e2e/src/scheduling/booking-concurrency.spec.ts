@@ -38,7 +38,7 @@ describe('booking under concurrency (two scheduling instances)', () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) => callers[i % 2].call(student(randomUUID()), 'holdSlot', { slotToken: slot.slotToken })),
     );
-    const won = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.appointment!] : []));
+    const won = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.appointment] : []));
     expect(won).toHaveLength(1);
     expect(won[0]).toMatchObject({ status: 'held', fhirStatus: 'pending', start: slot.start, version: 1, sequence: 0 });
     for (const outcome of outcomes) {
@@ -74,13 +74,13 @@ describe('booking under concurrency (two scheduling instances)', () => {
       const owner = randomUUID();
       const { appointment } = await callers[0].call(student(owner), 'bookAppointment', { slotToken: a.slotToken });
       const [moved, onA, onB] = await Promise.allSettled([
-        callers[round % 4 === 0 ? 0 : 1].call(student(owner), 'rescheduleAppointment', { id: appointment!.id, slotToken: b.slotToken }),
+        callers[round % 4 === 0 ? 0 : 1].call(student(owner), 'rescheduleAppointment', { id: appointment.id, slotToken: b.slotToken }),
         callers[1].call(student(randomUUID()), 'bookAppointment', { slotToken: a.slotToken }),
         callers[0].call(student(randomUUID()), 'bookAppointment', { slotToken: b.slotToken }),
       ]);
-      const { appointment: now } = await callers[0].call(ADMIN, 'getAppointment', { id: appointment!.id });
+      const { appointment: now } = await callers[0].call(ADMIN, 'getAppointment', { id: appointment.id });
       if (moved.status === 'fulfilled') {
-        expect(now).toMatchObject({ id: appointment!.id, start: b.start, version: 2, sequence: 1, status: 'booked' });
+        expect(now).toMatchObject({ id: appointment.id, start: b.start, version: 2, sequence: 1, status: 'booked' });
         expect(onB.status).toBe('rejected');
       } else {
         expect(moved.reason).toMatchObject({ code: GrpcStatus.ALREADY_EXISTS });
@@ -92,7 +92,7 @@ describe('booking under concurrency (two scheduling instances)', () => {
       const { appointments } = await callers[1].call(ADMIN, 'listAppointments', { resourceId: clinic.resourceIds[0], from: a.start, to: b.end, status: 'booked' });
       const starts = appointments.map((x) => x.start);
       expect(new Set(starts).size).toBe(starts.length);
-      expect(appointments.filter((x) => x.id === appointment!.id).map((x) => x.start)).toEqual([now!.start]);
+      expect(appointments.filter((x) => x.id === appointment.id).map((x) => x.start)).toEqual([now.start]);
     }
   });
 
@@ -115,13 +115,13 @@ describe('booking under concurrency (two scheduling instances)', () => {
     const [owner, other] = [student(randomUUID()), student(randomUUID())];
     const { appointment } = await callers[0].call(owner, 'bookAppointment', { slotToken: slot.slotToken });
     for (const method of ['getAppointment', 'getAppointmentHistory'] as const) {
-      expect(await callers[1].refusal(other, method, { id: appointment!.id })).toMatchObject({ code: GrpcStatus.NOT_FOUND });
+      expect(await callers[1].refusal(other, method, { id: appointment.id })).toMatchObject({ code: GrpcStatus.NOT_FOUND });
     }
-    expect(await callers[1].refusal(other, 'cancelAppointment', { id: appointment!.id, reasonCode: 'pat' })).toMatchObject({ code: GrpcStatus.NOT_FOUND });
+    expect(await callers[1].refusal(other, 'cancelAppointment', { id: appointment.id, reasonCode: 'pat' })).toMatchObject({ code: GrpcStatus.NOT_FOUND });
     expect((await callers[1].call(other, 'listAppointments', {})).appointments).toEqual([]);
-    expect((await callers[1].call(owner, 'listAppointments', {})).appointments.map((a) => a.id)).toEqual([appointment!.id]);
+    expect((await callers[1].call(owner, 'listAppointments', {})).appointments.map((a) => a.id)).toEqual([appointment.id]);
     // A clinician who staffs nothing sees nothing either; the one who staffs the resource sees it.
-    expect(await callers[0].refusal(clinician(randomUUID()), 'getAppointment', { id: appointment!.id })).toMatchObject({ code: GrpcStatus.NOT_FOUND });
-    expect((await callers[0].call(clinician(staff), 'getAppointment', { id: appointment!.id })).appointment?.id).toBe(appointment!.id);
+    expect(await callers[0].refusal(clinician(randomUUID()), 'getAppointment', { id: appointment.id })).toMatchObject({ code: GrpcStatus.NOT_FOUND });
+    expect((await callers[0].call(clinician(staff), 'getAppointment', { id: appointment.id })).appointment?.id).toBe(appointment.id);
   });
 });

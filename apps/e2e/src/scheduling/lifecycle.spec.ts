@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GrpcStatus } from '@libs/grpc';
 import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
-import { ADMIN, clinician, SchedulingCaller, setUpClinic, student } from './scheduling-client';
+import { ADMIN, clinician, SchedulingCaller, setUpClinic, student, TEST_POLICY } from './scheduling-client';
 
 const NEVER_SWEEPS = { HOLD_SWEEP_MS: '600000' };
 
@@ -36,16 +36,16 @@ describe('appointment lifecycle', () => {
       const { appointment: hold } = await caller.call(first, 'holdSlot', { slotToken: slot.slotToken });
       expect(hold?.holdExpiresAt).not.toBe('');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(await caller.refusal(first, 'confirmAppointment', { id: hold!.id })).toMatchObject({
+      expect(await caller.refusal(first, 'confirmAppointment', { id: hold.id })).toMatchObject({
         code: GrpcStatus.FAILED_PRECONDITION,
         problem: { type: 'hold_expired' },
       });
       const { appointment: taken } = await caller.call(student(randomUUID()), 'bookAppointment', { slotToken: slot.slotToken });
       expect(taken).toMatchObject({ status: 'booked', start: slot.start });
       // The booker reclaimed the expired hold in its own transaction.
-      const { appointment: expired } = await caller.call(ADMIN, 'getAppointment', { id: hold!.id });
+      const { appointment: expired } = await caller.call(ADMIN, 'getAppointment', { id: hold.id });
       expect(expired).toMatchObject({ status: 'cancelled', cancellation: { reasonCode: 'expired', cancelledByRole: 'system' } });
-      expect(await caller.refusal(first, 'confirmAppointment', { id: hold!.id })).toMatchObject({ problem: { type: 'hold_expired' } });
+      expect(await caller.refusal(first, 'confirmAppointment', { id: hold.id })).toMatchObject({ problem: { type: 'hold_expired' } });
     });
 
     it('confirms racing the sweeper: each hold ends exactly one way', async () => {
@@ -53,7 +53,7 @@ describe('appointment lifecycle', () => {
       await system.stop('scheduling', 'SIGTERM', 2);
       await system.start('scheduling', { instance: 2, env: { HOLD_SWEEP_MS: '100' } });
       const slots = (await slotsOf(clinic, '2027-03-02', '2027-03-02')).slice(0, 12);
-      await caller.call(ADMIN, 'updateService', { id: clinic.serviceId, policy: { ...(await caller.call(ADMIN, 'getService', { id: clinic.serviceId })).service!.policy!, holdTtlSeconds: 2 } });
+      await caller.call(ADMIN, 'updateService', { id: clinic.serviceId, policy: { ...TEST_POLICY, holdTtlSeconds: 2 } });
       const fresh = (await slotsOf(clinic, '2027-03-02', '2027-03-02')).slice(0, 12);
       expect(fresh.map((s) => s.start)).toEqual(slots.map((s) => s.start));
       const holders = fresh.map(() => student(randomUUID()));
@@ -61,12 +61,12 @@ describe('appointment lifecycle', () => {
       const outcomes = await Promise.allSettled(
         holds.map(async ({ appointment }, i) => {
           await new Promise((resolve) => setTimeout(resolve, 1_700 + i * 50));
-          return caller.call(holders[i], 'confirmAppointment', { id: appointment!.id });
+          return caller.call(holders[i], 'confirmAppointment', { id: appointment.id });
         }),
       );
       for (const [i, outcome] of outcomes.entries()) {
-        const { appointment } = await caller.call(ADMIN, 'getAppointment', { id: holds[i].appointment!.id });
-        const { entries } = await caller.call(ADMIN, 'getAppointmentHistory', { id: holds[i].appointment!.id });
+        const { appointment } = await caller.call(ADMIN, 'getAppointment', { id: holds[i].appointment.id });
+        const { entries } = await caller.call(ADMIN, 'getAppointmentHistory', { id: holds[i].appointment.id });
         if (outcome.status === 'fulfilled') {
           expect(appointment?.status).toBe('booked');
           expect(entries.map((e) => e.action)).toEqual(['held', 'confirmed']);
@@ -80,7 +80,7 @@ describe('appointment lifecycle', () => {
       const [lone] = await slotsOf(clinic, '2027-03-03', '2027-03-03');
       const { appointment: left } = await caller.call(student(randomUUID()), 'holdSlot', { slotToken: lone.slotToken });
       await waitFor('the sweeper to expire the hold', async () =>
-        (await caller.call(ADMIN, 'getAppointment', { id: left!.id })).appointment?.status === 'cancelled' ? true : undefined,
+        (await caller.call(ADMIN, 'getAppointment', { id: left.id })).appointment?.status === 'cancelled' ? true : undefined,
       );
     }, 120_000);
   });
@@ -98,7 +98,7 @@ describe('appointment lifecycle', () => {
     async function bookSoon(owner: ReturnType<typeof student>, skip = 0) {
       const now = Date.now();
       const slots = await slotsOf(clinic, new Date(now).toISOString(), new Date(now + 3_600_000).toISOString());
-      return (await caller.call(owner, 'bookAppointment', { slotToken: slots[skip].slotToken })).appointment!;
+      return (await caller.call(owner, 'bookAppointment', { slotToken: slots[skip].slotToken })).appointment;
     }
 
     it('a student cannot cancel after the cut-off (the rule is named); a clinician can, flagged late', async () => {

@@ -41,10 +41,10 @@ describe('scheduling changes in the audit log', () => {
     const clinic = await setUpClinic(system, caller, { code: 'PRM-0038', timeZone: 'Europe/London', hours: [[0, '09:00', '17:00']], policy: { holdTtlSeconds: 1 } });
     const { slots } = await caller.call(ADMIN, 'searchSlots', { serviceId: clinic.serviceId, locationId: clinic.locationId, from: '2027-05-03', to: '2027-05-03' });
     const owner = student(randomUUID());
-    const booked = (await caller.call(owner, 'bookAppointment', { slotToken: slots[0].slotToken })).appointment!;
+    const booked = (await caller.call(owner, 'bookAppointment', { slotToken: slots[0].slotToken })).appointment;
     await caller.call(owner, 'rescheduleAppointment', { id: booked.id, slotToken: slots[1].slotToken });
     await caller.call(owner, 'cancelAppointment', { id: booked.id, reasonCode: 'pat-cpp', reasonText: 'exams' });
-    const held = (await caller.call(student(randomUUID()), 'holdSlot', { slotToken: slots[2].slotToken })).appointment!;
+    const held = (await caller.call(student(randomUUID()), 'holdSlot', { slotToken: slots[2].slotToken })).appointment;
     await waitFor('the sweeper to expire the hold', async () =>
       (await caller.call(ADMIN, 'getAppointment', { id: held.id })).appointment?.status === 'cancelled' ? true : undefined,
     );

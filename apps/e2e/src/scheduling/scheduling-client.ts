@@ -35,10 +35,11 @@ export class SchedulingCaller {
     this.client = createClient(schedulingV1.SchedulingServiceClient, address);
   }
 
-  call<M extends Method>(actor: Actor, method: M, request: Partial<Methods[M][0]>, requestId?: string): Promise<Methods[M][1]> {
+  call<M extends Method>(actor: Actor, method: M, request: Partial<Methods[M][0]>, requestId?: string): Promise<Required<Methods[M][1]>> {
     const rpc = (this.client[method] as unknown as UnaryMethod<unknown, Methods[M][1]>).bind(this.client);
     const full = (schedulingV1 as unknown as Record<string, { fromPartial(p: unknown): unknown }>)[`${method[0].toUpperCase()}${method.slice(1)}Request`].fromPartial(request);
-    return callUnary(rpc, full, { metadata: outgoingMetadata({ actor, requestId }, SIGNER), timeoutMs: 20_000 });
+    // A successful answer carries every message it names (the optional fields of the generated types are its errors' absence).
+    return callUnary(rpc, full, { metadata: outgoingMetadata({ actor, requestId }, SIGNER), timeoutMs: 20_000 }) as Promise<Required<Methods[M][1]>>;
   }
 
   /** The refusal of a call expected to fail. */
@@ -109,13 +110,13 @@ export async function setUpClinic(system: RunningSystem, caller: SchedulingCalle
   const resourceIds: string[] = [];
   for (let i = 0; i < (options.resources ?? 1); i += 1) {
     const { resource } = await caller.call(ADMIN, 'createResource', {
-      input: { locationId: premise, kind: 'practitioner', name: `Practitioner ${i + 1}`, serviceIds: [service!.id], staffUserIds: options.staff ?? [] },
+      input: { locationId: premise, kind: 'practitioner', name: `Practitioner ${i + 1}`, serviceIds: [service.id], staffUserIds: options.staff ?? [] },
     });
     const windows = options.hours.flatMap(([weekday, start, end]) =>
       (weekday === 0 ? [1, 2, 3, 4, 5, 6, 7] : [weekday]).map((day) => ({ weekday: day, start, end })),
     );
-    await caller.call(ADMIN, 'putWeeklyRules', { scheduleId: resource!.id, windows });
-    resourceIds.push(resource!.id);
+    await caller.call(ADMIN, 'putWeeklyRules', { scheduleId: resource.id, windows });
+    resourceIds.push(resource.id);
   }
-  return { locationId: location!.premiseId, serviceId: service!.id, resourceIds, zone: options.timeZone };
+  return { locationId: location.premiseId, serviceId: service.id, resourceIds, zone: options.timeZone };
 }
