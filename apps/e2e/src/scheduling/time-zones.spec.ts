@@ -78,6 +78,14 @@ describe('slots across daylight-saving changes, through the service', () => {
     expect(slots[15]).toMatchObject({ start: '2027-07-01T15:30:00+01:00', viewerEnd: '2027-07-02T00:00:00+09:00' });
   });
 
+  it('names the next free slot when a whole range has none', async () => {
+    const clinic = await clinicWith('PRM-0039', 'America/New_York', {}, [[1, '09:00', '10:00'], [3, '14:00', '15:00']]);
+    await caller.call(ADMIN, 'putOverride', { scheduleId: clinic.resourceIds[0], localDate: '2027-01-11', closed: true });
+    const found = await caller.call(ADMIN, 'searchSlots', { serviceId: clinic.serviceId, locationId: clinic.locationId, from: '2027-01-11', to: '2027-01-12' });
+    expect(found.slots).toEqual([]);
+    expect(found.nextAvailable).toMatchObject({ start: '2027-01-13T14:00:00-05:00', timeZone: 'America/New_York', resourceId: clinic.resourceIds[0] });
+  });
+
   it('refuses times without an offset, ranges over 31 days, unknown zones and tampered tokens, naming the field', async () => {
     const clinic = await clinicWith('PRM-0035', 'Europe/London', {}, [[0, '09:00', '17:00']]);
     const search = { serviceId: clinic.serviceId, locationId: clinic.locationId };
