@@ -27,7 +27,7 @@ const ATTEMPTS = 4;
  * idempotency call, a replay commits nothing new and returns the first response.
  */
 export async function mutate<T>(
-  deps: SchedulingDeps,
+  deps: Pick<SchedulingDeps, 'sequelize' | 'afterCommit'>,
   actor: Actor,
   call: IdempotentCall<T> | undefined,
   write: (transaction: Transaction) => Promise<T>,

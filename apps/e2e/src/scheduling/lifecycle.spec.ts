@@ -50,7 +50,7 @@ describe('appointment lifecycle', () => {
 
     it('confirms racing the sweeper: each hold ends exactly one way', async () => {
       // A second instance sweeps every 100 ms from now on, while the confirms arrive around the expiry.
-      await system.stop('scheduling', 'SIGTERM', 2);
+      expect(await system.stop('scheduling', 'SIGTERM', 2)).toBe(0); // a graceful stop
       await system.start('scheduling', { instance: 2, env: { HOLD_SWEEP_MS: '100' } });
       const slots = (await slotsOf(clinic, '2027-03-02', '2027-03-02')).slice(0, 12);
       await caller.call(ADMIN, 'updateService', { id: clinic.serviceId, policy: { ...TEST_POLICY, holdTtlSeconds: 2 } });
