@@ -115,7 +115,7 @@ export function seedDemoDataWhenReady(sequelize: Sequelize, premises: PremiseDir
         logger.warn('some demo premises are unknown to the reference service; their schedules are left out');
       },
       (error: unknown) => {
-        logger.info({ err: error }, 'cannot seed the demo schedules yet; retrying');
+        logger.info({ cause: String((error as Error).message ?? error) }, 'cannot seed the demo schedules yet; retrying');
         if (!stopped) timer = setTimeout(attempt, retryMs);
       },
     );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GrpcStatus } from '@libs/grpc';
-import { startSystem, withPgClient, type RunningSystem } from '@libs/testing';
+import { DEMO_USER_IDS } from '@libs/contracts';
+import { startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
 import { ADMIN, clinician, SchedulingCaller, setUpClinic, student } from './scheduling-client';
 
 /** Two scheduling instances on one database: whatever the interleaving, the database decides who gets a slot. */
@@ -108,6 +109,29 @@ describe('booking under concurrency (two scheduling instances)', () => {
     expect(await outbox()).toBe(events);
     expect(await callers[1].refusal(who, 'holdSlot', { slotToken: second.slotToken, idempotencyKey: key })).toMatchObject({ code: GrpcStatus.ALREADY_EXISTS });
     expect(await outbox()).toBe(events);
+  });
+
+  it('the default data is bookable at once: a student books a consultation, the demo clinician sees it', async () => {
+    const locations = await waitFor('the demo schedules', async () => {
+      const { locations: found } = await callers[0].call(ADMIN, 'listLocations', {});
+      const demo = found.filter((l) => l.premiseId !== clinic.locationId);
+      return demo.length === 3 ? demo : undefined;
+    });
+    // One zone with daylight saving, one without.
+    expect(locations.map((l) => l.timeZone).sort()).toEqual(['Africa/Nairobi', 'Europe/London', 'Europe/London']);
+    const { services } = await callers[0].call(student(randomUUID()), 'listServices', {});
+    const consultation = services.find((s) => s.name === 'Pharmacist consultation');
+    const pharmacy = locations.find((l) => l.name === 'Sample Borough High Street Pharmacy');
+    const now = Date.now();
+    const { slots } = await callers[0].call(student(randomUUID()), 'searchSlots', {
+      serviceId: consultation?.id, locationId: pharmacy?.premiseId, from: new Date(now).toISOString(), to: new Date(now + 14 * 86_400_000).toISOString(),
+    });
+    expect(slots.length).toBeGreaterThan(0);
+    const booker = student(randomUUID());
+    const { appointment } = await callers[1].call(booker, 'holdSlot', { slotToken: slots[0].slotToken });
+    expect((await callers[0].call(booker, 'confirmAppointment', { id: appointment.id, expectedVersion: 1 })).appointment).toMatchObject({ status: 'booked', version: 2 });
+    const demoClinician = clinician(DEMO_USER_IDS.clinician);
+    expect((await callers[0].call(demoClinician, 'listAppointments', { locationId: pharmacy?.premiseId })).appointments.map((a) => a.id)).toContain(appointment.id);
   });
 
   it('a student never sees another student’s appointment (NOT_FOUND), nor lists it', async () => {

@@ -85,6 +85,18 @@ describe('appointment lifecycle', () => {
     }, 120_000);
   });
 
+  it('a student cannot be in two places at once', async () => {
+    const clinic = await setUpClinic(system, caller, { code: 'PRM-0040', timeZone: 'Europe/Paris', hours: [[0, '09:00', '12:00']], resources: 2 });
+    const { slots } = await caller.call(ADMIN, 'searchSlots', { serviceId: clinic.serviceId, locationId: clinic.locationId, from: '2027-06-01', to: '2027-06-01' });
+    const [first, second] = [slots[0], slots[1]];
+    expect([first.start, first.resourceId === second.resourceId]).toEqual([second.start, false]);
+    const who = student(randomUUID());
+    await caller.call(who, 'bookAppointment', { slotToken: first.slotToken });
+    expect(await caller.refusal(who, 'holdSlot', { slotToken: second.slotToken })).toMatchObject({ code: GrpcStatus.ALREADY_EXISTS, problem: { type: 'student_busy' } });
+    // Someone else may have that resource then.
+    expect((await caller.call(student(randomUUID()), 'holdSlot', { slotToken: second.slotToken })).appointment.status).toBe('held');
+  });
+
   describe('policy and states', () => {
     let clinic: Awaited<ReturnType<typeof setUpClinic>>;
     beforeAll(async () => {
