@@ -1,4 +1,4 @@
-import { busTopology, connectBus, EVENT_STREAMS, PassiveChecks, startConsumer, TopologyKeeper } from '@libs/bus';
+import { busTopology, connectBus, EVENT_STREAMS, PassiveChecks, startConsumer, TopologyKeeper, type EventStream } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, trustActorsSignedBy, unaryHandler } from '@libs/grpc';
@@ -25,15 +25,17 @@ async function main(): Promise<void> {
     return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle }) };
   });
   const depths = new PassiveChecks();
-  // The dead-letter admin calls serve finance's queue, as they always have.
-  const deadLetters = new DeadLetterQueue(busTopology(config.AMQP_NAMESPACE, 'finance'));
+  const deadLetters = Object.fromEntries(streams.map(({ topology }, i) => [EVENT_STREAMS[i], new DeadLetterQueue(topology)])) as Record<
+    EventStream,
+    DeadLetterQueue
+  >;
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
     for (const { keeper, attach } of streams) {
       await keeper.attach(model);
       await attach(model);
     }
     depths.attach(model);
-    deadLetters.attach(model);
+    for (const queue of Object.values(deadLetters)) queue.attach(model);
   });
   const queueWatches = streams.map(({ topology, consumer }) => watchQueueDepths(depths, topology, consumer, logger));
   const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
