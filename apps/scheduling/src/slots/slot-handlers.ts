@@ -1,11 +1,12 @@
+import type { Sequelize } from 'sequelize';
 import type { schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
-import { cursorPosition, FieldChecks, isIsoDate, notFound } from '@libs/validation';
+import { cursorPosition, FieldChecks, isIsoDate, MAX_PAGE, notFound } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { findLocation } from '../locations/location-store';
-import { findResource, listResources } from '../resources/resource-store';
-import { findService } from '../services/service-store';
+import { findResource, listResources, type ResourceRow } from '../resources/resource-store';
+import { findService, type ServiceRow } from '../services/service-store';
 import { timeChecks } from '../time/time-input';
 import { addDays, formatInstant, localDateOf, localToInstant } from '../time/zoned-time';
 import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot-finder';
@@ -13,8 +14,8 @@ import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot
 /** Longest range one search may cover. */
 export const MAX_RANGE_DAYS = 31;
 const DAY_MS = 86_400_000;
+/** Slots are small: a page holds more of them than the services' other lists. */
 const DEFAULT_PAGE = 100;
-const MAX_PAGE = 500;
 
 type Item = { slot: FoundSlot } | { gap: FoundUnavailable };
 type Position = [number, string, number, number];
@@ -63,17 +64,17 @@ export function slotHandlers(deps: SchedulingDeps) {
         .check(toMs - fromMs <= MAX_RANGE_DAYS * DAY_MS, 'to', `must be at most ${MAX_RANGE_DAYS} days after from`);
       rangeChecks.throwIfAny();
 
-      const nowMs = Date.now();
-      const found = await findSlots(sequelize, { service, resources, fromMs, toMs, nowMs, explain: request.explain });
       const query = { ...request, cursor: undefined, limit: undefined };
       const after = cursorPosition<Position>(cursors, request.cursor, query);
+      const nowMs = Date.now();
+      const found = await findSlots(sequelize, { service, resources, fromMs, toMs, nowMs, explain: request.explain });
       const items: Item[] = [...found.free.map((slot) => ({ slot })), ...found.unavailable.map((gap) => ({ gap }))]
         .sort((a, b) => (before(positionOf(a), positionOf(b)) ? -1 : before(positionOf(b), positionOf(a)) ? 1 : 0))
         .filter((item) => !after || before(after, positionOf(item)));
       const limit = request.limit || DEFAULT_PAGE;
       const page = items.slice(0, limit);
       const last = page[page.length - 1];
-      const nextAvailable = found.free.length === 0 ? await firstFreeAfter(toMs) : undefined;
+      const nextAvailable = found.free.length === 0 ? await firstFreeAfter(sequelize, service, resources, toMs, nowMs) : undefined;
       return {
         slots: page.flatMap((item) => ('slot' in item ? [toSlot(cursors, service.id, item.slot, viewerZone)] : [])),
         unavailable: page.flatMap((item) =>
@@ -84,17 +85,26 @@ export function slotHandlers(deps: SchedulingDeps) {
         nextCursor: items.length > limit && last ? cursors.encode(query, positionOf(last)) : '',
         nextAvailable: nextAvailable && toSlot(cursors, service.id, nextAvailable, viewerZone),
       };
-
-      /** The first free slot after the range, looking ahead 31 days at a time up to the policy's horizon. */
-      async function firstFreeAfter(start: number): Promise<FoundSlot | undefined> {
-        if (resources.length === 0 || !service) return undefined;
-        const horizonEnd = Math.max(...resources.map((r) => localToInstant(addDays(localDateOf(nowMs, r.time_zone), service.policy.horizonDays + 1), 0, r.time_zone)));
-        for (let from = Math.max(start, nowMs); from < horizonEnd; from += MAX_RANGE_DAYS * DAY_MS) {
-          const ahead = await findSlots(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + MAX_RANGE_DAYS * DAY_MS, horizonEnd), nowMs, explain: false });
-          if (ahead.free.length > 0) return ahead.free[0];
-        }
-        return undefined;
-      }
     },
   };
+}
+
+/** The first free slot after `start`, looking ahead 31 days at a time up to the end of the policy's horizon. */
+async function firstFreeAfter(
+  sequelize: Sequelize,
+  service: ServiceRow,
+  resources: readonly ResourceRow[],
+  start: number,
+  nowMs: number,
+): Promise<FoundSlot | undefined> {
+  if (resources.length === 0) return undefined;
+  const horizonEnd = Math.max(
+    ...resources.map((r) => localToInstant(addDays(localDateOf(nowMs, r.time_zone), service.policy.horizonDays + 1), 0, r.time_zone)),
+  );
+  const chunk = MAX_RANGE_DAYS * DAY_MS;
+  for (let from = Math.max(start, nowMs); from < horizonEnd; from += chunk) {
+    const ahead = await findSlots(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + chunk, horizonEnd), nowMs, explain: false });
+    if (ahead.free.length > 0) return ahead.free[0];
+  }
+  return undefined;
 }
