@@ -76,6 +76,21 @@ describe('slots across daylight-saving changes, through the service', () => {
     expect(slots[0]).toMatchObject({ start: '2027-06-30T16:00:00+01:00', viewerStart: '2027-07-01T00:00:00+09:00', timeZone: 'Europe/London' });
     expect(slots[2]).toMatchObject({ start: '2027-07-01T09:00:00+01:00', viewerStart: '2027-07-01T17:00:00+09:00' });
     expect(slots[15]).toMatchObject({ start: '2027-07-01T15:30:00+01:00', viewerEnd: '2027-07-02T00:00:00+09:00' });
+
+    // The same slots, five a page, with signed cursors bound to the search.
+    const search = { serviceId: clinic.serviceId, locationId: clinic.locationId, from: '2027-07-01', to: '2027-07-01', timeZone: 'Asia/Tokyo', limit: 5 };
+    const paged: string[] = [];
+    let cursor = '';
+    do {
+      const page = await caller.call(ADMIN, 'searchSlots', { ...search, cursor });
+      paged.push(...page.slots.map((s) => s.start));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(slots.map((s) => s.start));
+    const { nextCursor } = await caller.call(ADMIN, 'searchSlots', search);
+    expect(await caller.refusal(ADMIN, 'searchSlots', { ...search, to: '2027-07-02', cursor: nextCursor })).toMatchObject({
+      code: GrpcStatus.INVALID_ARGUMENT, details: expect.stringMatching(/^cursor/),
+    });
   });
 
   it('names the next free slot when a whole range has none', async () => {
