@@ -1,5 +1,5 @@
 import { dayPlan, openIntervals, type ScheduleRules } from '../schedule/rules';
-import { addDays, datesBetween, localDateOf, localToInstant, MINUTES_PER_DAY, MS_PER_MINUTE, type LocalDate } from '../time/zoned-time';
+import { addDays, datesBetween, localDateOf, localToInstant, MINUTES_PER_DAY, MS_PER_MINUTE } from '../time/zoned-time';
 import { candidateSlots, type Grid, type Interval } from './slot-grid';
 
 /** Why a time is not free: explain=true shows them to staff; none says who. */
@@ -22,14 +22,17 @@ export interface Buffers {
 export interface BookingWindow {
   /** Now plus the minimum notice. */
   earliestStart: number;
-  /** The last local date a slot may start on (today plus the horizon, in the location's zone). */
-  lastDate: LocalDate;
+  /**
+   * Slots start before this: the local midnight after the last date a slot may start on (today plus the
+   * horizon, in the location's zone), as an instant, so that no slot needs converting to be checked.
+   */
+  horizonEnd: number;
 }
 
 export function bookingWindow(nowMs: number, zone: string, policy: { minNoticeMinutes: number; horizonDays: number }): BookingWindow {
   return {
     earliestStart: nowMs + policy.minNoticeMinutes * MS_PER_MINUTE,
-    lastDate: addDays(localDateOf(nowMs, zone), policy.horizonDays),
+    horizonEnd: localToInstant(addDays(localDateOf(nowMs, zone), policy.horizonDays + 1), 0, zone),
   };
 }
 
@@ -55,14 +58,13 @@ function firstEndingAfter(sorted: readonly Occupation[], instant: number): numbe
 /** Why a slot cannot be booked now; none means it is free. `occupations` must be sorted by start. */
 export function slotReasons(
   slot: Interval,
-  zone: string,
   buffers: Buffers,
   occupations: readonly Occupation[],
   window: BookingWindow,
 ): Reason[] {
   const reasons = new Set<Reason>();
   if (slot.start < window.earliestStart) reasons.add('min_notice');
-  if (localDateOf(slot.start, zone) > window.lastDate) reasons.add('beyond_horizon');
+  if (slot.start >= window.horizonEnd) reasons.add('beyond_horizon');
   const needed = withBuffers(slot, buffers);
   for (let i = firstEndingAfter(occupations, needed.start); i < occupations.length && occupations[i].occupied.start < needed.end; i += 1) {
     const taken = occupations[i];
@@ -91,7 +93,7 @@ export function resourceAvailability(input: {
   const free: Interval[] = [];
   const unavailable: Unavailable[] = input.explain ? closedTime(rules, fromMs, toMs) : [];
   for (const slot of candidateSlots(rules, input.grid, fromMs, toMs)) {
-    const reasons = slotReasons(slot, rules.zone, input.buffers, input.occupations, input.window);
+    const reasons = slotReasons(slot, input.buffers, input.occupations, input.window);
     if (reasons.length === 0) free.push({ start: slot.start, end: slot.end });
     else if (input.explain) unavailable.push({ start: slot.start, end: slot.end, reasons });
   }

@@ -63,7 +63,7 @@ export async function resolveSlot(sequelize: Sequelize, cursors: CursorCodec, to
   if (slot.start < window.earliestStart) {
     throw policyRefusal('min_notice', `this service is booked at least ${service.policy.minNoticeMinutes} minutes ahead`, slot.start - service.policy.minNoticeMinutes * MS_PER_MINUTE);
   }
-  if (slot.open.date > window.lastDate) {
+  if (slot.start >= window.horizonEnd) {
     throw policyRefusal('beyond_horizon', `this service is booked at most ${service.policy.horizonDays} days ahead`, slot.start);
   }
   const occupied = withBuffers(slot, buffersOf(service));

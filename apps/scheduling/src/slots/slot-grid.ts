@@ -1,4 +1,4 @@
-import { MS_PER_MINUTE } from '../time/zoned-time';
+import { localTimeOf, MS_PER_MINUTE } from '../time/zoned-time';
 import { openIntervals, type OpenInterval, type ScheduleRules } from '../schedule/rules';
 
 /** How a service cuts open hours into slots. */
@@ -24,10 +24,30 @@ export function slotsIn(open: Interval, grid: Grid): Interval[] {
   return slots;
 }
 
+/**
+ * Whether a slot, read back on the location's clock, lies in its window: its first and its last instant (the end
+ * is exclusive) both fall on the window's date between the window's local times. Stepping in elapsed time keeps
+ * every slot in the window on an ordinary day; on a fall-back day a window that starts inside the repeated hour
+ * would otherwise also offer the second pass of the times before its start (02:00 CET for a 02:15–03:00 window).
+ */
+function readsInside(slot: Interval, open: OpenInterval, zone: string): boolean {
+  const inWindow = (instant: number) => {
+    const local = localTimeOf(instant, zone);
+    return local.date === open.date && local.minute >= open.window.start && local.minute < open.window.end;
+  };
+  return inWindow(slot.start) && inWindow(slot.end - 1);
+}
+
 /** Every slot of the rules that starts in [fromMs, toMs), in order of start. */
 export function candidateSlots(rules: ScheduleRules, grid: Grid, fromMs: number, toMs: number): (Interval & { open: OpenInterval })[] {
   return openIntervals(rules, fromMs, toMs)
-    .flatMap((open) => slotsIn(open, grid).map((slot) => ({ ...slot, open })))
+    .flatMap((open) => {
+      // Only a window that a daylight-saving change lengthens or shortens needs its slots read back.
+      const changed = open.end - open.start !== (open.window.end - open.window.start) * MS_PER_MINUTE;
+      return slotsIn(open, grid)
+        .filter((slot) => !changed || readsInside(slot, open, rules.zone))
+        .map((slot) => ({ ...slot, open }));
+    })
     .filter((slot) => slot.start >= fromMs && slot.start < toMs)
     .sort((a, b) => a.start - b.start);
 }

@@ -8,7 +8,8 @@ import { findLocation } from '../locations/location-store';
 import { findResource, listResources, type ResourceRow } from '../resources/resource-store';
 import { findService, type ServiceRow } from '../services/service-store';
 import { timeChecks } from '../time/time-input';
-import { addDays, formatInstant, localDateOf, localToInstant } from '../time/zoned-time';
+import { addDays, formatInstant, localToInstant } from '../time/zoned-time';
+import { bookingWindow } from './availability';
 import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot-finder';
 
 /** Longest range one search may cover. */
@@ -98,9 +99,7 @@ async function firstFreeAfter(
   nowMs: number,
 ): Promise<FoundSlot | undefined> {
   if (resources.length === 0) return undefined;
-  const horizonEnd = Math.max(
-    ...resources.map((r) => localToInstant(addDays(localDateOf(nowMs, r.time_zone), service.policy.horizonDays + 1), 0, r.time_zone)),
-  );
+  const horizonEnd = Math.max(...resources.map((r) => bookingWindow(nowMs, r.time_zone, service.policy).horizonEnd));
   const chunk = MAX_RANGE_DAYS * DAY_MS;
   for (let from = Math.max(start, nowMs); from < horizonEnd; from += chunk) {
     const ahead = await findSlots(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + chunk, horizonEnd), nowMs, explain: false });

@@ -35,10 +35,29 @@ const plainDateTime = (date: LocalDate, minuteOfDay: number): Temporal.PlainDate
     .toPlainDateTime({ hour: Math.floor((minuteOfDay % MINUTES_PER_DAY) / 60), minute: minuteOfDay % 60 });
 
 /**
+ * Conversions already made: a slot search asks for the same few (every resource of a location opens at the same
+ * local times) hundreds of times, and each costs tens of microseconds. The answer of a (zone, date, minute) never
+ * changes while the process runs (its time-zone data is loaded once), so they are kept, up to a bound.
+ */
+const converted = new Map<string, number>();
+const MAX_CONVERTED = 100_000;
+
+/**
  * The instant (epoch ms) of a local date and minute of the day (0..1440; 1440 is the next day's midnight) in
  * `zone`: a time in a gap is the transition instant, a repeated time its first occurrence.
  */
 export function localToInstant(date: LocalDate, minuteOfDay: number, zone: string): number {
+  const key = `${zone} ${date} ${minuteOfDay}`;
+  let instant = converted.get(key);
+  if (instant === undefined) {
+    if (converted.size >= MAX_CONVERTED) converted.clear();
+    instant = convert(date, minuteOfDay, zone);
+    converted.set(key, instant);
+  }
+  return instant;
+}
+
+function convert(date: LocalDate, minuteOfDay: number, zone: string): number {
   const local = plainDateTime(date, minuteOfDay);
   const earlier = local.toZonedDateTime(zone, { disambiguation: 'earlier' });
   // In a gap, 'earlier' shifts the wall time back by the gap's length; anywhere else it keeps it.
