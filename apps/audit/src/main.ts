@@ -4,7 +4,7 @@ import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
-import { adminOnly } from './access';
+import { permitted } from './access';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
@@ -48,10 +48,10 @@ async function main(): Promise<void> {
         name: 'audit.v1.AuditService',
         definition: auditV1.AuditServiceService,
         implementation: {
-          listEntries: unaryHandler(handling, 'ListEntries', adminOnly(entries.listEntries)),
-          verifyChain: unaryHandler(handling, 'VerifyChain', adminOnly(entries.verifyChain)),
-          getDeadLetters: unaryHandler(handling, 'GetDeadLetters', adminOnly(deadLetterAdmin.getDeadLetters)),
-          replayDeadLetters: unaryHandler(handling, 'ReplayDeadLetters', adminOnly(deadLetterAdmin.replayDeadLetters)),
+          listEntries: unaryHandler(handling, 'ListEntries', permitted('audit:read')(entries.listEntries)),
+          verifyChain: unaryHandler(handling, 'VerifyChain', permitted('audit:read')(entries.verifyChain)),
+          getDeadLetters: unaryHandler(handling, 'GetDeadLetters', permitted('audit:read')(deadLetterAdmin.getDeadLetters)),
+          replayDeadLetters: unaryHandler(handling, 'ReplayDeadLetters', permitted('audit:replay')(deadLetterAdmin.replayDeadLetters)),
         } satisfies auditV1.AuditServiceServer,
       },
     ],

@@ -1,12 +1,11 @@
 import type { Sequelize } from 'sequelize';
-import type { auditV1 } from '@libs/contracts';
+import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { CursorCodec, InvalidCursorError } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { verifyChain } from './chain-verify';
 import { listEntries, type EntryFilters } from './entry-query';
 
-export const MAX_LIMIT = 500;
-export const DEFAULT_LIMIT = 50;
+const { max: MAX_LIMIT, default: DEFAULT_LIMIT } = AUDIT_LIMITS.page;
 
 const invalid = (field: string, message: string) =>
   new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} ${message}`, [{ field, message }]);

@@ -1,11 +1,11 @@
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
-import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
 import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
+import { InputProblems, given, parseInput } from '../validation/input';
 import { checkReferences } from '../validation/references';
 import { checkVersion } from '../validation/versions';
 import { checkTransactionInput } from './transaction-input';
@@ -27,11 +27,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.ListTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.read);
-      const checks = new FieldChecks();
-      if (request.from) checks.date(request.from, 'from');
-      if (request.to) checks.date(request.to, 'to');
-      checks.uuid(request.accountId, 'accountId', { required: false });
-      checks.throwIfAny();
+      parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
       const limit = pageLimit(request.limit);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
@@ -68,7 +64,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
       const input = request.input;
-      const checks = new FieldChecks();
+      const checks = new InputProblems();
       checkTransactionInput(checks, input);
       checks.throwIfAny();
       const call = {
@@ -112,7 +108,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           notes: request.notes ?? before.notes,
           accountId: request.accountId ?? before.accountId,
         };
-        const checks = new FieldChecks();
+        const checks = new InputProblems();
         checkTransactionInput(checks, merged);
         checks.throwIfAny();
         await checkReferences(sequelize, checks, changedReferences(request), transaction);

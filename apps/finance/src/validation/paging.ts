@@ -1,8 +1,8 @@
+import { FINANCE_LIMITS } from '@libs/contracts';
 import { InvalidCursorError, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 
-export const DEFAULT_PAGE = 50;
-export const MAX_PAGE = 500;
+const { default: DEFAULT_PAGE, max: MAX_PAGE } = FINANCE_LIMITS.page;
 
 const invalid = (field: string, message: string) => new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} ${message}`, [{ field, message }]);
 

@@ -1,11 +1,10 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { catalogueId, invalid, keysetPage, normaliseTerms, unknownId } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 
-export const DEFAULT_DOSAGE_BATCH = 250;
-export const MAX_DOSAGE_BATCH = 500;
+const { default: DEFAULT_DOSAGE_BATCH, max: MAX_DOSAGE_BATCH } = REFERENCE_LIMITS.dosageBatch;
 
 export interface DosageRow {
   id: string;

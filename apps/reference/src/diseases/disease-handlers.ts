@@ -1,6 +1,6 @@
 import { CursorCodec, InvalidCursorError } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { referenceV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
 import { CONTROL_CHARACTER } from '../catalogue/request-checks';
 import {
   diseasesByPk,
@@ -14,10 +14,9 @@ import {
   type SearchDb,
 } from '@libs/reference-db';
 
-export const MAX_DISEASE_BATCH = 250;
-export const DEFAULT_DISEASE_BATCH = 25;
+const { max: MAX_DISEASE_BATCH, default: DEFAULT_DISEASE_BATCH } = REFERENCE_LIMITS.diseaseBatch;
 /** Longer text is no disease name, and would only make the trigram scan slower. */
-export const MAX_SEARCH_LENGTH = 200;
+const MAX_SEARCH_LENGTH = REFERENCE_LIMITS.diseaseNameMaxLength;
 
 function toDisease(row: DiseaseRow): referenceV1.Disease {
   return {

@@ -40,7 +40,7 @@ const AMOUNT_MESSAGE = 'must be an integer number of minor units';
 /** Amounts are integer minor units; a fraction, a float or a string is refused. */
 export const amount = z
   .number({ message: AMOUNT_MESSAGE })
-  .int({ message: AMOUNT_MESSAGE })
+  .int({ message: AMOUNT_MESSAGE, abort: true })
   .min(-LIMITS.maxAbsAmount, { message: 'is too large' })
   .max(LIMITS.maxAbsAmount, { message: 'is too large' });
 
@@ -91,6 +91,19 @@ export const bulkDelete = z
 
 export const PAYMENT_STATUSES = ['pending', 'processed', 'resolved'] as const;
 export const PAYMENT_OUTCOMES = ['accepted', 'rejected'] as const;
+
+/** The filters of the transaction list; absent means unfiltered. */
+export const transactionFilters = z.object({
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  accountId: uuid.optional(),
+});
+
+/** The filters of the payment list. */
+export const paymentFilters = z.object({
+  status: z.enum(PAYMENT_STATUSES, { message: `must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+  studentId: uuid.optional(),
+});
 
 export const paymentSubmission = z
   .object({
