@@ -48,7 +48,7 @@ describe('parseChangelog', () => {
     expect(() => parseChangelog(markdown)).toThrow(message);
   });
 
-  it("parses the project's own CHANGELOG.md, which records what SPEC.md §9 lists", () => {
+  it("parses the project's own CHANGELOG.md, with every release dated but an Unreleased one", () => {
     const releases = parseChangelog(readFileSync(resolve(__dirname, '../../../../CHANGELOG.md'), 'utf8'));
     expect(releases.length).toBeGreaterThan(0);
     // Only an Unreleased section, first if present, goes without a date.

@@ -4,7 +4,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /**
  * Turns zod schemas into the JSON Schema 2020-12 of an OpenAPI 3.1 document
- * (zod's own z.toJSONSchema; docs/decisions/0001-openapi-from-zod.md says why
+ * (zod's own z.toJSONSchema; docs/decisions/openapi-from-zod.md says why
  * not a library). Schemas given an id (`.meta({ id: 'Transaction' })`) become
  * components, referred to by `#/components/schemas/<id>` wherever they appear.
  */
@@ -16,9 +16,11 @@ export class JsonSchemas {
    * to (parameters, whose documented type is the parsed one: `b` an integer from 1 to 250) and what is answered.
    */
   of(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const { $defs, $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & {
+    const { $defs, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
+    // The dialect is the document's (OpenAPI 3.1's JSON Schema 2020-12), not each schema's.
+    delete json.$schema;
     for (const [id, definition] of Object.entries($defs ?? {})) this.define(id, referToComponents(definition));
     return referToComponents(json);
   }

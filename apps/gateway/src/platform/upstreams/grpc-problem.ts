@@ -19,7 +19,7 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
 export const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
 
-/** Maps a gRPC failure to the problem the client sees (DESIGN.md §2); internals never leak into a 5xx. */
+/** Maps a gRPC failure to the problem the client sees (by HTTP_STATUS above); internals never leak into a 5xx. */
 export function problemFromGrpc(upstream: string, error: ServiceError, retryAfterSeconds: number): HttpProblem {
   const status = HTTP_STATUS[error.code as GrpcStatus] ?? 500;
   if (status === 503) {

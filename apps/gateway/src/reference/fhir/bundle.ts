@@ -16,7 +16,7 @@ function pageUrl(req: Request, cursor: string | undefined): string {
 }
 
 /**
- * A list as a searchset Bundle (DESIGN.md §2): the link with relation "next"
+ * A list as a searchset Bundle (docs/REFERENCE.md): the link with relation "next"
  * carries the cursor of the next page and is absent on the last page.
  */
 export function searchsetBundle(req: Request, resources: FhirResource[], nextCursor: string | undefined): FhirResource {

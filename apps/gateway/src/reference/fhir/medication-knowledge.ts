@@ -26,7 +26,7 @@ export function drugKnowledge(drug: catalogueV1.Drug, categories: catalogueV1.Dr
 }
 
 /**
- * A dosage → MedicationKnowledge (DESIGN.md §2): doseForm, intendedRoute and,
+ * A dosage → MedicationKnowledge (docs/REFERENCE.md): doseForm, intendedRoute and,
  * when the strength is a plain quantity such as "500 mg", amount. The strength
  * as written and the physical form are kept as characteristics.
  */

@@ -27,7 +27,7 @@ function diseaseCoding(diseaseId: string): { system?: string; code: string } {
   return { code: diseaseId };
 }
 
-/** A page of diseases → one ValueSet expansion (DESIGN.md §2); synonyms become designations. */
+/** A page of diseases → one ValueSet expansion (docs/REFERENCE.md); synonyms become designations. */
 export const diseaseValueSet = (diseases: referenceV1.Disease[]): FhirResource =>
   valueSet(
     'Diseases',
