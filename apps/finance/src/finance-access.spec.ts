@@ -5,7 +5,7 @@ import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { DEMO_ACCOUNT_ID, DEMO_CATEGORY_IDS, DEMO_STUDENT_ID, seedDemoData } from './demo-data';
 import { migrations } from './migrations';
-import type { FinanceDeps } from './mutation';
+import type { FinanceDeps } from './finance-deps';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
 import { recordUpdateHandlers } from './records/record-updates';

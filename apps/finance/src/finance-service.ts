@@ -1,6 +1,6 @@
 import type { financeV1 } from '@libs/contracts';
 import { unaryHandler, type CallContext, type HandlerOptions } from '@libs/grpc';
-import type { FinanceDeps } from './mutation';
+import type { FinanceDeps } from './finance-deps';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
 import { recordUpdateHandlers } from './records/record-updates';

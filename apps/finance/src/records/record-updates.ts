@@ -1,7 +1,8 @@
 import { financeApi, type financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutate, type FinanceDeps } from '../mutation';
+import { mutate } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
 import { parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';

@@ -1,7 +1,8 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutateOnce, type FinanceDeps } from '../mutation';
+import { mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';

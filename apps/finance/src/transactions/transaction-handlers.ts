@@ -1,7 +1,8 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
+import { mutate, mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
 import { notFound, requireUuid } from '../validation/ids';
 import { cursorPosition, pageLimit, pageOf } from '../validation/paging';

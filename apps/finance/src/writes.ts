@@ -1,15 +1,7 @@
-import type { Sequelize, Transaction } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import type { Transaction } from 'sequelize';
 import type { Actor } from '@libs/grpc';
+import type { FinanceDeps } from './finance-deps';
 import { idempotent, type IdempotentCall } from './idempotency/idempotent';
-
-/** What every finance handler needs. */
-export interface FinanceDeps {
-  sequelize: Sequelize;
-  cursors: CursorCodec;
-  /** Called after a commit that wrote outbox rows, so the relay sends them at once. */
-  afterCommit: () => void;
-}
 
 /** Runs a write in one database transaction (the change and its outbox event commit together). */
 export async function mutate<T>(deps: FinanceDeps, write: (transaction: Transaction) => Promise<T>): Promise<T> {
