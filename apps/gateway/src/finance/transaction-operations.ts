@@ -169,7 +169,6 @@ export const resolvePayment = operation({
   summary: 'Resolve a processed payment',
   tag,
   access: { key: 'finance:write' },
-  request: { path: byId('Payment'), body: financeApi.paymentResolution },
-  bodyOptional: true,
+  request: { path: byId('Payment'), body: financeApi.paymentResolution.optional() },
   responses: paymentMove('The payment, now resolved.'),
 });

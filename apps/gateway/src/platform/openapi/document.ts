@@ -109,7 +109,11 @@ class DocumentWriter {
       tags: [spec.tag],
       ...(parameters.length ? { parameters } : {}),
       ...(body && {
-        requestBody: { required: !spec.bodyOptional, content: { 'application/json': { schema: this.schemas.of(body, 'input') } } },
+        requestBody: {
+          // A body schema that takes undefined (`.optional()`) makes the body optional.
+          required: !body.safeParse(undefined).success,
+          content: { 'application/json': { schema: this.schemas.of(body, 'input') } },
+        },
       }),
       security: secured ? [{ bearerKey: [] }] : [],
       ...(permission ? { 'x-permission': permission } : {}),

@@ -57,7 +57,7 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
 export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
   const router = Router();
   for (const { spec, handler } of routes) {
-    const body = spec.request.body && (spec.bodyOptional ? spec.request.body.optional() : spec.request.body);
+    const { body } = spec.request;
     router[spec.method](operationPaths(spec).map(expressPath), async (req: Request, res: Response) => {
       const caller = await guard.check(spec.access, req, res);
       const parameters = parseParameters(spec.request, req);

@@ -47,8 +47,6 @@ export interface OperationSpec<R extends RequestSchemas = RequestSchemas> {
   request: R;
   /** How much body a request may send: operations that need no key read less. */
   bodyLimit?: 'keyed' | 'public';
-  /** The body may be left out (it is required when a body schema is given). */
-  bodyOptional?: boolean;
   /** The operation changes a versioned record: If-Match is required (428 without, 412 when stale). */
   ifMatch?: boolean;
   responses: Record<string, ResponseDoc>;
