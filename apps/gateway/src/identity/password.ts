@@ -1,10 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { HashGate } from './hash-gate';
 
-/** Length limits, checked before hashing so that nobody can make the server hash a megabyte. */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-
 // N = 2^15, r = 8 costs 32 MiB and tens of milliseconds per hash (OWASP's
 // scrypt minimum is N = 2^17 with r = 8 at p = 1, or N = 2^15 with more work
 // elsewhere; we keep p = 1 and store the parameters, so they can grow later).

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { IDENTITY_LIMITS, ROLES } from '@libs/contracts';
 import { LIMIT_MAX, LIMIT_NAMES } from './limits/key-limits';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 
 /** Requests and answers of the identity area: accounts, sessions and API keys (docs/IDENTITY.md). */
 
@@ -16,10 +15,12 @@ export const emailField = z
   .pipe(z.email({ message: 'must be an email address such as ada@example.org' }))
   .transform((email) => email.toLowerCase());
 
+/** Length limits, checked before hashing so that nobody can make the server hash a megabyte. */
+const { passwordMinLength, passwordMaxLength } = IDENTITY_LIMITS;
 export const passwordField = z
   .string({ message: 'must be a string' })
-  .min(PASSWORD_MIN_LENGTH, { message: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
-  .max(PASSWORD_MAX_LENGTH, { message: `must be at most ${PASSWORD_MAX_LENGTH} characters` });
+  .min(passwordMinLength, { message: `must be at least ${passwordMinLength} characters` })
+  .max(passwordMaxLength, { message: `must be at most ${passwordMaxLength} characters` });
 
 export const credentials = z.object({ email: emailField, password: passwordField }).strict().meta({ id: 'Credentials' });
 
