@@ -58,7 +58,7 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
   const router = Router();
   for (const { spec, handler } of routes) {
     const { body } = spec.request;
-    router[spec.method](operationPaths(spec).map(expressPath), async (req: Request, res: Response) => {
+    const answer = async (req: Request, res: Response) => {
       const caller = await guard.check(spec.access, req, res);
       const parameters = parseParameters(spec.request, req);
       const input = {
@@ -67,7 +67,9 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
         expectedVersion: spec.ifMatch ? expectedVersion(req) : 0,
       } as ParsedRequest<RequestSchemas>;
       await handler(input, { req, res, caller, upstream: upstreamCallOf(req, res, caller.key) });
-    });
+    };
+    // One route per path, so that metrics and traces name the path template the request took.
+    for (const path of operationPaths(spec)) router[spec.method](expressPath(path), answer);
   }
   return router;
 }
