@@ -49,7 +49,7 @@ describe('parseChangelog', () => {
   });
 
   it("parses the project's own CHANGELOG.md, with every release dated but an Unreleased one", () => {
-    const releases = parseChangelog(readFileSync(resolve(__dirname, '../../../../CHANGELOG.md'), 'utf8'));
+    const releases = parseChangelog(readFileSync(resolve(__dirname, '../../../../../CHANGELOG.md'), 'utf8'));
     expect(releases.length).toBeGreaterThan(0);
     // Only an Unreleased section, first if present, goes without a date.
     const [first, ...rest] = releases;
