@@ -91,7 +91,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       }
     };
     for (const s of ofKind<IService>(manifests, 'Service')) check(id(s), s.spec?.selector, (s.spec?.ports ?? []).map((p) => p.targetPort));
-    for (const b of ofKind<IPodDisruptionBudget>(manifests, 'PodDisruptionBudget')) check(id(b), b.spec?.selector.matchLabels, []);
+    for (const b of ofKind<IPodDisruptionBudget>(manifests, 'PodDisruptionBudget')) check(id(b), b.spec?.selector?.matchLabels, []);
     for (const n of ofKind<INetworkPolicy>(manifests, 'NetworkPolicy')) {
       check(id(n), n.spec?.podSelector.matchLabels, (n.spec?.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((p) => p.port)));
     }
