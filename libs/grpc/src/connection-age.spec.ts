@@ -1,23 +1,10 @@
-import { makeGenericClientConstructor, type Client, type handleUnaryCall, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { makeGenericClientConstructor, type Client, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@libs/logging';
 import { createClient } from './client';
+import { jsonTestService } from './json-test-service';
 import { startGrpcServer, type RunningGrpcServer } from './server';
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (buffer: Buffer) => JSON.parse(buffer.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  Peer: {
-    path: '/test.Peer/Peer',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonTestService('test.Peer', ['Peer']);
 type PeerMethod = (request: object, options: { deadline: number }, callback: (error: ServiceError | null, peer: string) => void) => void;
 
 // A gRPC client looks its target's name up again only when a connection ends; the servers end each one after a
