@@ -36,7 +36,6 @@ const renderings: Record<string, Manifest[]> = {
   base: renderKustomization(join(KUBERNETES, 'base')),
   'overlays/example': renderKustomization(join(KUBERNETES, 'overlays', 'example')),
 };
-const base = renderings.base;
 const example = renderings['overlays/example'];
 const stages = dockerfileStages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const peakRssMb = (JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest-full.json'), 'utf8')) as { peakRssMb: Record<string, number> })
@@ -63,9 +62,9 @@ const portNumber = (container: IContainer, port: number | string | undefined) =>
 /** The literal values a container's environment sets (values from Secrets are left out: they are not here). */
 const literalEnv = (container: IContainer) =>
   Object.fromEntries((container.env ?? []).filter((v) => v.value !== undefined).map((v) => [v.name, v.value as string]));
-/** The configuration a service runs with in the base: its defaults, overridden by the manifest's literal values. */
-const effectiveConfig = (service: string) =>
-  parseConfig(SCHEMAS[service], literalEnv(containerOf(only(base, 'Deployment', service)))) as Record<string, unknown>;
+/** The configuration a service runs with: its defaults, overridden by the manifest's literal values. */
+const effectiveConfig = (manifests: Manifest[], service: string) =>
+  parseConfig(SCHEMAS[service], literalEnv(containerOf(only(manifests, 'Deployment', service)))) as Record<string, unknown>;
 
 describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manifests) => {
   it('renders every service and nothing twice', () => {
@@ -112,106 +111,107 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       expect([deployment.metadata.name, deployment.spec?.replicas]).toEqual([deployment.metadata.name, 2]);
     }
   });
+
+  describe.each(SERVICES)('%s', (service) => {
+    const deployment = only<IDeployment>(manifests, 'Deployment', service);
+    const container = containerOf(deployment);
+    const config = effectiveConfig(manifests, service);
+    const grpc = service !== 'gateway';
+
+    it('has a Service, a disruption budget and a network policy', () => {
+      const kubernetesService = only<IService>(manifests, 'Service', service);
+      // The gRPC services are headless, so that the gateway's round-robin client sees every pod.
+      expect(kubernetesService.spec?.clusterIP).toBe(grpc ? 'None' : undefined);
+      expect(only<IPodDisruptionBudget>(manifests, 'PodDisruptionBudget', service).spec?.maxUnavailable).toBe(1);
+      only<INetworkPolicy>(manifests, 'NetworkPolicy', service);
+    });
+
+    it('sets only variables its configuration schema reads, to values it accepts', () => {
+      const names = (container.env ?? []).map((v) => v.name);
+      expect(names.filter((name) => !(name in SCHEMAS[service].shape))).toEqual([]);
+      expect(new Set(names).size).toBe(names.length);
+      expect(container.envFrom).toBeUndefined();
+      // parseConfig throws, naming the variable, on a value the service would refuse at start.
+      expect(() => effectiveConfig(manifests, service)).not.toThrow();
+    });
+
+    it("runs its Dockerfile target's image as built, on the ports the service listens on", () => {
+      // clinical-finance/<target> as built, under whichever registry and tag an overlay gives it.
+      expect(container.image).toMatch(new RegExp(`^([\\w.:-]+/)*clinical-finance/${service}(:[\\w.-]+|@sha256:[0-9a-f]{64})?$`));
+      // The image's CMD carries the node flags (heap cap) that the memory figures below were measured with.
+      expect(container.command).toBeUndefined();
+      expect(container.args).toBeUndefined();
+      const ports = Object.fromEntries((container.ports ?? []).map((p) => [p.name, p.containerPort]));
+      const listening = grpc ? { grpc: config.GRPC_PORT, metrics: config.METRICS_PORT } : { http: config.PORT, metrics: config.METRICS_PORT };
+      expect(ports).toEqual(listening);
+      expect(stages.get(service)?.expose.sort()).toEqual(Object.values(listening).sort());
+      // Every port must be reachable from the pod network, not only on loopback.
+      const hosts = grpc ? [config.GRPC_HOST] : [config.HOST, config.METRICS_HOST];
+      expect(hosts).toEqual(hosts.map(() => '0.0.0.0'));
+    });
+
+    it('is probed where the service answers', () => {
+      const probe = (p: IProbe | undefined) => (p?.grpc ? { grpc: p.grpc.port } : { path: p?.httpGet?.path, port: portNumber(container, p?.httpGet?.port) });
+      const probes = [container.startupProbe, container.readinessProbe, container.livenessProbe].map(probe);
+      if (grpc) {
+        // grpc.health.v1.Health, which every gRPC service serves (libs/grpc).
+        expect(probes).toEqual(Array(3).fill({ grpc: config.GRPC_PORT }));
+      } else {
+        // Traffic once /readyz says the database and every upstream answer; after that, the process itself.
+        expect(probes).toEqual([
+          { path: '/readyz', port: config.PORT },
+          { path: '/healthz', port: config.PORT },
+          { path: '/healthz', port: config.PORT },
+        ]);
+      }
+      // Liveness must not restart a process that is only busy: more lenient than readiness.
+      const patience = (p: IProbe | undefined) => (p?.periodSeconds ?? 10) * (p?.failureThreshold ?? 3);
+      expect(patience(container.livenessProbe)).toBeGreaterThan(patience(container.readinessProbe));
+    });
+
+    it('requests the memory the benchmark measured, and is limited with room above it', () => {
+      const peak = peakRssMb[service];
+      expect(peak).toEqual(expect.any(Number));
+      const request = mebibytes(container.resources?.requests?.memory);
+      const limit = mebibytes(container.resources?.limits?.memory);
+      expect(request).toBeGreaterThanOrEqual(peak);
+      expect(limit).toBeGreaterThanOrEqual(peak * 1.25);
+      // The comment beside the figures names the figure they were chosen from.
+      const yaml = readFileSync(join(KUBERNETES, 'base', service, 'deployment.yaml'), 'utf8');
+      expect(yaml).toContain(`peak RSS ${peak.toFixed(1)} MiB`);
+      expect(yaml).toContain(`peakRssMb.${service}`);
+    });
+
+    it('has time to drain its calls before it is killed', () => {
+      const preStop = container.lifecycle?.preStop?.exec?.command ?? [];
+      const sleepMs = preStop[0] === 'sleep' ? Number(preStop[1]) * 1000 : 0;
+      expect((deployment.spec?.template.spec?.terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThanOrEqual(
+        sleepMs + Number(config.SHUTDOWN_GRACE_MS) + SHUTDOWN_MARGIN_MS,
+      );
+    });
+  });
+
+  describe('the gateway', () => {
+    const config = effectiveConfig(manifests, 'gateway');
+
+    it.each(GRPC_SERVICES)('reaches %s through its headless Service, on its gRPC port', (service) => {
+      const address = String(config[`${service.toUpperCase()}_ADDR`]);
+      const kubernetesService = only<IService>(manifests, 'Service', service);
+      expect(address).toBe(`${service}:${kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port}`);
+      expect(kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port).toBe(effectiveConfig(manifests, service).GRPC_PORT);
+    });
+
+    it.each(GRPC_SERVICES)('is the only caller the network policy lets reach the gRPC port of %s', (service) => {
+      const policy = only<INetworkPolicy>(manifests, 'NetworkPolicy', service);
+      const grpcRules = (policy.spec?.ingress ?? []).filter((rule) => rule.ports?.some((p) => p.port === 'grpc'));
+      expect(grpcRules.map((rule) => rule.from)).toEqual([[{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]]);
+    });
+  });
 });
 
 describe('the services in the manifests', () => {
   it('are the Dockerfile\'s service targets', () => {
     expect([...stages.keys()].filter((stage) => !['build', 'runtime'].includes(stage)).sort()).toEqual([...SERVICES].sort());
-  });
-});
-
-describe.each(SERVICES)('%s', (service) => {
-  const deployment = only<IDeployment>(base, 'Deployment', service);
-  const container = containerOf(deployment);
-  const config = effectiveConfig(service);
-  const grpc = service !== 'gateway';
-
-  it('has a Service, a disruption budget and a network policy', () => {
-    const kubernetesService = only<IService>(base, 'Service', service);
-    // The gRPC services are headless, so that the gateway's round-robin client sees every pod.
-    expect(kubernetesService.spec?.clusterIP).toBe(grpc ? 'None' : undefined);
-    expect(only<IPodDisruptionBudget>(base, 'PodDisruptionBudget', service).spec?.maxUnavailable).toBe(1);
-    only<INetworkPolicy>(base, 'NetworkPolicy', service);
-  });
-
-  it('sets only variables its configuration schema reads, to values it accepts', () => {
-    const names = (container.env ?? []).map((v) => v.name);
-    expect(names.filter((name) => !(name in SCHEMAS[service].shape))).toEqual([]);
-    expect(new Set(names).size).toBe(names.length);
-    expect(container.envFrom).toBeUndefined();
-    // parseConfig throws, naming the variable, on a value the service would refuse at start.
-    expect(() => effectiveConfig(service)).not.toThrow();
-  });
-
-  it("runs its Dockerfile target's image as built, on the ports the service listens on", () => {
-    expect(container.image).toBe(`clinical-finance/${service}`);
-    // The image's CMD carries the node flags (heap cap) that the memory figures below were measured with.
-    expect(container.command).toBeUndefined();
-    expect(container.args).toBeUndefined();
-    const ports = Object.fromEntries((container.ports ?? []).map((p) => [p.name, p.containerPort]));
-    const listening = grpc ? { grpc: config.GRPC_PORT, metrics: config.METRICS_PORT } : { http: config.PORT, metrics: config.METRICS_PORT };
-    expect(ports).toEqual(listening);
-    expect(stages.get(service)?.expose.sort()).toEqual(Object.values(listening).sort());
-    // Every port must be reachable from the pod network, not only on loopback.
-    const hosts = grpc ? [config.GRPC_HOST] : [config.HOST, config.METRICS_HOST];
-    expect(hosts).toEqual(hosts.map(() => '0.0.0.0'));
-  });
-
-  it('is probed where the service answers', () => {
-    const probe = (p: IProbe | undefined) => (p?.grpc ? { grpc: p.grpc.port } : { path: p?.httpGet?.path, port: portNumber(container, p?.httpGet?.port) });
-    const probes = [container.startupProbe, container.readinessProbe, container.livenessProbe].map(probe);
-    if (grpc) {
-      // grpc.health.v1.Health, which every gRPC service serves (libs/grpc).
-      expect(probes).toEqual(Array(3).fill({ grpc: config.GRPC_PORT }));
-    } else {
-      // Traffic once /readyz says the database and every upstream answer; after that, the process itself.
-      expect(probes).toEqual([
-        { path: '/readyz', port: config.PORT },
-        { path: '/healthz', port: config.PORT },
-        { path: '/healthz', port: config.PORT },
-      ]);
-    }
-    // Liveness must not restart a process that is only busy: more lenient than readiness.
-    const patience = (p: IProbe | undefined) => (p?.periodSeconds ?? 10) * (p?.failureThreshold ?? 3);
-    expect(patience(container.livenessProbe)).toBeGreaterThan(patience(container.readinessProbe));
-  });
-
-  it('requests the memory the benchmark measured, and is limited with room above it', () => {
-    const peak = peakRssMb[service];
-    expect(peak).toEqual(expect.any(Number));
-    const request = mebibytes(container.resources?.requests?.memory);
-    const limit = mebibytes(container.resources?.limits?.memory);
-    expect(request).toBeGreaterThanOrEqual(peak);
-    expect(limit).toBeGreaterThanOrEqual(peak * 1.25);
-    // The comment beside the figures names the figure they were chosen from.
-    const yaml = readFileSync(join(KUBERNETES, 'base', service, 'deployment.yaml'), 'utf8');
-    expect(yaml).toContain(`peak RSS ${peak.toFixed(1)} MiB`);
-    expect(yaml).toContain(`peakRssMb.${service}`);
-  });
-
-  it('has time to drain its calls before it is killed', () => {
-    const preStop = container.lifecycle?.preStop?.exec?.command ?? [];
-    const sleepMs = preStop[0] === 'sleep' ? Number(preStop[1]) * 1000 : 0;
-    expect((deployment.spec?.template.spec?.terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThanOrEqual(
-      sleepMs + Number(config.SHUTDOWN_GRACE_MS) + SHUTDOWN_MARGIN_MS,
-    );
-  });
-});
-
-describe('the gateway', () => {
-  const config = effectiveConfig('gateway');
-
-  it.each(GRPC_SERVICES)('reaches %s through its headless Service, on its gRPC port', (service) => {
-    const address = String(config[`${service.toUpperCase()}_ADDR`]);
-    const kubernetesService = only<IService>(base, 'Service', service);
-    expect(address).toBe(`${service}:${kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port}`);
-    expect(kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port).toBe(effectiveConfig(service).GRPC_PORT);
-  });
-
-  it.each(GRPC_SERVICES)('is the only caller the network policy lets reach the gRPC port of %s', (service) => {
-    const policy = only<INetworkPolicy>(base, 'NetworkPolicy', service);
-    const grpcRules = (policy.spec?.ingress ?? []).filter((rule) => rule.ports?.some((p) => p.port === 'grpc'));
-    expect(grpcRules.map((rule) => rule.from)).toEqual([[{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]]);
   });
 });
 
@@ -229,9 +229,9 @@ describe('the example overlay', () => {
     expect(missing).toEqual([]);
   });
 
-  it('ships no usable secret: every secret is empty and every password a placeholder', () => {
+  it('ships no usable secret: every secret and password is empty, and every password in a URL a placeholder', () => {
     const values = secrets.flatMap((secret) => Object.entries(decoded(secret)));
-    expect(values.filter(([key, value]) => key.endsWith('_SECRET') && value !== '')).toEqual([]);
+    expect(values.filter(([key, value]) => /SECRET|PASSWORD/.test(key) && value !== '')).toEqual([]);
     expect(values.filter(([key, value]) => key.endsWith('_URL') && !value.includes(':CHANGE-ME@'))).toEqual([]);
   });
 
