@@ -30,7 +30,8 @@ const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding'
  * Renders a kustomization directory as `kubectl kustomize` would, offline and without the kustomize binary, for
  * the subset of kustomize that deploy/kubernetes uses: resources (files and directories), namespace, images,
  * secretGenerator (env files and literals, fixed names) and JSON 6902 patches. Anything else is refused with an
- * error, so the manifests cannot come to rely on a feature this renderer would silently ignore.
+ * error, so the manifests cannot come to rely on a feature this renderer would silently ignore. kustomize.spec.ts
+ * checks that it renders deploy/kubernetes exactly as `kubectl kustomize` does.
  */
 export function renderKustomization(dir: string): Manifest[] {
   const file = join(dir, 'kustomization.yaml');
