@@ -145,6 +145,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       const listening = grpc ? { grpc: config.GRPC_PORT, metrics: config.METRICS_PORT } : { http: config.PORT, metrics: config.METRICS_PORT };
       expect(ports).toEqual(listening);
       expect(stages.get(service)?.expose.sort()).toEqual(Object.values(listening).sort());
+      expect(deployment.spec?.template.metadata?.annotations?.['prometheus.io/port']).toBe(String(config.METRICS_PORT));
       // Every port must be reachable from the pod network, not only on loopback.
       const hosts = grpc ? [config.GRPC_HOST] : [config.HOST, config.METRICS_HOST];
       expect(hosts).toEqual(hosts.map(() => '0.0.0.0'));

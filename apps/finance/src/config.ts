@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
   ...metricsFields(9465),
   ...grpcServiceFields('finance', 50052),

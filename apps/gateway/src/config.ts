@@ -4,6 +4,7 @@ import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from
 import { emailField } from './auth/credentials';
 import { keyLimitFields } from './auth/key-limits';
 
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z
   .object({
     HOST: env.text('0.0.0.0'),

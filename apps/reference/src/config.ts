@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
 import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS } from '@libs/reference-db';
 
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
   ...metricsFields(9464),
   ...grpcServiceFields('reference', 50051),
