@@ -50,7 +50,7 @@ function only<T>(manifests: Manifest[], kind: string, name: string): T {
 const ofKind = <T>(manifests: Manifest[], kind: string) => manifests.filter((m) => m.kind === kind) as unknown as (T & Manifest)[];
 const containerOf = (deployment: IDeployment): IContainer => {
   const containers = deployment.spec?.template.spec?.containers ?? [];
-  expect(containers).toHaveLength(1);
+  if (containers.length !== 1) throw new Error(`expected one container in ${deployment.metadata?.name}, found ${containers.length}`);
   return containers[0];
 };
 const podLabels = (deployment: IDeployment) => deployment.spec?.template.metadata?.labels ?? {};
@@ -115,7 +115,8 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
   describe.each(SERVICES)('%s', (service) => {
     const deployment = only<IDeployment>(manifests, 'Deployment', service);
     const container = containerOf(deployment);
-    const config = effectiveConfig(manifests, service);
+    // Parsed in each test, so that a value the service refuses fails the test that says so.
+    const configOf = () => effectiveConfig(manifests, service);
     const grpc = service !== 'gateway';
 
     it('has a Service, a disruption budget and a network policy', () => {
@@ -132,10 +133,11 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       expect(new Set(names).size).toBe(names.length);
       expect(container.envFrom).toBeUndefined();
       // parseConfig throws, naming the variable, on a value the service would refuse at start.
-      expect(() => effectiveConfig(manifests, service)).not.toThrow();
+      expect(configOf).not.toThrow();
     });
 
     it("runs its Dockerfile target's image as built, on the ports the service listens on", () => {
+      const config = configOf();
       // clinical-finance/<target> as built, under whichever registry and tag an overlay gives it.
       expect(container.image).toMatch(new RegExp(`^([\\w.:-]+/)*clinical-finance/${service}(:[\\w.-]+|@sha256:[0-9a-f]{64})?$`));
       // The image's CMD carries the node flags (heap cap) that the memory figures below were measured with.
@@ -152,6 +154,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
     });
 
     it('is probed where the service answers', () => {
+      const config = configOf();
       const probe = (p: IProbe | undefined) => (p?.grpc ? { grpc: p.grpc.port } : { path: p?.httpGet?.path, port: portNumber(container, p?.httpGet?.port) });
       const probes = [container.startupProbe, container.readinessProbe, container.livenessProbe].map(probe);
       if (grpc) {
@@ -184,6 +187,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
     });
 
     it('has time to drain its calls before it is killed', () => {
+      const config = configOf();
       const preStop = container.lifecycle?.preStop?.exec?.command ?? [];
       const sleepMs = preStop[0] === 'sleep' ? Number(preStop[1]) * 1000 : 0;
       expect((deployment.spec?.template.spec?.terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThanOrEqual(
