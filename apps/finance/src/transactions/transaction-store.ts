@@ -160,11 +160,11 @@ export interface TransactionFilter {
   accountId: string | null;
   studentId: string | null;
   /** Keyset position: the (date, id) of the last row already served. */
-  after: [string, string] | null;
+  after: [string, string] | undefined;
   limit: number;
 }
 
-/** One page in (date, id) order; fetches one extra row to know whether another page follows. */
+/** Transactions in (date, id) order, at most `limit`. */
 export async function listTransactions(sequelize: Sequelize, filter: TransactionFilter): Promise<financeV1.Transaction[]> {
   const rows = await sequelize.query<TransactionRow>(
     `${SELECT}
@@ -180,7 +180,7 @@ export async function listTransactions(sequelize: Sequelize, filter: Transaction
         filter.studentId,
         filter.after?.[0] ?? null,
         filter.after?.[1] ?? null,
-        filter.limit + 1,
+        filter.limit,
       ],
       type: QueryTypes.SELECT,
     },

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import { isText, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
-import { keysetPage, normaliseTerms } from './request-checks';
+import { normaliseTerms } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 import { stripHtml } from './strip-html';
 
@@ -70,7 +70,8 @@ export function categoryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { categories: terms },
         limit: CATEGORY_PAGE,
-        keyOf: (row: CategoryRow) => row.code,
+        isPosition: isText,
+        positionOf: (row: CategoryRow) => row.code,
         fetch: (after: string | undefined, limit) => selectCategories(sequelize, terms, after, limit),
       });
       const drugs = request.includeDrugs ? await drugsIn(sequelize, page.rows.map((c) => c.code)) : new Map();
