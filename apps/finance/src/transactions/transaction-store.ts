@@ -66,22 +66,26 @@ export const fieldsOf = (input: financeV1.TransactionInput): TransactionFields =
   accountId: input.accountId,
 });
 
-/** Inserts every item in one statement and returns their ids, in input order. */
+/** Inserts every item in one statement and returns them as the API shows them, in input order. */
 export async function insertTransactions(
   sequelize: Sequelize,
   items: TransactionFields[],
   madeBy: string,
   transaction: DbTransaction,
-): Promise<string[]> {
+): Promise<financeV1.Transaction[]> {
   const rows = items.map((item) => ({ ...item, id: randomUUID(), madeBy }));
-  await sequelize.query(
-    `INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
-     SELECT id, "studentId", date, "categoryId", payee, amount, notes, "accountId", "madeBy"
-       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "studentId" uuid, date date, "categoryId" uuid, payee text,
-                                               amount bigint, notes text, "accountId" uuid, "madeBy" text)`,
-    { bind: [JSON.stringify(rows)], transaction },
+  const inserted = await sequelize.query<TransactionRow>(
+    `WITH inserted AS (
+       INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
+       SELECT id, "studentId", date, "categoryId", payee, amount, notes, "accountId", "madeBy"
+         FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "studentId" uuid, date date, "categoryId" uuid, payee text,
+                                                 amount bigint, notes text, "accountId" uuid, "madeBy" text)
+       RETURNING *)
+     ${selectFrom('inserted')}`,
+    { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction },
   );
-  return rows.map((row) => row.id);
+  const byId = new Map(inserted.map((row) => [row.id, toTransaction(row)]));
+  return rows.map((row) => byId.get(row.id) as financeV1.Transaction);
 }
 
 /** Inserts one transaction and returns it as the API shows it, in one round trip (a create's hot path). */
