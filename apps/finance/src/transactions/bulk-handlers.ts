@@ -9,7 +9,7 @@ import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import { deleteTransactions, fieldsOf, insertTransactions, lockTransactions } from './transaction-store';
 
-/** Largest bulk request (DESIGN.md §5). */
+/** Largest bulk request: it bounds the work and the size of the one audit event (docs/decisions/0006). */
 export const MAX_BULK = 1000;
 
 function checkCount(checks: FieldChecks, count: number): void {

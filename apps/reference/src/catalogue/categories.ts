@@ -16,7 +16,7 @@ export interface CategoryRow {
 
 export const CATEGORY_COLUMNS = 'c.code, c.name, c.level, c.parent_code';
 
-/** Text leaves without HTML (SPEC.md §4.8), whichever source it came from. */
+/** Text leaves without HTML (docs/REFERENCE.md, Drug categories), whichever source it came from. */
 export const toCategory = (row: CategoryRow, drugs: catalogueV1.DrugSummary[] = []): catalogueV1.DrugCategory => ({
   code: row.code,
   name: stripHtml(row.name),

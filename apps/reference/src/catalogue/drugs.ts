@@ -6,7 +6,7 @@ import { isNameKey, nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
 import { catalogueId, unknownId } from './request-checks';
 
-/** Fixed by SPEC.md §4.5: the drug list's page size cannot be changed. */
+/** The drug list's page size is fixed: clients cannot change it (docs/decisions/0009). */
 export const DRUG_PAGE = 50;
 
 interface DrugRow {
