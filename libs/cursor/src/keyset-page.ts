@@ -32,6 +32,9 @@ export function isTextTuple<K extends string[]>(length: K['length']): PositionCh
   return (position): position is K => Array.isArray(position) && position.length === length && position.every(isText);
 }
 
+/** [sort key, id]: the position of most lists. */
+export const isTextPair = isTextTuple<[string, string]>(2);
+
 /**
  * The keyset position a cursor holds for this query, or undefined without a cursor (the first page).
  * A forged, damaged or foreign cursor, one made for other filters, or one holding a position of

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { financeV1 } from '@libs/contracts';
-import { isTextTuple, keysetPage, pageSize } from '@libs/cursor';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
@@ -91,7 +91,7 @@ export function paymentHandlers(deps: FinanceDeps) {
         cursor: request.cursor,
         query: { status: request.status, studentId },
         limit,
-        isPosition: isTextTuple<[string, string]>(2),
+        isPosition: isTextPair,
         positionOf: (row: { position: [string, string] }) => row.position,
         fetch: (after, pageLimit) => listPayments(sequelize, { status: request.status || null, studentId, after, limit: pageLimit }),
       });

@@ -1,5 +1,5 @@
 import { financeV1 } from '@libs/contracts';
-import { isTextTuple, keysetPage, pageSize } from '@libs/cursor';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
@@ -43,7 +43,7 @@ export function transactionHandlers(deps: FinanceDeps) {
         cursor: request.cursor,
         query: { from: request.from, to: request.to, accountId: request.accountId, studentId },
         limit,
-        isPosition: isTextTuple<[string, string]>(2),
+        isPosition: isTextPair,
         positionOf: (row: financeV1.Transaction): [string, string] => [row.date, row.id],
         fetch: (after, pageLimit) =>
           listTransactions(sequelize, {

@@ -1,5 +1,4 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { isTextTuple } from '@libs/cursor';
 import { SqlParams } from './sql-params';
 
 /** Keyset position in a list ordered by name: [lower(name), id]. */
@@ -11,7 +10,6 @@ export interface NamedRow {
 }
 
 export const nameKeyOf = (row: NamedRow): NameKey => [row.sort_name, row.id];
-export const isNameKey = isTextTuple<NameKey>(2);
 
 /**
  * A page of `table` in (lower(name), id) order, after a keyset position; the

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { keysetPage, type CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
-import { isNameKey, nameKeyOf, selectByName, type NameKey } from './by-name';
+import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
@@ -48,7 +48,7 @@ export function conditionHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { conditions: terms },
         limit: CONDITION_PAGE,
-        isPosition: isNameKey,
+        isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<ConditionRow>(sequelize, {

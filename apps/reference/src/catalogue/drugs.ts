@@ -1,8 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { keysetPage, type CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
-import { isNameKey, nameKeyOf, selectByName, type NameKey } from './by-name';
+import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
 import { catalogueId, unknownId } from './request-checks';
 
@@ -47,7 +47,7 @@ export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { drugs: 'all' },
         limit: DRUG_PAGE,
-        isPosition: isNameKey,
+        isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<DrugRow>(sequelize, { table: 'drugs', columns: DRUG_COLUMNS, after, limit }),

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
-import { keysetPage, type CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import { catalogueV1 } from '@libs/contracts';
-import { selectByName, isNameKey, nameKeyOf, type NameKey } from './by-name';
+import { selectByName, nameKeyOf, type NameKey } from './by-name';
 import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
@@ -29,7 +29,7 @@ export function labTestHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { labs: terms },
         limit: LAB_TEST_PAGE,
-        isPosition: isNameKey,
+        isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<LabTestRow>(sequelize, {

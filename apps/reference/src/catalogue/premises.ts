@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
-import { keysetPage, type CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
 import type { PremiseAddress } from '@libs/reference-db';
-import { isNameKey, nameKeyOf, selectByName, type NameKey } from './by-name';
+import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
@@ -52,7 +52,7 @@ export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { premises: terms },
         limit: PREMISE_PAGE,
-        isPosition: isNameKey,
+        isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<PremiseRow>(sequelize, {

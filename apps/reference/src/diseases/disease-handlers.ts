@@ -1,4 +1,4 @@
-import { cursorPosition, isTextTuple, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
+import { cursorPosition, isTextPair, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { referenceV1 } from '@libs/contracts';
 import { CONTROL_CHARACTER } from '../catalogue/request-checks';
@@ -82,7 +82,7 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
       cursor,
       query: { term: exactTerm ?? '', exact: exactTerm !== undefined, order },
       limit,
-      isPosition: isTextTuple<[string, string]>(2),
+      isPosition: isTextPair,
       positionOf: (row: DiseaseRow): [string, string] => [row.name_key, row.id],
       fetch: (after, rows) => listDiseases(db, { exactTerm, order, limit: rows, after }),
     });
