@@ -55,5 +55,6 @@ export function toEntry(row: EntryRow): auditV1.AuditEntry {
     hash: row.hash,
     recordedAt: row.recorded_at.toISOString(),
     traceId: row.trace_id ?? '',
+    schemaVersion: schemaVersion ?? 0,
   };
 }

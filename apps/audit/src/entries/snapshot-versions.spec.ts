@@ -189,6 +189,26 @@ describe('entries stored before schemaVersion (version 1), read today (PostgreSQ
     expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: String(events.length + current.length) });
   });
 
+  it('serves a version-2 entry so that a client can recompute its hash, and says which entries are converted', async () => {
+    const entries = await listed();
+    expect(entries.map((entry) => entry.schemaVersion)).toEqual([...events.map(() => 0), ...current.map(() => 2)]);
+    for (const entry of entries.slice(events.length)) {
+      const served = {
+        eventId: entry.eventId,
+        occurredAt: entry.occurredAt,
+        action: entry.action,
+        entityType: entry.entityType,
+        entityIds: entry.entityIds,
+        actor: entry.actor,
+        requestId: entry.requestId,
+        schemaVersion: entry.schemaVersion,
+        before: JSON.parse(entry.beforeJson),
+        after: JSON.parse(entry.afterJson),
+      } as AuditEvent;
+      expect(entryHash(entry.prevHash, served)).toBe(entry.hash);
+    }
+  });
+
   it('notices a version-2 entry whose schemaVersion was removed in SQL', async () => {
     await db.sequelize.query('UPDATE audit_entries SET schema_version = NULL WHERE event_id = $1', { bind: [current[0].eventId] });
     expect(await verifyChain(db.sequelize)).toMatchObject({
