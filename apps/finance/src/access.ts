@@ -4,7 +4,7 @@ import type { Actor } from '@libs/grpc';
 export type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
 /**
- * Who may do what in finance (DESIGN.md §4). The gateway has the same table in
+ * Who may do what in finance (docs/FINANCE.md, Roles). The gateway has the same table in
  * its permissions; services check again so an internal caller cannot skip it.
  */
 export const FINANCE_ACCESS = {

@@ -1,4 +1,4 @@
-import type { financeV1 } from '@libs/contracts';
+import type { EntityMessage, financeV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutate, type FinanceDeps } from '../mutation';
@@ -6,7 +6,7 @@ import { recordEvent } from '../outbox/record-event';
 import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkVersion } from '../validation/versions';
-import { ACCOUNTS, CATEGORIES, ID_TEXT_MAX, NAME_MAX, STUDENTS, type RecordKind } from './record-kinds';
+import { ACCOUNTS, CATEGORIES, ID_TEXT_MAX, NAME_MAX, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 
 /** Column changes of a partial update: fields left out (undefined) are not touched; '' clears an optional column. */
@@ -16,17 +16,20 @@ function changesOf(fields: Record<string, string | undefined>, required: string[
     .map(([column, value]) => [column, required.includes(column) ? value.trim() : value.trim() || null]);
 }
 
+/** The record kinds that carry a version, so can be updated. */
+type VersionedEntityType = Exclude<RecordEntityType, 'registration_number'>;
+
 /** PATCH of accounts, categories and students, with the same version check as transactions. */
 export function recordUpdateHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
-  async function update<T extends { id: string; version: number }>(
+  async function update<E extends VersionedEntityType>(
     context: CallContext,
-    kind: RecordKind<T>,
+    kind: RecordKind<E>,
     request: { id: string; expectedVersion: number },
     checks: FieldChecks,
     changes: [string, string | null][],
-  ): Promise<T> {
+  ): Promise<EntityMessage<E>> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     const id = requireUuid(request.id);
     checks.throwIfAny();

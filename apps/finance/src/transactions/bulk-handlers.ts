@@ -9,7 +9,7 @@ import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import { deleteTransactions, fieldsOf, insertTransactions, lockTransactions } from './transaction-store';
 
-/** Largest bulk request (DESIGN.md §5). */
+/** Largest bulk request: it bounds the work and the size of the one audit event (docs/decisions/0006). */
 export const MAX_BULK = 1000;
 
 function checkCount(checks: FieldChecks, count: number): void {
@@ -39,14 +39,14 @@ export function bulkHandlers(deps: FinanceDeps) {
         const references = request.items.flatMap((item, index) => referencesOf(item, `[${index}].`));
         await checkReferences(sequelize, checks, references, transaction);
         checks.throwIfAny();
-        const items = request.items.map(fieldsOf);
-        const ids = await insertTransactions(sequelize, items, actor.userId, transaction);
+        const created = await insertTransactions(sequelize, request.items.map(fieldsOf), actor.userId, transaction);
+        const ids = created.map((row) => row.id);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.bulk_created',
           entityType: 'transaction',
           entityIds: ids,
           before: null,
-          after: items.map((item, index) => ({ id: ids[index], ...item, madeBy: actor.userId })),
+          after: created,
         });
         return { ids };
       });

@@ -1,11 +1,12 @@
 import { financeV1 } from '@libs/contracts';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
 import { recordEvent } from '../outbox/record-event';
+import { FINANCE_PAGE } from '../page-size';
 import { FieldChecks } from '../validation/fields';
 import { notFound, requireUuid } from '../validation/ids';
-import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
 import { checkReferences } from '../validation/references';
 import { checkVersion } from '../validation/versions';
 import { checkTransactionInput } from './transaction-input';
@@ -32,23 +33,29 @@ export function transactionHandlers(deps: FinanceDeps) {
       if (request.to) checks.date(request.to, 'to');
       checks.uuid(request.accountId, 'accountId', { required: false });
       checks.throwIfAny();
-      const limit = pageLimit(request.limit);
+      const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
 
       const studentId = scope.kind === 'student' ? scope.studentId : null;
-      const query = { from: request.from, to: request.to, accountId: request.accountId, studentId };
-      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
-      const rows = await listTransactions(sequelize, {
-        from: request.from || null,
-        to: request.to || null,
-        accountId: request.accountId || null,
-        studentId,
-        after,
+      const page = await keysetPage({
+        cursors: deps.cursors,
+        cursor: request.cursor,
+        query: { from: request.from, to: request.to, accountId: request.accountId, studentId },
         limit,
+        isPosition: isTextPair,
+        positionOf: (row: financeV1.Transaction): [string, string] => [row.date, row.id],
+        fetch: (after, pageLimit) =>
+          listTransactions(sequelize, {
+            from: request.from || null,
+            to: request.to || null,
+            accountId: request.accountId || null,
+            studentId,
+            after,
+            limit: pageLimit,
+          }),
       });
-      const page = pageOf(rows, limit, deps.cursors, query, (last) => [last.date, last.id]);
-      return { transactions: page.items, nextCursor: page.nextCursor };
+      return { transactions: page.rows, nextCursor: page.nextCursor };
     },
 
     async getTransaction(request: financeV1.GetTransactionRequest, context: CallContext): Promise<financeV1.GetTransactionResponse> {
