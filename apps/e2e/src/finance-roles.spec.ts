@@ -18,7 +18,7 @@ const staffRead = { reader: 403, student: 403, bursar: 200, admin: 200 };
 const staffWrite = (status: number) => ({ reader: 403, student: 403, bursar: status, admin: status });
 const adminOnly = { reader: 403, student: 403, bursar: 403, admin: 200 };
 
-// Every finance endpoint, with what each role gets (DESIGN.md §4). A student reads only their own
+// Every finance endpoint, with what each role gets (docs/FINANCE.md, Roles). A student reads only their own
 // records: another student's is a 404, exactly like a missing one.
 const CASES: Case[] = [
   { name: 'list transactions', method: 'GET', path: () => '/api/v1/transactions', expected: readAll },

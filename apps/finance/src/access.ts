@@ -3,9 +3,9 @@ import { grantedRoles } from '@libs/contracts';
 import type { Actor } from '@libs/grpc';
 
 /**
- * Who may do what in finance: the rows of the permission table (@libs/contracts)
- * that the gateway checks too. The service checks them again from the signed
- * actor, so an internal caller cannot skip them.
+ * Who may do what in finance: the rows of the permission table (@libs/contracts;
+ * docs/FINANCE.md, Roles) that the gateway checks too. The service checks them
+ * again from the signed actor, so an internal caller cannot skip them.
  */
 export const FINANCE_ACCESS = {
   /** Transactions, payments, students and statements; a student sees only their own. */

@@ -1,14 +1,15 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
+import { FINANCE_PAGE } from '../page-size';
 import { insertStatementLine } from '../statements/statement-store';
 import { amountOf, given, InputProblems, parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
-import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
 import { checkReferences } from '../validation/references';
 import { nextStatus, type PaymentMove } from './payment-states';
 import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';
@@ -73,18 +74,23 @@ export function paymentHandlers(deps: FinanceDeps) {
     async listPayments(request: financeV1.ListPaymentsRequest, context: CallContext): Promise<financeV1.ListPaymentsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.read);
       parseInput(financeApi.paymentFilters, { status: given(request.status), studentId: given(request.studentId) });
-      const limit = pageLimit(request.limit);
+      const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { payments: [], nextCursor: '' };
       if (scope.kind === 'student' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
         return { payments: [], nextCursor: '' };
       }
       const studentId = scope.kind === 'student' ? scope.studentId : request.studentId.toLowerCase() || null;
-      const query = { status: request.status, studentId };
-      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
-      const rows = await listPayments(sequelize, { status: request.status || null, studentId, after, limit });
-      const page = pageOf(rows, limit, deps.cursors, query, (last) => last.position);
-      return { payments: page.items.map((row) => row.payment), nextCursor: page.nextCursor };
+      const page = await keysetPage({
+        cursors: deps.cursors,
+        cursor: request.cursor,
+        query: { status: request.status, studentId },
+        limit,
+        isPosition: isTextPair,
+        positionOf: (row: { position: [string, string] }) => row.position,
+        fetch: (after, pageLimit) => listPayments(sequelize, { status: request.status || null, studentId, after, limit: pageLimit }),
+      });
+      return { payments: page.rows.map((row) => row.payment), nextCursor: page.nextCursor };
     },
 
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {

@@ -1,4 +1,4 @@
-import { financeApi, financeV1 } from '@libs/contracts';
+import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutateOnce } from '../writes';
@@ -7,7 +7,7 @@ import { recordEvent } from '../outbox/record-event';
 import { given, InputProblems } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkReferences, type Reference } from '../validation/references';
-import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordKind } from './record-kinds';
+import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, insertRecord, listRecords } from './record-store';
 import { visibleStudent } from './visible-student';
 
@@ -20,7 +20,7 @@ interface Codec<R> {
 export function recordHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
-  async function get<T>(context: CallContext, kind: RecordKind<T>, rawId: string): Promise<T> {
+  async function get<E extends RecordEntityType>(context: CallContext, kind: RecordKind<E>, rawId: string): Promise<EntityMessage<E>> {
     requireRole(context, FINANCE_ACCESS.readRecords);
     const id = requireUuid(rawId);
     const record = await findRecord(sequelize, kind, id);
@@ -28,12 +28,12 @@ export function recordHandlers(deps: FinanceDeps) {
     return record;
   }
 
-  async function create<T, R>(
+  async function create<E extends RecordEntityType, R>(
     context: CallContext,
-    kind: RecordKind<T>,
+    kind: RecordKind<E>,
     input: { values: (string | null)[]; checks: InputProblems; references: Reference[]; key: string; request: unknown },
     codec: Codec<R>,
-    wrap: (record: T) => R,
+    wrap: (record: EntityMessage<E>) => R,
   ): Promise<R> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     input.checks.throwIfAny();
@@ -45,7 +45,7 @@ export function recordHandlers(deps: FinanceDeps) {
       await recordEvent(sequelize, transaction, context, actor, {
         action: `${kind.entityType}.created`,
         entityType: kind.entityType,
-        entityIds: [(record as { id: string }).id],
+        entityIds: [record.id],
         before: null,
         after: record,
       });

@@ -1,4 +1,4 @@
-import { financeApi, type financeV1 } from '@libs/contracts';
+import { financeApi, type EntityMessage, type financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutate } from '../writes';
@@ -7,7 +7,7 @@ import { recordEvent } from '../outbox/record-event';
 import { parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkVersion } from '../validation/versions';
-import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordKind } from './record-kinds';
+import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 
 /** Column changes of a partial update: fields left out (undefined) are not touched; '' clears an optional column. */
@@ -17,16 +17,19 @@ function changesOf(fields: Record<string, string | undefined>, required: string[
     .map(([column, value]) => [column, required.includes(column) ? value.trim() : value.trim() || null]);
 }
 
+/** The record kinds that carry a version, so can be updated. */
+type VersionedEntityType = Exclude<RecordEntityType, 'registration_number'>;
+
 /** PATCH of accounts, categories and students, with the same version check as transactions. */
 export function recordUpdateHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
-  async function update<T extends { id: string; version: number }>(
+  async function update<E extends VersionedEntityType>(
     context: CallContext,
-    kind: RecordKind<T>,
+    kind: RecordKind<E>,
     request: { id: string; expectedVersion: number },
     changes: [string, string | null][],
-  ): Promise<T> {
+  ): Promise<EntityMessage<E>> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     const id = requireUuid(request.id);
     return mutate(deps, async (transaction) => {

@@ -32,14 +32,14 @@ export function bulkHandlers(deps: FinanceDeps) {
         const references = request.items.flatMap((item, index) => referencesOf(item, `[${index}].`));
         await checkReferences(sequelize, checks, references, transaction);
         checks.throwIfAny();
-        const items = request.items.map(fieldsOf);
-        const ids = await insertTransactions(sequelize, items, actor.userId, transaction);
+        const created = await insertTransactions(sequelize, request.items.map(fieldsOf), actor.userId, transaction);
+        const ids = created.map((row) => row.id);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.bulk_created',
           entityType: 'transaction',
           entityIds: ids,
           before: null,
-          after: items.map((item, index) => ({ id: ids[index], ...item, madeBy: actor.userId })),
+          after: created,
         });
         return { ids };
       });

@@ -1,12 +1,13 @@
 import { financeApi, financeV1 } from '@libs/contracts';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
+import { FINANCE_PAGE } from '../page-size';
+import { given, InputProblems, parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
-import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
-import { InputProblems, given, parseInput } from '../validation/input';
 import { checkReferences } from '../validation/references';
 import { checkVersion } from '../validation/versions';
 import { checkTransactionInput } from './transaction-input';
@@ -29,23 +30,29 @@ export function transactionHandlers(deps: FinanceDeps) {
     ): Promise<financeV1.ListTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.read);
       parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
-      const limit = pageLimit(request.limit);
+      const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
 
       const studentId = scope.kind === 'student' ? scope.studentId : null;
-      const query = { from: request.from, to: request.to, accountId: request.accountId, studentId };
-      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
-      const rows = await listTransactions(sequelize, {
-        from: request.from || null,
-        to: request.to || null,
-        accountId: request.accountId || null,
-        studentId,
-        after,
+      const page = await keysetPage({
+        cursors: deps.cursors,
+        cursor: request.cursor,
+        query: { from: request.from, to: request.to, accountId: request.accountId, studentId },
         limit,
+        isPosition: isTextPair,
+        positionOf: (row: financeV1.Transaction): [string, string] => [row.date, row.id],
+        fetch: (after, pageLimit) =>
+          listTransactions(sequelize, {
+            from: request.from || null,
+            to: request.to || null,
+            accountId: request.accountId || null,
+            studentId,
+            after,
+            limit: pageLimit,
+          }),
       });
-      const page = pageOf(rows, limit, deps.cursors, query, (last) => [last.date, last.id]);
-      return { transactions: page.items, nextCursor: page.nextCursor };
+      return { transactions: page.rows, nextCursor: page.nextCursor };
     },
 
     async getTransaction(request: financeV1.GetTransactionRequest, context: CallContext): Promise<financeV1.GetTransactionResponse> {
