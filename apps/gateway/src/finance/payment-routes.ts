@@ -1,8 +1,7 @@
-import type { financeV1 } from '@libs/contracts';
+import { toPaymentJson, type financeV1 } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
-import { toPaymentJson } from './finance-json';
 import * as op from './transaction-operations';
 
 function paymentOf(response: { payment?: financeV1.Payment }) {

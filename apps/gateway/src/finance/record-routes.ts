@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import type { z } from 'zod';
+import { toAccountJson, toCategoryJson, toRegistrationNumberJson, toStatementLineJson, toStudentJson } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { UpstreamCall } from '../platform/upstreams/upstream';
 import type { Upstreams } from '../platform/upstreams/upstreams';
-import { toAccountJson, toStatementLineJson, toStudentJson } from './finance-json';
 import * as op from './record-operations';
 
 
@@ -60,7 +60,6 @@ function recordRoutes<C extends z.ZodType, U extends z.ZodType | undefined, R>(
   return routes;
 }
 
-const identity = <R>(record: R) => record;
 const orEmpty = (value: string | null) => (value === null ? '' : value);
 
 /** /api/v1/finance/: accounts, categories, registration numbers, students and a student's statement. */
@@ -82,14 +81,14 @@ export function financeRecordRoutes(upstreams: Upstreams): Route[] {
       get: async (id, call) => (await finance.call((c) => c.getCategory, { id }, call)).category,
       create: async (body, key, call) => (await finance.call((c) => c.createCategory, { name: body.name, idempotencyKey: key }, call)).category,
       update: async (request, call) => (await finance.call((c) => c.updateCategory, request, call)).category,
-      toJson: identity,
+      toJson: toCategoryJson,
     }),
     ...recordRoutes(op.registrationNumbers, {
       list: async (call) => (await finance.call((c) => c.listRegistrationNumbers, {}, call)).registrationNumbers,
       get: async (id, call) => (await finance.call((c) => c.getRegistrationNumber, { id }, call)).registrationNumber,
       create: async (body, key, call) =>
         (await finance.call((c) => c.createRegistrationNumber, { number: body.number, idempotencyKey: key }, call)).registrationNumber,
-      toJson: identity,
+      toJson: toRegistrationNumberJson,
     }),
     ...recordRoutes(op.students, {
       list: async (call) => (await finance.call((c) => c.listStudents, {}, call)).students,

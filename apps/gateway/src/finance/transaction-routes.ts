@@ -1,11 +1,10 @@
 import type { Response } from 'express';
-import type { financeV1, financeApi } from '@libs/contracts';
-import { HttpProblem } from '@libs/http-problems';
 import type { z } from 'zod';
+import { toTransactionJson, type financeApi, type financeV1 } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
-import { toTransactionJson } from './finance-json';
 import * as op from './transaction-operations';
 
 function sendTransaction(res: Response, transaction: financeV1.Transaction | undefined, status = 200): void {
