@@ -4,7 +4,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /**
  * Turns zod schemas into the JSON Schema 2020-12 of an OpenAPI 3.1 document
- * (zod's own z.toJSONSchema; docs/decisions/openapi-from-zod.md says why
+ * (zod's own z.toJSONSchema; docs/decisions/0014-openapi-from-zod.md says why
  * not a library). Schemas given an id (`.meta({ id: 'Transaction' })`) become
  * components, referred to by `#/components/schemas/<id>` wherever they appear.
  */
