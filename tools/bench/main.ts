@@ -6,7 +6,7 @@
  *
  *   npm run bench                     full run (several minutes)
  *   npm run bench -- --smoke          seconds, tiny data: checks the harness, never a speed
- *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy"
+ *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy" (or any of several: --only exact,labs)
  *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
  *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
  *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
@@ -68,7 +68,8 @@ async function main(): Promise<void> {
   // sizes, durations or connections, or under the profiler, is written as partial.
   const { only, duration, transactions, diseases, connections, warmup, profile } = values;
   const partial = [only, duration, transactions, diseases, connections, warmup].some((value) => value !== undefined) || profile;
-  const chosen = Object.entries(SCENARIOS).filter(([name]) => !only || name.includes(only));
+  const wanted = only?.split(',');
+  const chosen = Object.entries(SCENARIOS).filter(([name]) => !wanted || wanted.some((part) => name.includes(part)));
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     mode: smoke ? 'smoke' : partial ? 'partial' : 'full',

@@ -60,14 +60,16 @@ export function toMarkdown(report: BenchReport): string {
   );
   const cpu = table(
     ['scenario', 'target', ...CPU_COLUMNS.map((column) => column.title), 'PostgreSQL: backends exited, CPU ms the samples missed'],
-    report.measurements
-      .filter((m) => m.cpuMsPerRequest)
-      .map((m) => [
+    report.measurements.flatMap((m) => {
+      const perRequest = m.cpuMsPerRequest;
+      if (!perRequest) return [];
+      return [[
         m.scenario,
         m.target,
-        ...CPU_COLUMNS.map((column) => fixed(column.of(m.cpuMsPerRequest!), 3)),
+        ...CPU_COLUMNS.map((column) => fixed(column.of(perRequest), 3)),
         m.result.cpu?.postgres ? `${m.result.cpu.postgres.exitedBackends}, ${fixed(m.result.cpu.postgres.missedMs, 0)}` : '–',
-      ]),
+      ]];
+    }),
   );
   const verdicts = table(
     ['scenario', 'measured', 'target', 'met'],

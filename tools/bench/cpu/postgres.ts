@@ -1,7 +1,10 @@
 import { childrenOf, commandLine, readStat } from './proc';
 
-/** Where a child of the postmaster belongs: a database of the run (by its label), the server's own work, or another run's. */
-export type PostgresOwner = { database: string } | 'background' | 'other';
+/**
+ * Where a child of the postmaster belongs: a database of the run (by its label), the server's own work, or another
+ * run's; `untitled` until PostgreSQL has given it a title.
+ */
+export type PostgresOwner = { database: string } | 'background' | 'other' | 'untitled';
 
 const PARALLEL_WORKER = /parallel worker for PID (\d+)/;
 /** A client backend's "host(port)" or "[local]", or an autovacuum worker: work for some database. */
@@ -17,6 +20,8 @@ const DATABASE_WORK = /\(\d+\)|\[local\]|autovacuum worker/;
  * names are unique, so a word of the title equal to one names it.
  */
 export function ownerOf(title: string, databases: Record<string, string>, leaderOwner: (pid: number) => PostgresOwner | undefined): PostgresOwner {
+  // A child just forked still shows the postmaster's command line, and one exiting shows an empty one.
+  if (!title.startsWith('postgres: ')) return 'untitled';
   const words = new Set(title.split(' '));
   const label = Object.keys(databases).find((name) => words.has(databases[name]));
   if (label) return { database: label };
@@ -77,24 +82,25 @@ export class PostgresWatch {
   sample(): void {
     const seen = new Set<string>();
     const owners = new Map<number, PostgresOwner>();
-    const children = childrenOf(this.postmasterPid)
-      .map((pid) => ({ pid, stat: readStat(pid), title: commandLine(pid) }))
-      .filter((child) => child.stat !== undefined && child.title !== undefined);
+    const children = childrenOf(this.postmasterPid).flatMap((pid) => {
+      const [stat, title] = [readStat(pid), commandLine(pid)];
+      return stat && title !== undefined ? [{ pid, stat, title }] : []; // gone since the list was read
+    });
     // Parallel workers are attributed to their leader, so every leader is placed first.
     const leaderOwner = (pid: number) => owners.get(pid);
     for (const pass of [false, true]) {
       for (const { pid, stat, title } of children) {
-        if (PARALLEL_WORKER.test(title!) !== pass) continue;
-        const owner = ownerOf(title!, this.databases, leaderOwner);
+        if (PARALLEL_WORKER.test(title) !== pass) continue;
+        const owner = ownerOf(title, this.databases, leaderOwner);
         owners.set(pid, owner);
-        const key = `${pid}:${stat!.startTime}`;
+        const key = `${pid}:${stat.startTime}`;
         seen.add(key);
         const known = this.tracked.get(key);
         if (known) {
-          known.last = stat!.ticks;
-          known.owner = owner; // a just-forked backend has no title of its own yet
+          known.last = stat.ticks;
+          if (owner !== 'untitled') known.owner = owner; // titled once, it stays what it was, even while it exits
         } else {
-          this.tracked.set(key, { owner, first: this.samples === 0 ? stat!.ticks : 0, last: stat!.ticks, exited: false });
+          this.tracked.set(key, { owner, first: this.samples === 0 ? stat.ticks : 0, last: stat.ticks, exited: false });
         }
       }
     }
@@ -117,7 +123,7 @@ export class PostgresWatch {
       if (exited) reaped -= last;
       const ms = (last - first) / this.ticksPerMs;
       if (owner === 'background') result.backgroundMs += ms;
-      else if (owner !== 'other') {
+      else if (owner !== 'other' && owner !== 'untitled') {
         result.byDatabase[owner.database] += ms;
         result.backends += 1;
         if (exited) result.exitedBackends += 1;

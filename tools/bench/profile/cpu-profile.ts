@@ -90,14 +90,14 @@ export function summariseProfile(
   const labels = new Map<number, { fn: string; place: string }>();
   const labelOf = (id: number) => {
     let label = labels.get(id);
-    if (!label) {
-      const frame = frames.get(id)!;
+    const frame = frames.get(id);
+    if (!label && frame) {
       const { place, where } = locator.locate(frame.url, frame.lineNumber, frame.columnNumber);
       const name = frame.functionName || '(anonymous)';
       label = { fn: where ? `${name} (${where})` : name, place: frame.url === '' ? name : place };
       labels.set(id, label);
     }
-    return label;
+    return label ?? { fn: '(unknown)', place: '(unknown)' };
   };
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
