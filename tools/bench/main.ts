@@ -139,7 +139,7 @@ async function main(): Promise<void> {
         console.log(
           `${measurement.scenario} [${measurement.target}]: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
         );
-        if (perRequest) console.log(`  CPU ms/request: ${describeCpu(perRequest)}`);
+        if (perRequest) console.log(`  CPU ms/request: ${describeCpu(perRequest)}; other work kept ${result.cpu?.otherCores.toFixed(2)} cores busy`);
         return result;
       },
       judge: (verdict: Verdict) => {

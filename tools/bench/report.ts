@@ -59,7 +59,13 @@ export function toMarkdown(report: BenchReport): string {
     ]),
   );
   const cpu = table(
-    ['scenario', 'target', ...CPU_COLUMNS.map((column) => column.title), 'PostgreSQL: backends exited, CPU ms the samples missed'],
+    [
+      'scenario',
+      'target',
+      ...CPU_COLUMNS.map((column) => column.title),
+      'PostgreSQL: backends exited, CPU ms the samples missed',
+      'cores busy with other work',
+    ],
     report.measurements.flatMap((m) => {
       const perRequest = m.cpuMsPerRequest;
       if (!perRequest) return [];
@@ -68,6 +74,7 @@ export function toMarkdown(report: BenchReport): string {
         m.target,
         ...CPU_COLUMNS.map((column) => fixed(column.of(perRequest), 3)),
         m.result.cpu?.postgres ? `${m.result.cpu.postgres.exitedBackends}, ${fixed(m.result.cpu.postgres.missedMs, 0)}` : '–',
+        fixed(m.result.cpu?.otherCores ?? NaN, 2),
       ]];
     }),
   );

@@ -39,6 +39,15 @@ export function readStat(pid: number): ProcStat | undefined {
   return { ppid: field(4), ticks: field(14) + field(15), reapedChildTicks: field(16) + field(17), startTime: field(22) };
 }
 
+/**
+ * CPU time the whole machine has spent busy (every core: user, nice, system, irq, softirq, steal) since boot, in
+ * clock ticks, from the first line of /proc/stat.
+ */
+export function machineBusyTicks(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return user + nice + system + irq + softirq + steal;
+}
+
 /** The command line as `ps` shows it (NULs as spaces); PostgreSQL rewrites its own to say what a process is. */
 export function commandLine(pid: number): string | undefined {
   return readOrUndefined(`/proc/${pid}/cmdline`)?.replace(/\0+$/, '').replace(/\0/g, ' ');

@@ -1,4 +1,4 @@
-import { clockTicksPerSecond, readStat } from './proc';
+import { clockTicksPerSecond, machineBusyTicks, readStat } from './proc';
 import { PostgresWatch, type PostgresCpu } from './postgres';
 
 /** The processes whose CPU a load run measures, named as the report shows them. */
@@ -15,6 +15,12 @@ export interface CpuWindow {
   endUs: number;
   /** CPU ms (user + system) inside the window, by process name, PostgreSQL's as `PostgreSQL <label>`. */
   ms: Record<string, number>;
+  /**
+   * Cores kept busy on average through the window by everything else on the machine (other runs, builds, tests):
+   * the machine's busy time (/proc/stat) less every process above, over the window's length. CPU per request
+   * grows with it (caches, fewer requests handled per event-loop turn), so compare runs with similar figures.
+   */
+  otherCores: number;
   postgres?: PostgresCpu;
 }
 
@@ -35,6 +41,7 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 export function startCpuWindow(spec: CpuWatchSpec): { stop(): CpuWindow } {
   const ticksPerMs = clockTicksPerSecond() / 1000;
   const startUs = nowUs();
+  const machineBefore = machineBusyTicks();
   const ticks = (pid: number) => readStat(pid)?.ticks;
   const before = spec.processes.map(({ pid }) => ticks(pid));
   const ownBefore = process.cpuUsage();
@@ -55,7 +62,10 @@ export function startCpuWindow(spec: CpuWatchSpec): { stop(): CpuWindow } {
         for (const [label, value] of Object.entries(pg.byDatabase)) ms[postgresLabel(label)] = value;
         ms[POSTGRES_BACKGROUND] = pg.backgroundMs;
       }
-      return { startUs, endUs: nowUs(), ms, ...(pg ? { postgres: pg } : {}) };
+      const endUs = nowUs();
+      const ours = Object.values(ms).reduce((total, value) => total + value, 0);
+      const otherMs = (machineBusyTicks() - machineBefore) / ticksPerMs - ours;
+      return { startUs, endUs, ms, otherCores: Math.max(0, otherMs) / ((endUs - startUs) / 1000), ...(pg ? { postgres: pg } : {}) };
     },
   };
 }
