@@ -11,6 +11,7 @@
  *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
  *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
  *   npm run bench -- --warmup 5       seconds of load before each measured window (2 full, 0.2 smoke)
+ *   npm run bench -- --rate 50        every run paced at 50 requests a second: CPU per request at one throughput
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,13 +62,14 @@ async function main(): Promise<void> {
       profile: { type: 'boolean', default: false },
       connections: { type: 'string' },
       warmup: { type: 'string' },
+      rate: { type: 'string' },
     },
   });
   const smoke = values.smoke;
   // Only the default full run replaces the committed figures (latest-full): a run of some scenarios, other data
   // sizes, durations or connections, or under the profiler, is written as partial.
-  const { only, duration, transactions, diseases, connections, warmup, profile } = values;
-  const partial = [only, duration, transactions, diseases, connections, warmup].some((value) => value !== undefined) || profile;
+  const { only, duration, transactions, diseases, connections, warmup, rate, profile } = values;
+  const partial = [only, duration, transactions, diseases, connections, warmup, rate].some((value) => value !== undefined) || profile;
   const wanted = only?.split(',');
   const chosen = Object.entries(SCENARIOS).filter(([name]) => !wanted || wanted.some((part) => name.includes(part)));
   const report: BenchReport = {
@@ -126,7 +128,8 @@ async function main(): Promise<void> {
           duration: options.duration ?? context.duration,
           amount: options.amount,
           expected: options.expected,
-          rate: options.rate,
+          // --rate paces every run that sets no pace of its own: CPU per request then compares at one throughput.
+          rate: options.rate ?? (options.amount || rate === undefined ? undefined : Number(rate)),
           // A run by amount or at a set rate is itself the measurement (its count or its pace matters): no warm-up.
           warmup: options.warmup ?? (options.amount || options.rate ? 0 : context.warmup),
           cpu: watched.spec,

@@ -29,9 +29,11 @@ function table(header: string[], rows: string[][]): string {
 
 const PROFILES_INTRO = [
   "Self time of each service's main thread (V8 CPU profile, `--cpu-prof`) inside each measured window, as a share of",
-  "its busy samples, and that share of the process's CPU per request (/proc) in µs: by function, then by where the",
-  "code lives. The profile sees only the main thread; /proc also counts V8's and libuv's other threads (parallel GC,",
-  "the thread pool), which the µs figures spread over the main thread's functions.",
+  "its busy samples, and that share of the process's CPU per request (/proc) in µs: by function, by where the",
+  "code lives, and by package or source file charged with the time of the Node modules and native code it called (a",
+  "socket write for grpc-js counts for grpc-js). The profile sees only",
+  "the main thread; /proc also counts V8's and libuv's other threads (parallel GC, the thread pool), which the µs",
+  "figures spread over the main thread's functions.",
 ].join(' ');
 
 function profileSection(p: MeasuredProfile): string {
@@ -41,7 +43,8 @@ function profileSection(p: MeasuredProfile): string {
     `### ${p.scenario} [${p.target}]: ${p.service}`,
     `${fixed(p.procCpuMsPerRequest * 1000, 0)} µs CPU per request (/proc), spread by ${p.summary.samples} busy samples of the main thread.`,
     table(['function (self time)', 'µs/request', 'share'], rows(p.summary.functions)),
-    table(['where', 'µs/request', 'share'], rows(p.summary.places)),
+    table(['where (self time)', 'µs/request', 'share'], rows(p.summary.places)),
+    table(['package or source file, charged with the Node and native code it called', 'µs/request', 'share'], rows(p.summary.charged)),
   ].join('\n\n');
 }
 

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 /** The parts of V8's .cpuprofile (what `node --cpu-prof` writes) that a summary reads. */
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }[];
   /** µs on the monotonic clock (CLOCK_MONOTONIC, as process.hrtime). */
   startTime: number;
   samples: number[];
@@ -28,6 +32,13 @@ export interface ProfileSummary {
   functions: ProfileEntry[];
   /** Self time by where the code lives: a package, a source file of the repository, a Node module, or V8's own. */
   places: ProfileEntry[];
+  /**
+   * Self time by package or source file of the repository, with the time in Node's own modules and in native code
+   * charged to the innermost package or file that called into them: a socket write made for grpc-js counts for
+   * grpc-js, one made for an HTTP answer for the code that sent it. V8's own entries (garbage collector,
+   * program) stay as they are.
+   */
+  charged: ProfileEntry[];
 }
 
 const IDLE = '(idle)';
@@ -99,8 +110,31 @@ export function summariseProfile(
     }
     return label ?? { fn: '(unknown)', place: '(unknown)' };
   };
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const isNodeOrNative = (id: number) => {
+    const frame = frames.get(id);
+    return frame !== undefined && (frame.url === '' || frame.url.startsWith('node:')) && !frame.functionName.startsWith('(');
+  };
+  /**
+   * The innermost package or repository file on the stack, for time spent in Node's modules or native code; with
+   * none (Node's own work: reading sockets, parsing HTTP, timers), the innermost Node module, named as such.
+   */
+  const chargedPlace = (id: number) => {
+    let nodeModule: string | undefined;
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+      if (!isNodeOrNative(at)) {
+        if (frames.get(at)?.functionName !== '(root)') return labelOf(at).place;
+        break;
+      }
+      const url = frames.get(at)?.url ?? '';
+      if (!nodeModule && url !== '') nodeModule = url;
+    }
+    return nodeModule ? `${nodeModule} (no package on the stack)` : labelOf(id).place;
+  };
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
+  const charged = new Map<string, number>();
   let busy = 0;
   let time = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
@@ -111,10 +145,13 @@ export function summariseProfile(
     busy += 1;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + 1);
     byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
+    const payer = chargedPlace(profile.samples[i]);
+    charged.set(payer, (charged.get(payer) ?? 0) + 1);
   }
   return {
     samples: busy,
     functions: top(byFunction, busy, cpuUsPerRequest, count),
     places: top(byPlace, busy, cpuUsPerRequest, count),
+    charged: top(charged, busy, cpuUsPerRequest, count),
   };
 }
