@@ -10,7 +10,7 @@
  *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
  *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
  *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
- *   npm run bench -- --warmup 5       seconds of load before each measured window (2 full, 0.2 smoke)
+ *   npm run bench -- --warmup 5       seconds of load before each measured window (5 full, 0.2 smoke)
  *   npm run bench -- --rate 50        every run paced at 50 requests a second: CPU per request at one throughput
  */
 import { cpus } from 'node:os';
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       smoke,
       duration: Number(values.duration ?? (smoke ? 1 : 10)),
       connections: Number(values.connections ?? (smoke ? 4 : 32)),
-      warmup: Number(values.warmup ?? (smoke ? 0.2 : 2)),
+      warmup: Number(values.warmup ?? (smoke ? 0.2 : 5)),
       gatewayUrl: system.gatewayUrl,
       keys: system.keys,
       databaseUrl: (service) => system.databaseUrl(service),

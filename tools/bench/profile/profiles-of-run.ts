@@ -14,6 +14,8 @@ export interface MeasuredProfile {
 
 /** A service below this CPU per request in a run took no real part in it, and its profile there is noise. */
 const MIN_CPU_MS_PER_REQUEST = 0.05;
+/** Fewer busy samples than this (1 ms apart) make shares that mean nothing. */
+const MIN_SAMPLES = 100;
 
 /**
  * Cuts each service's CPU profile (written by `--cpu-prof` into `dir` as
@@ -36,7 +38,8 @@ export function profilesOfRun(
     return measurements.flatMap(({ scenario, target, result, cpuMsPerRequest }) => {
       const procCpuMsPerRequest = cpuMsPerRequest?.[name] ?? 0;
       if (!result.cpu || procCpuMsPerRequest < MIN_CPU_MS_PER_REQUEST) return [];
-      return [{ scenario, target, service: name, procCpuMsPerRequest, summary: summariseProfile(profile, result.cpu, procCpuMsPerRequest * 1000, locator) }];
+      const summary = summariseProfile(profile, result.cpu, procCpuMsPerRequest * 1000, locator);
+      return summary.samples < MIN_SAMPLES ? [] : [{ scenario, target, service: name, procCpuMsPerRequest, summary }];
     });
   });
 }
