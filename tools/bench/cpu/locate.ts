@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { processesNamed, readStat } from './proc';
+import { commandLine, processesNamed, readStat } from './proc';
 
 /**
  * The postmaster of the PostgreSQL server at `url`: the parent of the backend
@@ -11,7 +11,9 @@ export async function findPostmaster(url: string): Promise<number | undefined> {
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    return readStat(rows[0].pid)?.ppid;
+    // In another pid namespace the number may name some other process here, or none.
+    const ours = commandLine(rows[0].pid)?.startsWith('postgres');
+    return ours ? readStat(rows[0].pid)?.ppid : undefined;
   } finally {
     await client.end();
   }
