@@ -29,11 +29,10 @@ function table(header: string[], rows: string[][]): string {
 
 const PROFILES_INTRO = [
   "Self time of each service's main thread (V8 CPU profile, `--cpu-prof`) inside each measured window, as a share of",
-  "its busy samples, and that share of the process's CPU per request (/proc) in µs: by function, by where the",
-  "code lives, and by package or source file charged with the time of the Node modules and native code it called (a",
-  "socket write for grpc-js counts for grpc-js). The profile sees only",
-  "the main thread; /proc also counts V8's and libuv's other threads (parallel GC, the thread pool), which the µs",
-  "figures spread over the main thread's functions.",
+  "its busy samples, and that share of the process's CPU per request (/proc) in µs: by function, by where the code",
+  'lives, and by package or source file charged with the time of the Node modules and native code it called (a socket',
+  "write for grpc-js counts for grpc-js). The profile sees only the main thread; /proc also counts V8's and libuv's",
+  "other threads (parallel GC, the thread pool), which the µs figures spread over the main thread's functions.",
 ].join(' ');
 
 function profileSection(p: MeasuredProfile): string {
