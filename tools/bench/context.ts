@@ -1,7 +1,8 @@
 import type { Baseline } from './baselines/start-baseline';
 import type { LoadResult, RequestSpec } from './load/load-spec';
+import type { Role } from '@libs/contracts';
 
-export type Role = 'reader' | 'student' | 'bursar' | 'admin';
+export type { Role };
 
 /** One load run: what was driven, and what it measured. */
 export interface Measurement {

@@ -1,9 +1,7 @@
+import { ROLES, type Role } from '@libs/contracts';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { DEMO_PENDING_PAYMENT_ID, DEMO_STUDENT_ID, DEMO_STUDENT_TRANSACTION_ID, fixtures } from './finance-fixtures';
 import { api, DEMO_ACCOUNT_ID, validTransaction } from './http';
-
-type Role = 'reader' | 'student' | 'bursar' | 'admin';
-const ROLES: Role[] = ['reader', 'student', 'bursar', 'admin'];
 
 interface Case {
   name: string;

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
-import { emailField } from './auth/credentials';
-import { keyLimitFields } from './auth/key-limits';
+import { emailField } from './identity/schemas';
+import { keyLimitFields } from './identity/limits/key-limits';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z

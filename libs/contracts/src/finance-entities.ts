@@ -11,9 +11,8 @@ const uuid = z.uuid();
 const date = z.iso.date();
 const timestamp = z.iso.datetime();
 /** Minor units (cents), as an integer. */
-const minorUnits = z.int();
-/** Starts at 1 and grows with every update; the API's ETag carries it. */
-const version = z.int().min(1);
+const minorUnits = (description: string) => z.int().meta({ description: `Minor units (cents). ${description}` });
+const version = z.int().min(1).meta({ description: 'Grows with every update; the ETag carries it.' });
 const named = z.object({ id: uuid, name: z.string() });
 const stamps = { createdAt: timestamp, updatedAt: timestamp };
 
@@ -24,13 +23,11 @@ export const transactionJson = z.object({
   categoryId: uuid,
   category: named,
   payee: z.string(),
-  /** Negative is money out, positive money in. */
-  amount: minorUnits,
+  amount: minorUnits('Negative is money out, positive money in.'),
   notes: z.string(),
   accountId: uuid,
   account: named,
-  /** The user who created it. */
-  madeBy: z.string(),
+  madeBy: z.string().meta({ description: 'The user who created it.' }),
   ...stamps,
   version,
 });
@@ -39,9 +36,8 @@ export const transactionJson = z.object({
 export const paymentJson = z.object({
   id: uuid,
   studentId: uuid,
-  /** Who submitted it. */
-  userId: z.string(),
-  amount: minorUnits,
+  userId: z.string().meta({ description: 'Who submitted it.' }),
+  amount: minorUnits('Positive.'),
   description: z.string(),
   date,
   status: z.enum(['pending', 'processed', 'resolved']),
@@ -76,9 +72,9 @@ export const statementLineJson = z.object({
   semesterId: z.string().nullable(),
   date,
   description: z.string(),
-  debit: minorUnits,
-  credit: minorUnits,
-  balance: minorUnits,
+  debit: minorUnits('Money owed.'),
+  credit: minorUnits('Money paid.'),
+  balance: minorUnits('Running balance (credits minus debits) up to this line.'),
   ...stamps,
 });
 

@@ -6,6 +6,10 @@ export * as auditV1 from './generated/audit/v1/audit';
 export { auditEventSchema, type AuditEvent } from './audit-event';
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
+export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './api/access';
+export * from './api/limits';
+export * as financeApi from './api/finance';
+export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
 export * from './finance-entities';
 export {
   AUDIT_SCHEMA_VERSION,

@@ -26,7 +26,7 @@ describe('what a service answers when its handler misbehaves (over real gRPC)', 
   let refusal: RpcError;
 
   beforeAll(async () => {
-    const handle = (run: () => Promise<unknown>) => unaryHandler(logger, 'test', run);
+    const handle = (run: () => Promise<unknown>) => unaryHandler({ logger, actors: null }, 'test', run);
     server = await startGrpcServer({
       host: '127.0.0.1',
       port: 0,

@@ -1,12 +1,12 @@
 import type { Sequelize } from 'sequelize';
-import type { auditV1 } from '@libs/contracts';
+import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { verifyChain } from './chain-verify';
 import { listEntries, type EntryFilters } from './entry-query';
 
 /** Entries per page. */
-const AUDIT_PAGE = { default: 50, max: 500 };
+const AUDIT_PAGE = AUDIT_LIMITS.page;
 
 const invalid = (field: string, message: string) =>
   new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} ${message}`, [{ field, message }]);

@@ -1,9 +1,5 @@
 import type { EntityMessage } from '@libs/contracts';
 
-/** Text limits of the records' fields: names, and identifiers from other systems (user ids, programme levels). */
-export const NAME_MAX = 200;
-export const ID_TEXT_MAX = 64;
-
 interface Stamped {
   id: string;
   created_at: Date;

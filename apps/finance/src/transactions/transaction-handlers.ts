@@ -1,11 +1,12 @@
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
+import { mutate, mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
 import { FINANCE_PAGE } from '../page-size';
-import { FieldChecks } from '../validation/fields';
+import { given, InputProblems, parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkReferences } from '../validation/references';
 import { checkVersion } from '../validation/versions';
@@ -28,11 +29,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.ListTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.read);
-      const checks = new FieldChecks();
-      if (request.from) checks.date(request.from, 'from');
-      if (request.to) checks.date(request.to, 'to');
-      checks.uuid(request.accountId, 'accountId', { required: false });
-      checks.throwIfAny();
+      parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
@@ -75,7 +72,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
       const input = request.input;
-      const checks = new FieldChecks();
+      const checks = new InputProblems();
       checkTransactionInput(checks, input);
       checks.throwIfAny();
       const call = {
@@ -119,7 +116,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           notes: request.notes ?? before.notes,
           accountId: request.accountId ?? before.accountId,
         };
-        const checks = new FieldChecks();
+        const checks = new InputProblems();
         checkTransactionInput(checks, merged);
         checks.throwIfAny();
         await checkReferences(sequelize, checks, changedReferences(request), transaction);

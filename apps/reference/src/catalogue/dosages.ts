@@ -1,11 +1,11 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextTuple, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { catalogueId, invalid, normaliseTerms, unknownId } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 
 /** Dosages per page: `b` in the API. */
-export const DOSAGE_BATCH = { default: 250, max: 500 };
+export const DOSAGE_BATCH = REFERENCE_LIMITS.dosageBatch;
 
 export interface DosageRow {
   id: string;

@@ -1,3 +1,4 @@
+import { REFERENCE_LIMITS } from '@libs/contracts';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 
 /** Field names in errors are the HTTP parameters clients send, as for diseases. */
@@ -11,8 +12,7 @@ export const unknownId = (what: string): RpcError => new RpcError(GrpcStatus.NOT
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
-const MAX_TERMS = 20;
-const MAX_TERM_LENGTH = 200;
+const { maxTerms: MAX_TERMS, termMaxLength: MAX_TERM_LENGTH } = REFERENCE_LIMITS;
 
 /**
  * Search terms as the query a cursor is bound to: trimmed, lower-cased (matching

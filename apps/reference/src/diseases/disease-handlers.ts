@@ -1,6 +1,6 @@
 import { cursorPosition, isTextPair, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { referenceV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
 import { CONTROL_CHARACTER } from '../catalogue/request-checks';
 import {
   diseasesByPk,
@@ -15,9 +15,9 @@ import {
 } from '@libs/reference-db';
 
 /** Diseases per page: `b` in the API. */
-export const DISEASE_BATCH = { default: 25, max: 250 };
+export const DISEASE_BATCH = REFERENCE_LIMITS.diseaseBatch;
 /** Longer text is no disease name, and would only make the trigram scan slower. */
-export const MAX_SEARCH_LENGTH = 200;
+const MAX_SEARCH_LENGTH = REFERENCE_LIMITS.diseaseNameMaxLength;
 
 function toDisease(row: DiseaseRow): referenceV1.Disease {
   return {
