@@ -1,7 +1,6 @@
 import type { financeV1 } from '@libs/contracts';
-import { serviceImplementation } from '@libs/grpc';
-import type { Logger } from '@libs/logging';
-import type { FinanceDeps } from './mutation';
+import { serviceImplementation, type HandlerOptions } from '@libs/grpc';
+import type { FinanceDeps } from './finance-deps';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
 import { recordUpdateHandlers } from './records/record-updates';
@@ -10,9 +9,9 @@ import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
 /** The FinanceService gRPC implementation: every handler wrapped for logging, request context and error mapping. */
-export function financeService(deps: FinanceDeps, logger: Logger): financeV1.FinanceServiceServer {
+export function financeService(deps: FinanceDeps, handling: HandlerOptions): financeV1.FinanceServiceServer {
   // The record type makes a missing RPC a compile error.
-  return serviceImplementation<financeV1.FinanceServiceServer>(logger, {
+  return serviceImplementation<financeV1.FinanceServiceServer>(handling, {
     ...transactionHandlers(deps),
     ...bulkHandlers(deps),
     ...paymentHandlers(deps),

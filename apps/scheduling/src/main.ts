@@ -1,7 +1,7 @@
 import { busTopology } from '@libs/bus';
 import { schedulingV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer, trustActorsSignedBy } from '@libs/grpc';
+import { ActorSigner, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { startOutbox } from '@libs/outbox';
@@ -25,7 +25,6 @@ async function main(): Promise<void> {
   const sweeper = new HoldSweeper(deps, logger, config.HOLD_SWEEP_MS);
   sweeper.start();
 
-  trustActorsSignedBy(signer);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -34,7 +33,7 @@ async function main(): Promise<void> {
       {
         name: 'scheduling.v1.SchedulingService',
         definition: schedulingV1.SchedulingServiceService,
-        implementation: schedulingService(deps, logger),
+        implementation: schedulingService(deps, { logger, actors: signer }),
       },
     ],
   });

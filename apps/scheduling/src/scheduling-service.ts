@@ -1,6 +1,5 @@
 import type { schedulingV1 } from '@libs/contracts';
-import { serviceImplementation } from '@libs/grpc';
-import type { Logger } from '@libs/logging';
+import { serviceImplementation, type HandlerOptions } from '@libs/grpc';
 import { appointmentReadHandlers } from './appointments/appointment-read-handlers';
 import { bookingHandlers } from './appointments/booking-handlers';
 import { lifecycleHandlers } from './appointments/lifecycle-handlers';
@@ -13,9 +12,9 @@ import { serviceHandlers } from './services/service-handlers';
 import { slotHandlers } from './slots/slot-handlers';
 
 /** The SchedulingService gRPC implementation: every handler wrapped for logging, request context and error mapping. */
-export function schedulingService(deps: SchedulingDeps, logger: Logger): schedulingV1.SchedulingServiceServer {
+export function schedulingService(deps: SchedulingDeps, handling: HandlerOptions): schedulingV1.SchedulingServiceServer {
   // The record type makes a missing RPC a compile error.
-  return serviceImplementation<schedulingV1.SchedulingServiceServer>(logger, {
+  return serviceImplementation<schedulingV1.SchedulingServiceServer>(handling, {
     ...locationHandlers(deps),
     ...resourceHandlers(deps),
     ...serviceHandlers(deps),

@@ -1,3 +1,5 @@
+import type { Role } from './api/access';
+
 /**
  * Fixed ids of the local demo users, one per role. The gateway creates the
  * users with these ids and finance seeds the demo student's records against
@@ -9,6 +11,9 @@ export const DEMO_USER_IDS = {
   student: '00000000-0000-4000-8000-0000000d0002',
   bursar: '00000000-0000-4000-8000-0000000d0003',
   admin: '00000000-0000-4000-8000-0000000d0004',
-  /** Staffs the demo resources of scheduling (its demo data); the gateway creates the user with the clinician role. */
+  /**
+   * Staffs the demo resources of scheduling (its demo data). `clinician` is scheduling's role only until the
+   * gateway has scheduling routes (docs/SCHEDULING.md); the gateway does not create this user yet.
+   */
   clinician: '00000000-0000-4000-8000-0000000d0005',
-} as const;
+} as const satisfies Record<Role | 'clinician', string>;

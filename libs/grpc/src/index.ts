@@ -1,5 +1,5 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export { serviceImplementation, unaryHandler, trustActorsSignedBy, type CallContext, type Actor } from './handler';
+export { serviceImplementation, unaryHandler, type HandlerOptions, type CallContext, type Actor } from './handler';
 export { ActorSigner } from './actor-signature';
 export { requireRole } from './require-role';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type FieldError, type Problem } from './errors';

@@ -1,9 +1,9 @@
 import { EVENT_STREAMS, type EventStream } from '@libs/bus';
-import type { auditV1 } from '@libs/contracts';
+import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
 import type { DeadLetterQueue } from './dead-letter-queue';
 
-export const MAX_REPLAY = 10_000;
+const MAX_REPLAY = AUDIT_LIMITS.replay.max;
 
 /** The dead-letter admin calls, over each stream's dead-letter queue; a call naming no stream means finance's. */
 export function deadLetterHandlers(queues: Record<EventStream, DeadLetterQueue>) {

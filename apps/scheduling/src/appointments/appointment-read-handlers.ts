@@ -1,7 +1,9 @@
 import { QueryTypes } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
-import { cursorPosition, FieldChecks, notFound, pageLimit, pageOf, requireUuid } from '@libs/validation';
+import { keysetPage, pageSize } from '@libs/cursor';
+import { FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { isStartAndId } from '../page-size';
 import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { timeChecks } from '../time/time-input';
@@ -72,10 +74,16 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       const from = request.from ? timeChecks.instant(checks, request.from, 'from') : undefined;
       const to = request.to ? timeChecks.instant(checks, request.to, 'to') : undefined;
       checks.throwIfAny();
-      const limit = pageLimit(request.limit);
       const scope = await scopeOf(sequelize, actor);
       const query = { ...request, cursor: undefined, limit: undefined };
-      const after = cursorPosition<[number, string]>(cursors, request.cursor, query);
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query,
+        limit: pageSize(request.limit, SCHEDULING_LIMITS.page),
+        isPosition: isStartAndId,
+        positionOf: (row: AppointmentRow): [number, string] => [row.start_ms, row.id],
+        fetch: (after, limit) => {
       const where: string[] = [];
       const bind: unknown[] = [];
       const add = (value: unknown) => `$${bind.push(value)}`;
@@ -88,13 +96,14 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       if (from !== undefined) where.push(`lower(a.span) >= to_timestamp(${add(from)}::float8 / 1000)`);
       if (to !== undefined) where.push(`lower(a.span) < to_timestamp(${add(to)}::float8 / 1000)`);
       if (after) where.push(`(lower(a.span), a.id) > (to_timestamp(${add(after[0])}::float8 / 1000), ${add(after[1])}::uuid)`);
-      const rows = await sequelize.query<AppointmentRow>(
+      return sequelize.query<AppointmentRow>(
         `SELECT ${APPOINTMENT_COLUMNS} FROM appointments a ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY lower(a.span), a.id LIMIT ${add(limit + 1)}`,
+          ORDER BY lower(a.span), a.id LIMIT ${add(limit)}`,
         { bind, type: QueryTypes.SELECT },
       );
-      const page = pageOf(rows, limit, cursors, query, (last) => [last.start_ms, last.id]);
-      return { appointments: page.items.map(toAppointment), nextCursor: page.nextCursor };
+        },
+      });
+      return { appointments: page.rows.map(toAppointment), nextCursor: page.nextCursor };
     },
   };
 }

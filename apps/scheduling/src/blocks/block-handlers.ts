@@ -1,8 +1,10 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, ProblemError, requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
-import { checkVersion, cursorPosition, FieldChecks, notFound, pageLimit, pageOf, requireUuid } from '@libs/validation';
+import { keysetPage, pageSize } from '@libs/cursor';
+import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { isStartAndId } from '../page-size';
 import { requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
 import { MOVES } from '../appointments/appointment-states';
@@ -69,20 +71,25 @@ export function blockHandlers(deps: SchedulingDeps) {
       const from = request.from ? timeChecks.instant(checks, request.from, 'from') : undefined;
       const to = request.to ? timeChecks.instant(checks, request.to, 'to') : undefined;
       checks.throwIfAny();
-      const limit = pageLimit(request.limit);
       const query = { ...request, cursor: undefined, limit: undefined };
-      const after = cursorPosition<[number, string]>(cursors, request.cursor, query);
-      const rows = await sequelize.query<BlockRow>(
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query,
+        limit: pageSize(request.limit, SCHEDULING_LIMITS.page),
+        isPosition: isStartAndId,
+        positionOf: (row: BlockRow): [number, string] => [row.start_ms, row.id],
+        fetch: (after, limit) => sequelize.query<BlockRow>(
         `SELECT ${BLOCK_COLUMNS} FROM blocks b JOIN resources r ON r.id = b.resource_id
           WHERE b.active AND ($1 = '' OR b.resource_id::text = $1) AND ($2 = '' OR r.location_id = $2)
             AND ($3::float8 IS NULL OR upper(b.span) > to_timestamp($3::float8 / 1000))
             AND ($4::float8 IS NULL OR lower(b.span) < to_timestamp($4::float8 / 1000))
             AND ($5::float8 IS NULL OR (lower(b.span), b.id) > (to_timestamp($5::float8 / 1000), $6::uuid))
           ORDER BY lower(b.span), b.id LIMIT $7`,
-        { bind: [request.resourceId.toLowerCase(), request.locationId, from ?? null, to ?? null, after?.[0] ?? null, after?.[1] ?? null, limit + 1], type: QueryTypes.SELECT },
-      );
-      const page = pageOf(rows, limit, cursors, query, (last) => [last.start_ms, last.id]);
-      return { blocks: page.items.map(toBlock), nextCursor: page.nextCursor };
+        { bind: [request.resourceId.toLowerCase(), request.locationId, from ?? null, to ?? null, after?.[0] ?? null, after?.[1] ?? null, limit], type: QueryTypes.SELECT },
+        ),
+      });
+      return { blocks: page.rows.map(toBlock), nextCursor: page.nextCursor };
     },
 
     /**

@@ -1,8 +1,9 @@
 import { QueryTypes } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
-import { checkVersion, cursorPosition, FieldChecks, notFound, pageLimit, pageOf } from '@libs/validation';
+import { isText, keysetPage, pageSize } from '@libs/cursor';
+import { checkVersion, FieldChecks, notFound } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { timeChecks } from '../time/time-input';
@@ -13,15 +14,21 @@ export function locationHandlers(deps: SchedulingDeps) {
   return {
     async listLocations(request: schedulingV1.ListLocationsRequest, context: CallContext): Promise<schedulingV1.ListLocationsResponse> {
       requireRole(context, SCHEDULING_ACCESS.browse);
-      const limit = pageLimit(request.limit);
-      const after = cursorPosition<string>(cursors, request.cursor, { locations: true });
-      const rows = await sequelize.query<LocationRow>(
-        `SELECT premise_id, name, time_zone, version, created_at, updated_at FROM locations
-          WHERE $1::bigint IS NULL OR premise_id::bigint > $1::bigint ORDER BY premise_id::bigint LIMIT $2`,
-        { bind: [after, limit + 1], type: QueryTypes.SELECT },
-      );
-      const page = pageOf(rows, limit, cursors, { locations: true }, (last) => last.premise_id);
-      return { locations: page.items.map(toLocation), nextCursor: page.nextCursor };
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { locations: true },
+        limit: pageSize(request.limit, SCHEDULING_LIMITS.page),
+        isPosition: isText,
+        positionOf: (row: LocationRow) => row.premise_id,
+        fetch: (after, limit) =>
+          sequelize.query<LocationRow>(
+            `SELECT premise_id, name, time_zone, version, created_at, updated_at FROM locations
+              WHERE $1::bigint IS NULL OR premise_id::bigint > $1::bigint ORDER BY premise_id::bigint LIMIT $2`,
+            { bind: [after ?? null, limit], type: QueryTypes.SELECT },
+          ),
+      });
+      return { locations: page.rows.map(toLocation), nextCursor: page.nextCursor };
     },
 
     async getLocation(request: schedulingV1.GetLocationRequest, context: CallContext): Promise<schedulingV1.GetLocationResponse> {

@@ -1,8 +1,9 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
-import { checkVersion, cursorPosition, FieldChecks, isUuid, notFound, pageLimit, pageOf, requireUuid } from '@libs/validation';
+import { isText, keysetPage, pageSize } from '@libs/cursor';
+import { checkVersion, FieldChecks, isUuid, notFound, requireUuid } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
 import { mutate, type SchedulingDeps } from '../mutation';
@@ -57,12 +58,16 @@ export function resourceHandlers(deps: SchedulingDeps) {
     async listResources(request: schedulingV1.ListResourcesRequest, context: CallContext): Promise<schedulingV1.ListResourcesResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.browse);
       new FieldChecks().check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id').throwIfAny();
-      const limit = pageLimit(request.limit);
-      const query = { locationId: request.locationId };
-      const after = cursorPosition<string>(cursors, request.cursor, query);
-      const rows = await listResources(sequelize, { locationId: request.locationId, after, limit: limit + 1 });
-      const page = pageOf(rows, limit, cursors, query, (last) => last.id);
-      return { resources: page.items.map((row) => toResource(row, isStaff(actor))), nextCursor: page.nextCursor };
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { locationId: request.locationId },
+        limit: pageSize(request.limit, SCHEDULING_LIMITS.page),
+        isPosition: isText,
+        positionOf: (row: ResourceRow) => row.id,
+        fetch: (after, limit) => listResources(sequelize, { locationId: request.locationId, after, limit }),
+      });
+      return { resources: page.rows.map((row) => toResource(row, isStaff(actor))), nextCursor: page.nextCursor };
     },
 
     async getResource(request: schedulingV1.GetResourceRequest, context: CallContext): Promise<schedulingV1.GetResourceResponse> {

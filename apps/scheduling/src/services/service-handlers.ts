@@ -1,8 +1,9 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
-import { checkVersion, cursorPosition, FieldChecks, notFound, pageLimit, pageOf, requireUuid } from '@libs/validation';
+import { isText, keysetPage, pageSize } from '@libs/cursor';
+import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
 import { POLICY_BOUNDS, type Policy } from '../appointments/policy';
 import { SCHEDULING_ACCESS } from '../access';
 import { mutate, type SchedulingDeps } from '../mutation';
@@ -43,14 +44,20 @@ export function serviceHandlers(deps: SchedulingDeps) {
   return {
     async listServices(request: schedulingV1.ListServicesRequest, context: CallContext): Promise<schedulingV1.ListServicesResponse> {
       requireRole(context, SCHEDULING_ACCESS.browse);
-      const limit = pageLimit(request.limit);
-      const after = cursorPosition<string>(cursors, request.cursor, { services: true });
-      const rows = await sequelize.query<ServiceRow>(
-        `SELECT ${SERVICE_COLUMNS} FROM services WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2`,
-        { bind: [after, limit + 1], type: QueryTypes.SELECT },
-      );
-      const page = pageOf(rows, limit, cursors, { services: true }, (last) => last.id);
-      return { services: page.items.map(toService), nextCursor: page.nextCursor };
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { services: true },
+        limit: pageSize(request.limit, SCHEDULING_LIMITS.page),
+        isPosition: isText,
+        positionOf: (row: ServiceRow) => row.id,
+        fetch: (after, limit) =>
+          sequelize.query<ServiceRow>(
+            `SELECT ${SERVICE_COLUMNS} FROM services WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2`,
+            { bind: [after ?? null, limit], type: QueryTypes.SELECT },
+          ),
+      });
+      return { services: page.rows.map(toService), nextCursor: page.nextCursor };
     },
 
     async getService(request: schedulingV1.GetServiceRequest, context: CallContext): Promise<schedulingV1.GetServiceResponse> {

@@ -1,7 +1,8 @@
 import type { Sequelize } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
-import { cursorPosition, FieldChecks, isIsoDate, MAX_PAGE, notFound } from '@libs/validation';
+import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
+import { FieldChecks, isIsoDate, notFound } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { findLocation } from '../locations/location-store';
@@ -15,11 +16,12 @@ import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot
 /** Longest range one search may cover. */
 export const MAX_RANGE_DAYS = 31;
 const DAY_MS = 86_400_000;
-/** Slots are small: a page holds more of them than the services' other lists. */
-const DEFAULT_PAGE = 100;
 
 type Item = { slot: FoundSlot } | { gap: FoundUnavailable };
 type Position = [number, string, number, number];
+const isPosition: PositionCheck<Position> = (position): position is Position =>
+  Array.isArray(position) && position.length === 4 && typeof position[1] === 'string' &&
+  [position[0], position[2], position[3]].every(Number.isFinite);
 const positionOf = (item: Item): Position =>
   'slot' in item ? [item.slot.start, item.slot.resourceId, 0, item.slot.end] : [item.gap.start, item.gap.resourceId, 1, item.gap.end];
 const before = (a: Position, b: Position) => {
@@ -38,12 +40,12 @@ export function slotHandlers(deps: SchedulingDeps) {
     async searchSlots(request: schedulingV1.SearchSlotsRequest, context: CallContext): Promise<schedulingV1.SearchSlotsResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.browse);
       if (request.explain && !isStaff(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
+      const limit = pageSize(request.limit, SCHEDULING_LIMITS.slotPage);
       const checks = new FieldChecks()
         .uuid(request.serviceId, 'serviceId', { required: true })
         .uuid(request.resourceId, 'resourceId', { required: false })
         .check(request.locationId !== '' || request.resourceId !== '', 'locationId', 'give a locationId or a resourceId')
-        .check(request.locationId === '' || /^[1-9]\d{0,17}$/.test(request.locationId), 'locationId', 'must be a premise id')
-        .check(request.limit >= 0 && request.limit <= MAX_PAGE, 'limit', `must be an integer from 1 to ${MAX_PAGE}`);
+        .check(request.locationId === '' || /^[1-9]\d{0,17}$/.test(request.locationId), 'locationId', 'must be a premise id');
       const viewerZone = request.timeZone ? timeChecks.zone(checks, request.timeZone, 'timeZone') : undefined;
       const byDate = isIsoDate(request.from) && isIsoDate(request.to);
       const instants = byDate ? undefined : [timeChecks.instant(checks, request.from, 'from'), timeChecks.instant(checks, request.to, 'to')];
@@ -66,13 +68,12 @@ export function slotHandlers(deps: SchedulingDeps) {
       rangeChecks.throwIfAny();
 
       const query = { ...request, cursor: undefined, limit: undefined };
-      const after = cursorPosition<Position>(cursors, request.cursor, query);
+      const after = cursorPosition(cursors, request.cursor, query, isPosition);
       const nowMs = Date.now();
       const found = await findSlots(sequelize, { service, resources, fromMs, toMs, nowMs, explain: request.explain });
       const items: Item[] = [...found.free.map((slot) => ({ slot })), ...found.unavailable.map((gap) => ({ gap }))]
         .sort((a, b) => (before(positionOf(a), positionOf(b)) ? -1 : before(positionOf(b), positionOf(a)) ? 1 : 0))
         .filter((item) => !after || before(after, positionOf(item)));
-      const limit = request.limit || DEFAULT_PAGE;
       const page = items.slice(0, limit);
       const last = page[page.length - 1];
       const nextAvailable = found.free.length === 0 ? await firstFreeAfter(sequelize, service, resources, toMs, nowMs) : undefined;
