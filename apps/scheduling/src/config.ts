@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields, outboxFields } from '@libs/config';
 
-const schema = z.object({
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
+export const configSchema = z.object({
   ...metricsFields(9468),
   ...grpcServiceFields('scheduling', 50054),
   ...busFields(),
@@ -15,6 +16,6 @@ const schema = z.object({
   SEED_DEMO_DATA: env.devOnly(),
 });
 
-export type SchedulingConfig = z.infer<typeof schema>;
+export type SchedulingConfig = z.infer<typeof configSchema>;
 
-export const readConfig = (): SchedulingConfig => loadConfig('scheduling', schema);
+export const readConfig = (): SchedulingConfig => loadConfig('scheduling', configSchema);
