@@ -5,8 +5,7 @@ import { mutate } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
 import { parseInput } from '../validation/input';
-import { notFound, requireUuid } from '@libs/validation';
-import { checkVersion } from '@libs/validation';
+import { checkVersion, notFound, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 

@@ -7,9 +7,8 @@ import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { given, InputProblems, parseInput } from '../validation/input';
-import { notFound, requireUuid } from '@libs/validation';
+import { checkVersion, notFound, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
-import { checkVersion } from '@libs/validation';
 import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import {
