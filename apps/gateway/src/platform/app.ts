@@ -1,4 +1,3 @@
-import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
@@ -25,6 +24,7 @@ import { changelogRoutes } from './changelog-routes';
 import { docsAssets, docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
 import { requireHostHeader } from './http/client-errors';
+import { compressWhenAccepted } from './http/compression';
 import { dashboard } from './http/dashboard';
 import { databaseUnavailable } from './http/database-unavailable';
 import { deferredJsonBody } from './http/json-body';
@@ -63,8 +63,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   app.use(httpMetrics());
   app.use(requestLog(logger));
   app.use(requireHostHeader());
-  // Small bodies gain nothing from compression and cost CPU, hence the threshold.
-  app.use(compression({ threshold: 1024 }));
+  app.use(compressWhenAccepted());
   // Bodies are read by the operations that take one, after their key check (platform/routing/mount.ts).
   app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
