@@ -14,10 +14,14 @@ interface PgConnection {
  * rows come through the same type parsers, and errors are pg's own (with their
  * SQLSTATE, which isTransientDatabaseError reads). Without values, `sql` may
  * be several statements in one message (settings, then the SELECT): the rows
- * are the last statement's.
+ * are the last statement's. Sequelize's `logging` option, when a function,
+ * still sees each statement, worded as Sequelize words it.
  */
 export async function selectRows<Row extends object>(sequelize: Sequelize, sql: string, values?: unknown[]): Promise<Row[]> {
   const { connectionManager } = sequelize;
+  // Not in Sequelize's typings, but public and documented: the options it was made with.
+  const log = (sequelize as unknown as { options: { logging?: unknown } }).options.logging;
+  if (typeof log === 'function') log(`Executing (default): ${sql}`);
   const connection = (await connectionManager.getConnection({ type: 'read' })) as PgConnection;
   try {
     const results = await connection.query(sql, values);

@@ -51,7 +51,7 @@ export function routesByPrefix(routes: RouteEntry[]): RequestHandler {
     if (!group) groups.set(key, (group = Router()));
     group[method](path, handler);
   }
-  return (req, res, next) => {
+  const dispatch: RequestHandler = (req, res, next) => {
     const candidates = prefixesOf(req.path).filter((prefix) => groups.has(prefix));
     const tryFrom = (index: number, error?: unknown): void => {
       if (error !== undefined && error !== null) return next(error);
@@ -61,4 +61,6 @@ export function routesByPrefix(routes: RouteEntry[]): RequestHandler {
     };
     tryFrom(0);
   };
+  // Shown as a router of routers, as Express shows a mounted one: listRoutes (http/list-routes.ts) walks it.
+  return Object.assign(dispatch, { stack: [...groups.values()].map((group) => ({ handle: group })) });
 }
