@@ -10,12 +10,18 @@ export function allowedTypos(query: string, droppedLetters = 0): number {
   return query.length + droppedLetters < 9 ? 1 : 2;
 }
 
-/** pg_trgm's trigram count of a text: each word, padded with two spaces before and one after. */
-function trigramCount(query: string): number {
-  return query
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .reduce((sum, word) => sum + word.length + 1, 0);
+/**
+ * How many different trigrams pg_trgm takes from a text: those of each word (a
+ * run of letters and digits) padded with two spaces before and one after, each
+ * trigram counted once however often it occurs ("duncan disease" has "  d" twice).
+ */
+export function distinctTrigramCount(query: string): number {
+  const trigrams = new Set<string>();
+  for (const word of query.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const padded = [...`  ${word} `];
+    for (let i = 0; i + 3 <= padded.length; i++) trigrams.add(padded[i] + padded[i + 1] + padded[i + 2]);
+  }
+  return trigrams.size;
 }
 
 /** In the first pass, queries of this many words at most also match parts of longer terms ("alzhiemer"). */
@@ -30,9 +36,10 @@ export interface CandidateFilter {
 }
 
 /**
- * Trigram thresholds of the two candidate passes. A typo changes at most four
- * trigrams (a swap of neighbours), so a term k typos from the query shares at
- * least T-4k of the query's T trigrams: similarity >= (T-4k)/(T+4k). The
+ * Trigram thresholds of the two candidate passes. A typo makes at most four
+ * new trigrams (a swap of neighbours), so a term k typos from the query shares
+ * at least T-4k of the query's T different trigrams and has at most 4k others:
+ * similarity >= (T-4k)/(T+4k). The
  * first pass uses a tight threshold (never below 0.4) that is fast and finds
  * nearly every misspelling; the second, only when the first found nothing
  * within the allowed typos, goes down to that worst-case bound.
@@ -40,10 +47,14 @@ export interface CandidateFilter {
 export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
   // Typos that drop letters shorten the query: count them as for the text it came from.
   const typos = allowedTypos(query, 2);
-  const t = trigramCount(query);
-  const bound = Math.max(0.1, (t - 4 * typos) / (t + 4 * typos));
+  const t = distinctTrigramCount(query);
+  // pg_trgm compares its similarity, a float4, with the threshold: rounded down, the bound itself passes (7/23 as a
+  // float4 is below 7/23 as a double, and "ksull neoplsam" found no "skull neoplasm").
+  const bound = Math.max(0.1, Math.floor((10_000 * (t - 4 * typos)) / (t + 4 * typos)) / 10_000);
   if (pass === 1) {
-    return { similarity: Math.min(0.4, bound), length: { min: query.length - typos, max: query.length + typos } };
+    // Each typo changes the length by one, but a dropped one-letter word at either end takes its space along when the
+    // query is trimmed ("x chromosome, trisomy xp3" typed as " chromosome, risomy xp3").
+    return { similarity: Math.min(0.4, bound), length: { min: query.length - typos, max: query.length + typos + 1 } };
   }
   const similarity = Math.max(0.4, Math.min(0.8, bound));
   // Part matches of several words would take every term that shares one common word ("syndrome").
