@@ -1,5 +1,6 @@
 import { JsonClient } from './http-client';
 import type { QualityQuery } from './query-sets';
+import { percentile } from './report';
 
 export interface QualityReport {
   queries: number;
@@ -7,10 +8,10 @@ export interface QualityReport {
   recallAt5: number;
   medianMs: number;
   p95Ms: number;
+  /** Every query's latency, ascending. */
+  latenciesMs: number[];
   misses: { query: QualityQuery; rank: number }[];
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /** Sends each query to GET /api/v1/diseases (5 a page), one at a time, and scores where the intended disease came. */
 export async function measure(gatewayUrl: string, apiKey: string, queries: QualityQuery[]): Promise<QualityReport> {
@@ -45,6 +46,7 @@ export async function measure(gatewayUrl: string, apiKey: string, queries: Quali
     recallAt5: topFive / queries.length,
     medianMs: percentile(latencies, 0.5),
     p95Ms: percentile(latencies, 0.95),
+    latenciesMs: latencies,
     misses,
   };
 }
