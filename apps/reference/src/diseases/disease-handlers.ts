@@ -4,6 +4,7 @@ import { referenceV1 } from '@libs/contracts';
 import { CONTROL_CHARACTER } from '../catalogue/request-checks';
 import {
   diseasesByPk,
+  FUZZY_RANKING,
   fuzzyPage,
   listDiseases,
   SearchTimeoutError,
@@ -70,8 +71,9 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
   }
 
   async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string) {
-    // The page size is not part of the query a cursor is bound to: a client may change b mid-walk.
-    const query = { term, exact: false, order };
+    // The page size is not part of the query a cursor is bound to: a client may change b mid-walk. The ranking is:
+    // a cursor's position means nothing to another.
+    const query = { term, exact: false, order, ranking: FUZZY_RANKING };
     const page = await fuzzyPage(db, term, order, limit, decodeCursor<FuzzyPosition>(cursor, query));
     return {
       rows: await diseasesByPk(db, page.diseasePks),

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
-import { allowedTypos, candidateFilter, distinctTrigramCount } from './fuzzy-candidates';
+import { allowedTypos } from './edit-distance';
+import { candidateFilter, distinctTrigramCount } from './fuzzy-candidates';
 
 /** A typo as users make them: a swap of neighbouring letters, a dropped, doubled or mistyped letter. */
 type Typo = { kind: 'swap' | 'drop' | 'double' | 'mistype'; at: number; letter: string };
@@ -71,7 +72,7 @@ describe('the candidate thresholds', () => {
         const query = typos.slice(0, original.length < 9 ? 1 : 2).reduce(applyTypo, original).trim();
         // A short query shares too few trigrams with its term for any bound ("ac" and "ca" share none): the wide pass
         // searches from a similarity of 0.1.
-        const [t, k] = [distinctTrigramCount(query), allowedTypos(query, 2)];
+        const [t, k] = [distinctTrigramCount(query), allowedTypos(query)];
         fc.pre(query !== original && (t - 4 * k) / (t + 4 * k) >= 0.1);
         await check(original, query);
       }),

@@ -1,14 +1,7 @@
 import { escapeLiteral } from 'pg';
+import { allowedTypos } from './edit-distance';
 import type { FuzzyCandidate } from './fuzzy-rank';
 import { runSearchStatement, type SearchDb } from './search-statement';
-
-/**
- * How many typos a query of this length is expected to carry: one under 9
- * characters, two from 9 on (Meilisearch's rule).
- */
-export function allowedTypos(query: string, droppedLetters = 0): number {
-  return query.length + droppedLetters < 9 ? 1 : 2;
-}
 
 /**
  * How many different trigrams pg_trgm takes from a text: those of each word (a
@@ -45,8 +38,7 @@ export interface CandidateFilter {
  * within the allowed typos, goes down to that worst-case bound.
  */
 export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
-  // Typos that drop letters shorten the query: count them as for the text it came from.
-  const typos = allowedTypos(query, 2);
+  const typos = allowedTypos(query);
   const t = distinctTrigramCount(query);
   // pg_trgm compares its similarity, a float4, with the threshold: rounded down, the bound itself passes (7/23 as a
   // float4 is below 7/23 as a double, and "ksull neoplsam" found no "skull neoplasm").
