@@ -20,13 +20,16 @@ export interface EditDistances {
 }
 
 /**
- * A dropped letter, a doubled one and a swap of neighbours are the commonest
- * slips of the fingers; a wrong letter, or an extra letter that repeats
- * neither of its neighbours, is rarer. Each edit costs EDIT, and an uncommon
- * one 1 more: EDIT exceeds any count of uncommon edits, so the alignment with
- * the fewest edits is found first and, among those, the one with the fewest
- * uncommon edits. So "stolyses" is nearer "osteolyses" (two dropped letters)
- * than "autolyses" (a dropped and a wrong letter).
+ * Of two terms equally many edits away, the one reached by likelier slips
+ * wins. A dropped letter, a doubled one and a swap of neighbours each happen
+ * one way; a wrong letter is one of 25 that could have been typed, and an
+ * extra letter that repeats neither of its neighbours is no doubling at all:
+ * both are uncommon. Each edit costs EDIT, and an uncommon one 1 more. EDIT
+ * exceeds any count of uncommon edits (at most |query| + |term|, a few
+ * hundred), so the alignment with the fewest edits is found first and, among
+ * those, the one with the fewest uncommon edits: "stolyses" is nearer
+ * "osteolyses" (two dropped letters) than "autolyses" (a dropped letter and a
+ * wrong one).
  */
 const EDIT = 4096;
 const UNCOMMON = 1;
@@ -36,24 +39,26 @@ const UNCOMMON = 1;
  * `term`, and into the best prefix of `term`: the typo model of the search.
  * One O(|query|·|term|) table; both strings are short (names and synonyms).
  */
+/** The three rows of the table, reused from call to call (a search ranks hundreds of terms) and grown as needed. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 export function editDistances(query: string, term: string): EditDistances {
   const m = query.length;
   const n = term.length;
+  if (rows[0].length <= n) rows = [0, 1, 2].map(() => new Int32Array(2 * (n + 1)));
   // Three rows suffice: a swap looks back two rows.
-  let previous2 = new Array<number>(n + 1).fill(0);
-  let previous = Array.from({ length: n + 1 }, (_, j) => j * EDIT);
-  let current = new Array<number>(n + 1).fill(0);
+  let [previous2, previous, current] = rows;
+  for (let j = 0; j <= n; j++) previous[j] = j * EDIT;
   for (let i = 1; i <= m; i++) {
     const q = query.charCodeAt(i - 1);
+    const q2 = i > 1 ? query.charCodeAt(i - 2) : -1;
     // A letter typed that the term does not have: common when it doubles a neighbour ("synndrome").
-    const extra = EDIT + (q === query.charCodeAt(i - 2) || q === query.charCodeAt(i) ? 0 : UNCOMMON);
+    const extra = EDIT + (q === q2 || q === query.charCodeAt(i) ? 0 : UNCOMMON);
     current[0] = previous[0] + extra;
     for (let j = 1; j <= n; j++) {
       const t = term.charCodeAt(j - 1);
       let best = Math.min(previous[j] + extra, current[j - 1] + EDIT, previous[j - 1] + (q === t ? 0 : EDIT + UNCOMMON));
-      if (i > 1 && j > 1 && q === term.charCodeAt(j - 2) && query.charCodeAt(i - 2) === t) {
-        best = Math.min(best, previous2[j - 2] + EDIT);
-      }
+      if (j > 1 && q === term.charCodeAt(j - 2) && q2 === t) best = Math.min(best, previous2[j - 2] + EDIT);
       current[j] = best;
     }
     [previous2, previous, current] = [previous, current, previous2];

@@ -74,7 +74,7 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
  * estimates suggest it: a hash or merge of the whole diseases table for a
  * loose query, or, with hash and merge joins off and the fixed estimate of
  * `%` that 0005-term-statistics brings, a walk of the diseases' whole primary
- * key (the same statement time: 0.29 s for "a", 9 ms for "diabtes" at a load
+ * key (the same database CPU: 0.29 s for "a", 9 ms for "diabtes" at a load
  * average of 20).
  */
 export function candidateStatements(
