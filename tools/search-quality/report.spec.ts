@@ -8,6 +8,7 @@ const report = (recallAt1: number, recallAt5: number, latenciesMs: number[]): Qu
   medianMs: latenciesMs[Math.floor(latenciesMs.length / 2)],
   p95Ms: latenciesMs[latenciesMs.length - 1],
   latenciesMs,
+  retried: 0,
   misses: [],
 });
 
@@ -35,7 +36,7 @@ describe('the multi-seed report', () => {
 
   it('prints a row per kind and seed, then each kind’s worst seed', () => {
     const lines = formatReport(seeds).split('\n');
-    expect(lines).toContain('| synonyms | 12 | 2000 | 99.20% | 99.40% | 2.0 ms | 3.0 ms |');
+    expect(lines).toContain('| synonyms | 12 | 2000 | 99.20% | 99.40% | 2.0 ms | 3.0 ms | 0 |');
     expect(lines).toContain(
       'names     recall@1 98.90% (seed 12)  recall@5 99.90% (seed 11)  median 5.0 ms (seed 12)  p95 9.0 ms (seed 11)  median of all seeds 5.0 ms',
     );

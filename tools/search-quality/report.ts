@@ -79,12 +79,12 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** The per-seed table and, for each kind, its worst seed: what `npm run search-quality` prints. */
 export function formatReport(reports: SeedReport[]): string {
   const row = (cells: string[]) => `| ${cells.join(' | ')} |\n`;
-  let text = row(['kind', 'seed', 'queries', 'recall@1', 'recall@5', 'median', 'p95']);
-  text += row(['---', '---', '---', '---', '---', '---', '---']);
+  let text = row(['kind', 'seed', 'queries', 'recall@1', 'recall@5', 'median', 'p95', '429s retried']);
+  text += row(['---', '---', '---', '---', '---', '---', '---', '---']);
   for (const kind of KINDS) {
     for (const { seed, kinds } of reports) {
       const r = kinds[kind];
-      text += row([kind, String(seed), String(r.queries), pct(r.recallAt1), pct(r.recallAt5), ms(r.medianMs), ms(r.p95Ms)]);
+      text += row([kind, String(seed), String(r.queries), pct(r.recallAt1), pct(r.recallAt5), ms(r.medianMs), ms(r.p95Ms), String(r.retried)]);
     }
   }
   text += '\nworst seed of each figure:\n';
