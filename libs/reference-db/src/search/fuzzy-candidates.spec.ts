@@ -51,6 +51,24 @@ describe('the candidate thresholds', () => {
     }
   });
 
+  it('need no whole-term similarity where a part match is asked for: a term is at least as word-similar', async () => {
+    await fc.assert(
+      // Terms that share much of the query too: the query with a letter changed, inside other words.
+      fc.asyncProperty(word.map((w) => w.join('')), term, fc.nat(), typo, async (query, other, at, change) => {
+        const text = [other.slice(0, at % (other.length + 1)), applyTypo(query, change), other.slice(at % (other.length + 1))].join(' ').trim();
+        const [{ similarity, wordSimilarity }] = await db.sequelize.query<{ similarity: number; wordSimilarity: number }>(
+          'SELECT similarity(?, ?) AS similarity, word_similarity(?, ?) AS "wordSimilarity"',
+          { type: QueryTypes.SELECT, replacements: [text, query, query, text] },
+        );
+        expect(wordSimilarity).toBeGreaterThanOrEqual(similarity);
+      }),
+      { seed: 1, numRuns: 500 },
+    );
+    // And so the first pass of a one-word query asks only for the part match.
+    const filter = candidateFilter('alzhiemer', 0);
+    expect(filter.wordSimilarity).toBeLessThanOrEqual(filter.similarity);
+  });
+
   it('let the wide pass find a term however its typos fall, the float4 similarity included', async () => {
     const examples: [string, string][] = [
       ['skull neoplasm', 'ksull neoplsam'], // 7/23: once left out as a float4 below the same bound as a double
