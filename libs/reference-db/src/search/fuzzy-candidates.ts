@@ -34,8 +34,8 @@ export interface CandidateFilter {
  * at least T-4k of the query's T different trigrams and has at most 4k others:
  * similarity >= (T-4k)/(T+4k). The
  * first pass uses a tight threshold (never below 0.4) that is fast and finds
- * nearly every misspelling; the second, only when the first found nothing
- * within the allowed typos, goes down to that worst-case bound.
+ * nearly every misspelling; the second, only when the first found no whole
+ * term within the allowed typos, goes down to that worst-case bound.
  */
 export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
   const typos = allowedTypos(query);

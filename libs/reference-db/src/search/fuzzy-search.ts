@@ -44,8 +44,9 @@ const widens = (query: string) => candidateFilter(query, 1).similarity < candida
 /**
  * The ranked matches of the first pass; and, when the walk uses them or (on a
  * first page) when no whole term is within the allowed typos of the query, the
- * wide pass's too. A part match ("saids" in "saidsm") or a term too many typos
- * away is no reason to stop looking for what was misspelt ("sadism").
+ * wide pass's too. A part match ("polydipsia, psychogenic" for "pylydpsia") or
+ * a term too many typos away is no reason to stop looking for what was
+ * misspelt ("polydipsia", which only the wide pass finds).
  */
 async function rankedMatches(db: SearchDb, query: string, order: FuzzyOrder, position?: FuzzyPosition) {
   const byName = order !== 'relevance';
