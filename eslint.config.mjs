@@ -1,7 +1,7 @@
 import nx from '@nx/eslint-plugin';
 
-// The module-boundary rule makes DESIGN.md's arrows real: apps and tools
-// import libs, libs import only libs, and no app imports another app.
+// The module-boundary rule makes the architecture's arrows real (docs/decisions/0001):
+// apps and tools import libs, libs import only libs, and no app imports another app.
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],

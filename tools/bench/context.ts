@@ -1,7 +1,8 @@
 import type { Baseline } from './baselines/start-baseline';
 import type { LoadResult, RequestSpec } from './load/load-spec';
+import type { Role } from '@libs/contracts';
 
-export type Role = 'reader' | 'student' | 'bursar' | 'admin';
+export type { Role };
 
 /** One load run: what was driven, and what it measured. */
 export interface Measurement {
@@ -9,6 +10,8 @@ export interface Measurement {
   /** `system` (through the gateway), or the baseline it ran against. */
   target: string;
   result: LoadResult;
+  /** CPU ms per answered request inside the measured window, by process (from `result.cpu`); set by record(). */
+  cpuMsPerRequest?: Record<string, number>;
 }
 
 /** A target from the benchmark issue, checked against this run's figures. */
@@ -25,6 +28,8 @@ export interface BenchContext {
   duration: number;
   /** Connections for the read scenarios (32 in a full run). */
   connections: number;
+  /** Seconds of load before each measured window of a run by duration (not one by amount or at a set rate). */
+  warmup: number;
   gatewayUrl: string;
   keys: Record<Role, string>;
   databaseUrl(service: 'reference' | 'finance' | 'audit'): string;
@@ -32,14 +37,15 @@ export interface BenchContext {
   bareHttp: Baseline;
   /** Deterministic randomness, so two runs send the same queries. */
   random(): number;
-  /** Drives `url` with the requests (round-robin) for `duration` seconds (unless told otherwise), or `amount` requests. */
+  /**
+   * Drives `url` with the requests (round-robin) for `duration` seconds (unless told otherwise), or `amount`
+   * requests, after the warm-up, and measures every process's CPU over that window.
+   */
   load(
     url: string,
     requests: RequestSpec[],
-    options?: { connections?: number; amount?: number; expected?: number[]; rate?: number; duration?: number },
+    options?: { connections?: number; amount?: number; expected?: number[]; rate?: number; duration?: number; warmup?: number },
   ): Promise<LoadResult>;
-  /** The process id of a service of the system under test (for its CPU time). */
-  pid(service: 'gateway' | 'reference' | 'finance' | 'audit'): number;
   /** Where the gateway serves its Prometheus metrics. */
   gatewayMetricsUrl: string;
   record(measurement: Measurement): LoadResult;

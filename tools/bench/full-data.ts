@@ -7,7 +7,7 @@ import { generateTransactions } from '../generate/transactions';
 const ROOT = resolve(__dirname, '../..');
 const TSX = require.resolve('tsx/cli');
 
-/** Every public dataset, as `npm run import -- <source> <file>` takes it (docs/IMPORT.md), in ../shared/data. */
+/** Every public dataset, as `npm run import -- <source> <file>` takes it (docs/IMPORT.md), in sharedDataDir(). */
 const SOURCES: [source: string, file: string[]][] = [
   ['ctd', ['ctd', 'CTD_diseases.tsv.gz']],
   ['atc', ['atc', 'who-atc-ddd-2026-04-25.csv']],

@@ -6,10 +6,12 @@
  *
  *   npm run bench                     full run (several minutes)
  *   npm run bench -- --smoke          seconds, tiny data: checks the harness, never a speed
- *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy"
+ *   npm run bench -- --only fuzzy     scenarios whose name contains "fuzzy" (or any of several: --only exact,labs)
  *   npm run bench -- --diseases 1000000 --transactions 1000000   other data sizes
  *   npm run bench -- --profile        also writes each service's CPU profile to bench/profiles/
  *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
+ *   npm run bench -- --warmup 5       seconds of load before each measured window (5 full, 0.2 smoke)
+ *   npm run bench -- --rate 50        every run paced at 50 requests a second: CPU per request at one throughput
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,7 +19,10 @@ import { parseArgs } from 'node:util';
 import { startSystem, type ServiceName } from '@libs/testing';
 import { startBaseline } from './baselines/start-baseline';
 import type { BenchContext, Measurement, Scenario, Verdict } from './context';
+import { watchedProcesses } from './cpu/watched';
+import { cpuPerRequest, describeCpu } from './cpu/per-request';
 import { loadFullData } from './full-data';
+import { profilesOfRun } from './profile/profiles-of-run';
 import { runLoad } from './load/run-load';
 import { peakRssMb } from './peak-rss';
 import { seededRandom } from '../search-quality/typos';
@@ -56,14 +61,17 @@ async function main(): Promise<void> {
       diseases: { type: 'string' },
       profile: { type: 'boolean', default: false },
       connections: { type: 'string' },
+      warmup: { type: 'string' },
+      rate: { type: 'string' },
     },
   });
   const smoke = values.smoke;
   // Only the default full run replaces the committed figures (latest-full): a run of some scenarios, other data
   // sizes, durations or connections, or under the profiler, is written as partial.
-  const { only, duration, transactions, diseases, connections, profile } = values;
-  const partial = [only, duration, transactions, diseases, connections].some((value) => value !== undefined) || profile;
-  const chosen = Object.entries(SCENARIOS).filter(([name]) => !only || name.includes(only));
+  const { only, duration, transactions, diseases, connections, warmup, rate, profile } = values;
+  const partial = [only, duration, transactions, diseases, connections, warmup, rate].some((value) => value !== undefined) || profile;
+  const wanted = only?.split(',');
+  const chosen = Object.entries(SCENARIOS).filter(([name]) => !wanted || wanted.some((part) => name.includes(part)));
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     mode: smoke ? 'smoke' : partial ? 'partial' : 'full',
@@ -72,10 +80,13 @@ async function main(): Promise<void> {
     verdicts: [],
     notes: [],
     peakRssMb: {},
+    cpuNotMeasured: [],
   };
 
   // --cpu-prof writes <dir>/*.cpuprofile when a service exits (shutdown below); open it in Chrome DevTools.
-  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`] : [];
+  const profileDir = join(ROOT, 'bench', 'profiles');
+  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  let services: { name: string; pid: number }[] = [];
   const quiet = { LOG_LEVEL: 'warn' };
   const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
   const baselines: { stop(): Promise<void> }[] = [];
@@ -93,11 +104,16 @@ async function main(): Promise<void> {
     });
     const bareHttp = await startBaseline('bare-http');
     baselines.push(expressPg, bareHttp);
+    const watched = await watchedProcesses(system, SERVICES, { 'express+pg': expressPg, 'node:http': bareHttp });
+    report.cpuNotMeasured = watched.missing;
+    services = watched.spec.processes.filter(({ name }) => SERVICES.includes(name as ServiceName));
+    if (watched.missing.length > 0) console.log(`CPU not measured (not visible from here): ${watched.missing.join(', ')}`);
 
     const context: BenchContext = {
       smoke,
       duration: Number(values.duration ?? (smoke ? 1 : 10)),
       connections: Number(values.connections ?? (smoke ? 4 : 32)),
+      warmup: Number(values.warmup ?? (smoke ? 0.2 : 5)),
       gatewayUrl: system.gatewayUrl,
       keys: system.keys,
       databaseUrl: (service) => system.databaseUrl(service),
@@ -112,20 +128,21 @@ async function main(): Promise<void> {
           duration: options.duration ?? context.duration,
           amount: options.amount,
           expected: options.expected,
-          rate: options.rate,
+          // --rate paces every run that sets no pace of its own: CPU per request then compares at one throughput.
+          rate: options.rate ?? (options.amount || rate === undefined ? undefined : Number(rate)),
+          // A run by amount or at a set rate is itself the measurement (its count or its pace matters): no warm-up.
+          warmup: options.warmup ?? (options.amount || options.rate ? 0 : context.warmup),
+          cpu: watched.spec,
         }),
       gatewayMetricsUrl: system.metricsUrl('gateway'),
-      pid: (service) => {
-        const pid = system.pid(service);
-        if (!pid) throw new Error(`the ${service} service is not running`);
-        return pid;
-      },
       record: (measurement: Measurement) => {
-        report.measurements.push(measurement);
         const { result } = measurement;
+        const perRequest = result.cpu && cpuPerRequest(result.cpu, result.requests);
+        report.measurements.push(perRequest ? { ...measurement, cpuMsPerRequest: perRequest } : measurement);
         console.log(
           `${measurement.scenario} [${measurement.target}]: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
         );
+        if (perRequest) console.log(`  CPU ms/request: ${describeCpu(perRequest)}; other work kept ${result.cpu?.otherCores.toFixed(2)} cores busy`);
         return result;
       },
       judge: (verdict: Verdict) => {
@@ -156,6 +173,7 @@ async function main(): Promise<void> {
     await Promise.all(baselines.map((baseline) => baseline.stop()));
     await system.shutdown();
   }
+  if (values.profile) report.profiles = profilesOfRun(profileDir, ROOT, services, report.measurements);
 
   console.log(`\n${writeReport(ROOT, report)}`);
   console.log(`written to ${join('bench', 'results', `latest-${report.mode}.md`)}`);

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Measurement, Verdict } from './context';
+import { CPU_COLUMNS } from './cpu/per-request';
+import type { MeasuredProfile } from './profile/profiles-of-run';
 
 export interface BenchReport {
   startedAt: string;
@@ -11,6 +13,10 @@ export interface BenchReport {
   notes: { name: string; value: number; unit: string }[];
   /** Peak resident set size (VmHWM) of each process, in MB. */
   peakRssMb: Record<string, number>;
+  /** Processes whose CPU could not be read from here (e.g. a server in a container). */
+  cpuNotMeasured: string[];
+  /** With --profile: what took each service's time in each measured window. */
+  profiles?: MeasuredProfile[];
 }
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -19,6 +25,26 @@ function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
     '\n',
   );
+}
+
+const PROFILES_INTRO = [
+  "Self time of each service's main thread (V8 CPU profile, `--cpu-prof`) inside each measured window, as a share of",
+  "its busy samples, and that share of the process's CPU per request (/proc) in µs: by function, by where the code",
+  'lives, and by package or source file charged with the time of the Node modules and native code it called (a socket',
+  "write for grpc-js counts for grpc-js). The profile sees only the main thread; /proc also counts V8's and libuv's",
+  "other threads (parallel GC, the thread pool), which the µs figures spread over the main thread's functions.",
+].join(' ');
+
+function profileSection(p: MeasuredProfile): string {
+  const rows = (entries: MeasuredProfile['summary']['functions']) =>
+    entries.map((e) => [e.name.replace(/\|/g, '\\|'), fixed(e.usPerRequest, 1), `${fixed(e.share * 100, 1)}%`]);
+  return [
+    `### ${p.scenario} [${p.target}]: ${p.service}`,
+    `${fixed(p.procCpuMsPerRequest * 1000, 0)} µs CPU per request (/proc), spread by ${p.summary.samples} busy samples of the main thread.`,
+    table(['function (self time)', 'µs/request', 'share'], rows(p.summary.functions)),
+    table(['where (self time)', 'µs/request', 'share'], rows(p.summary.places)),
+    table(['package or source file, charged with the Node and native code it called', 'µs/request', 'share'], rows(p.summary.charged)),
+  ].join('\n\n');
 }
 
 export function toMarkdown(report: BenchReport): string {
@@ -34,6 +60,26 @@ export function toMarkdown(report: BenchReport): string {
       String(m.result.errors),
     ]),
   );
+  const cpu = table(
+    [
+      'scenario',
+      'target',
+      ...CPU_COLUMNS.map((column) => column.title),
+      'PostgreSQL: backends exited, CPU ms the samples missed',
+      'cores busy with other work',
+    ],
+    report.measurements.flatMap((m) => {
+      const perRequest = m.cpuMsPerRequest;
+      if (!perRequest) return [];
+      return [[
+        m.scenario,
+        m.target,
+        ...CPU_COLUMNS.map((column) => fixed(column.of(perRequest), 3)),
+        m.result.cpu?.postgres ? `${m.result.cpu.postgres.exitedBackends}, ${fixed(m.result.cpu.postgres.missedMs, 0)}` : '–',
+        fixed(m.result.cpu?.otherCores ?? NaN, 2),
+      ]];
+    }),
+  );
   const verdicts = table(
     ['scenario', 'measured', 'target', 'met'],
     report.verdicts.map((v) => [v.scenario, v.figure, v.target, v.met ? 'yes' : '**no**']),
@@ -45,12 +91,22 @@ export function toMarkdown(report: BenchReport): string {
     `${report.machine.cpus} CPUs, Node ${report.machine.node}. Every service, PostgreSQL, RabbitMQ and the load generator share the machine.`,
     '## Load runs',
     loads,
+    '## CPU per request',
+    [
+      'CPU milliseconds (user + system, from /proc/<pid>/stat) per answered request, over each measured window only',
+      '(after its warm-up); PostgreSQL\'s backends are those of the run\'s databases, followed by pid (docs/PERFORMANCE.md).',
+      report.cpuNotMeasured.length > 0 ? `Not measured (not visible from here): ${report.cpuNotMeasured.join(', ')}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    cpu,
     '## Against the targets',
     verdicts,
     '## Other figures',
     notes,
     '## Memory',
     rss,
+    ...(report.profiles ? ['## Profiles', PROFILES_INTRO, ...report.profiles.map(profileSection)] : []),
     '',
   ].join('\n\n');
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 
-const schema = z.object({
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
+export const configSchema = z.object({
   ...metricsFields(9466),
   ...grpcServiceFields('audit', 50053),
   ...busFields(),
@@ -10,6 +11,6 @@ const schema = z.object({
   CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
 });
 
-export type AuditConfig = z.infer<typeof schema>;
+export type AuditConfig = z.infer<typeof configSchema>;
 
-export const readConfig = (): AuditConfig => loadConfig('audit', schema);
+export const readConfig = (): AuditConfig => loadConfig('audit', configSchema);

@@ -1,10 +1,10 @@
 import { busTopology, connectBus, PassiveChecks, startConsumer, TopologyKeeper } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer, trustActorsSignedBy, unaryHandler } from '@libs/grpc';
+import { ActorSigner, startGrpcServer, unaryHandler } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
-import { adminOnly } from './access';
+import { permitted } from './access';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
 
   const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
   const deadLetterAdmin = deadLetterHandlers(deadLetters);
-  trustActorsSignedBy(new ActorSigner(config.INTERNAL_AUTH_SECRET));
+  // Every method is for admins, so every call must carry an actor the gateway signed.
+  const handling = { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -47,10 +48,10 @@ async function main(): Promise<void> {
         name: 'audit.v1.AuditService',
         definition: auditV1.AuditServiceService,
         implementation: {
-          listEntries: unaryHandler(logger, 'ListEntries', adminOnly(entries.listEntries)),
-          verifyChain: unaryHandler(logger, 'VerifyChain', adminOnly(entries.verifyChain)),
-          getDeadLetters: unaryHandler(logger, 'GetDeadLetters', adminOnly(deadLetterAdmin.getDeadLetters)),
-          replayDeadLetters: unaryHandler(logger, 'ReplayDeadLetters', adminOnly(deadLetterAdmin.replayDeadLetters)),
+          listEntries: unaryHandler(handling, 'ListEntries', permitted('audit:read')(entries.listEntries)),
+          verifyChain: unaryHandler(handling, 'VerifyChain', permitted('audit:read')(entries.verifyChain)),
+          getDeadLetters: unaryHandler(handling, 'GetDeadLetters', permitted('audit:read')(deadLetterAdmin.getDeadLetters)),
+          replayDeadLetters: unaryHandler(handling, 'ReplayDeadLetters', permitted('audit:replay')(deadLetterAdmin.replayDeadLetters)),
         } satisfies auditV1.AuditServiceServer,
       },
     ],

@@ -1,9 +1,7 @@
+import { ROLES, type Role } from '@libs/contracts';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { DEMO_PENDING_PAYMENT_ID, DEMO_STUDENT_ID, DEMO_STUDENT_TRANSACTION_ID, fixtures } from './finance-fixtures';
 import { api, DEMO_ACCOUNT_ID, validTransaction } from './http';
-
-type Role = 'reader' | 'student' | 'bursar' | 'admin';
-const ROLES: Role[] = ['reader', 'student', 'bursar', 'admin'];
 
 interface Case {
   name: string;
@@ -20,7 +18,7 @@ const staffRead = { reader: 403, student: 403, bursar: 200, admin: 200 };
 const staffWrite = (status: number) => ({ reader: 403, student: 403, bursar: status, admin: status });
 const adminOnly = { reader: 403, student: 403, bursar: 403, admin: 200 };
 
-// Every finance endpoint, with what each role gets (DESIGN.md §4). A student reads only their own
+// Every finance endpoint, with what each role gets (docs/FINANCE.md, Roles). A student reads only their own
 // records: another student's is a 404, exactly like a missing one.
 const CASES: Case[] = [
   { name: 'list transactions', method: 'GET', path: () => '/api/v1/transactions', expected: readAll },

@@ -57,7 +57,7 @@ describe('reference catalogue through gateway, gRPC and the reference database',
   });
 
   describe('GET /api/v1/labs', () => {
-    it('returns the basic fields of SPEC.md, and the related ones with r=true', async () => {
+    it('returns the basic fields, and the related ones with r=true', async () => {
       const basic = await get('/api/v1/labs?n=potassium');
       expect(basic.status).toBe(200);
       expect(basic.body.tests[0]).toEqual({
@@ -150,7 +150,7 @@ describe('reference catalogue through gateway, gRPC and the reference database',
   });
 
   describe('GET /dosages and /api/v1/dosages', () => {
-    it('groups dosages by drug with the fields of SPEC.md, under both paths', async () => {
+    it('groups dosages by drug with every dosage field, under both paths', async () => {
       const plain = await get('/dosages?n=paracetamol');
       const versioned = await get('/api/v1/dosages?n=paracetamol');
       expect(plain.status).toBe(200);

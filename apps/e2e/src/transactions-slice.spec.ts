@@ -37,7 +37,7 @@ describe('POST /api/v1/transactions through finance, the outbox, RabbitMQ and th
         requestId: 'e2e-create-1',
         actor: { userId: created.body.madeBy, role: 'bursar' },
         before: null,
-        after: expect.objectContaining({ id: created.body.id, amount: '-125000' }),
+        after: created.body,
         hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       }),
     ]);

@@ -1,21 +1,21 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { grantedRoles } from '@libs/contracts';
 import type { Actor } from '@libs/grpc';
 
-export type Role = 'reader' | 'student' | 'bursar' | 'admin';
-
 /**
- * Who may do what in finance (DESIGN.md §4). The gateway has the same table in
- * its permissions; services check again so an internal caller cannot skip it.
+ * Who may do what in finance: the rows of the permission table (@libs/contracts;
+ * docs/FINANCE.md, Roles) that the gateway checks too. The service checks them
+ * again from the signed actor, so an internal caller cannot skip them.
  */
 export const FINANCE_ACCESS = {
   /** Transactions, payments, students and statements; a student sees only their own. */
-  read: ['student', 'bursar', 'admin'],
+  read: grantedRoles('finance:read'),
   /** Accounts, categories and registration numbers. */
-  readRecords: ['bursar', 'admin'],
-  write: ['bursar', 'admin'],
-  delete: ['admin'],
-  submitPayment: ['student', 'bursar', 'admin'],
-} as const satisfies Record<string, readonly Role[]>;
+  readRecords: grantedRoles('finance:records:read'),
+  write: grantedRoles('finance:write'),
+  delete: grantedRoles('finance:delete'),
+  submitPayment: grantedRoles('payments:submit'),
+};
 
 /**
  * The records an actor may read: `all`, or only those of one student (the

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 
-const schema = z.object({
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
+export const configSchema = z.object({
   ...metricsFields(9465),
   ...grpcServiceFields('finance', 50052),
   ...busFields(),
@@ -16,6 +17,6 @@ const schema = z.object({
   SEED_DEMO_DATA: env.devOnly(),
 });
 
-export type FinanceConfig = z.infer<typeof schema>;
+export type FinanceConfig = z.infer<typeof configSchema>;
 
-export const readConfig = (): FinanceConfig => loadConfig('finance', schema);
+export const readConfig = (): FinanceConfig => loadConfig('finance', configSchema);

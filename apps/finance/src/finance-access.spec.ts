@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_USER_IDS } from '@libs/contracts';
+import { DEMO_USER_IDS, type Role } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { DEMO_ACCOUNT_ID, DEMO_CATEGORY_IDS, DEMO_STUDENT_ID, seedDemoData } from './demo-data';
 import { migrations } from './migrations';
-import type { FinanceDeps } from './mutation';
+import type { FinanceDeps } from './finance-deps';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
 import { recordUpdateHandlers } from './records/record-updates';
@@ -13,7 +13,6 @@ import { statementHandlers } from './statements/statement-handlers';
 import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
-type Role = 'reader' | 'student' | 'bursar' | 'admin';
 const contextOf = (role: Role): CallContext => ({ requestId: 'access-spec', actor: { userId: DEMO_USER_IDS[role], role } });
 
 async function codeOf(call: Promise<unknown>): Promise<number> {

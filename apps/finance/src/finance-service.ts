@@ -1,7 +1,6 @@
 import type { financeV1 } from '@libs/contracts';
-import { unaryHandler, type CallContext } from '@libs/grpc';
-import type { Logger } from '@libs/logging';
-import type { FinanceDeps } from './mutation';
+import { unaryHandler, type CallContext, type HandlerOptions } from '@libs/grpc';
+import type { FinanceDeps } from './finance-deps';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
 import { recordUpdateHandlers } from './records/record-updates';
@@ -12,7 +11,7 @@ import { transactionHandlers } from './transactions/transaction-handlers';
 type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
 
 /** The FinanceService gRPC implementation: every handler wrapped for logging, request context and error mapping. */
-export function financeService(deps: FinanceDeps, logger: Logger): financeV1.FinanceServiceServer {
+export function financeService(deps: FinanceDeps, handling: HandlerOptions): financeV1.FinanceServiceServer {
   const handlers = {
     ...transactionHandlers(deps),
     ...bulkHandlers(deps),
@@ -23,7 +22,7 @@ export function financeService(deps: FinanceDeps, logger: Logger): financeV1.Fin
   } satisfies Record<keyof financeV1.FinanceServiceServer, AnyHandler>; // no RPC left unimplemented
   const wrapped = Object.entries(handlers).map(([name, handler]: [string, AnyHandler]) => [
     name,
-    unaryHandler(logger, name[0].toUpperCase() + name.slice(1), handler),
+    unaryHandler(handling, name[0].toUpperCase() + name.slice(1), handler),
   ]);
   // Each entry keeps its handler's request and response types at run time; the record type cannot say so.
   return Object.fromEntries(wrapped) as financeV1.FinanceServiceServer;

@@ -1,7 +1,7 @@
 import { busTopology, ConfirmPublisher, connectBus, QueueWitness, TopologyKeeper } from '@libs/bus';
 import { financeV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer, trustActorsSignedBy } from '@libs/grpc';
+import { ActorSigner, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { readConfig } from './config';
@@ -43,7 +43,6 @@ async function main(): Promise<void> {
   registerOutboxBacklog(sequelize);
 
   const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: () => relay.nudge() };
-  trustActorsSignedBy(new ActorSigner(config.INTERNAL_AUTH_SECRET));
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -52,7 +51,7 @@ async function main(): Promise<void> {
       {
         name: 'finance.v1.FinanceService',
         definition: financeV1.FinanceServiceService,
-        implementation: financeService(deps, logger),
+        implementation: financeService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) }),
       },
     ],
   });

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
-import { emailField } from './auth/credentials';
-import { keyLimitFields } from './auth/key-limits';
+import { emailField } from './identity/schemas';
+import { keyLimitFields } from './identity/limits/key-limits';
 
-const schema = z
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
+export const configSchema = z
   .object({
     HOST: env.text('0.0.0.0'),
     PORT: env.port(3000),
@@ -51,6 +52,6 @@ const schema = z
     path: ['BOOTSTRAP_ADMIN_EMAIL'],
   });
 
-export type GatewayConfig = z.infer<typeof schema>;
+export type GatewayConfig = z.infer<typeof configSchema>;
 
-export const readConfig = (): GatewayConfig => loadConfig('gateway', schema);
+export const readConfig = (): GatewayConfig => loadConfig('gateway', configSchema);

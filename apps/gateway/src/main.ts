@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
-import { bootstrapAdmin } from './auth/bootstrap-admin';
-import { installKeyVerifier, keyVerifierOptions } from './auth/key-verifier';
+import { bootstrapAdmin } from './identity/bootstrap-admin';
+import { keyVerifierOptions, startKeyVerifier } from './identity/key-verifier';
 import { readConfig } from './config';
-import { buildApp } from './http/app';
-import { answerClientErrors } from './http/client-errors';
+import { buildApp } from './platform/app';
+import { answerClientErrors } from './platform/http/client-errors';
 import { migrations } from './migrations';
-import { parseChangelog } from './changelog/parse-changelog';
-import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
+import { parseChangelog } from './platform/changelog/parse-changelog';
+import { allUpstreams, connectUpstreams } from './platform/upstreams/upstreams';
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   // Read once at start: a malformed changelog stops the gateway at once. Its newest dated release is the API's version.
   const releases = parseChangelog(readFileSync(config.CHANGELOG_PATH, 'utf8'));
   await bootstrapAdmin(config, sequelize, logger);
-  const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);
+  const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
 
   const upstreams = connectUpstreams(config, logger, keys.limiter);
   // Bound slow or stalled clients (slowloris): no request may hold a socket for
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       // The app answers a missing Host itself, as a problem (requireHostHeader), where Node's answer is bare.
       requireHostHeader: false,
     },
-    buildApp(config, logger, sequelize, upstreams, releases),
+    buildApp({ config, logger, sequelize, keys, upstreams, releases }),
   );
   answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));

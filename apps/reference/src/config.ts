@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
 import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS } from '@libs/reference-db';
 
-const schema = z.object({
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
+export const configSchema = z.object({
   ...metricsFields(9464),
   ...grpcServiceFields('reference', 50051),
   CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
@@ -13,6 +14,6 @@ const schema = z.object({
   SEARCH_STATEMENT_TIMEOUT_MS: env.int(DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, 1, 60_000),
 });
 
-export type ReferenceConfig = z.infer<typeof schema>;
+export type ReferenceConfig = z.infer<typeof configSchema>;
 
-export const readConfig = (): ReferenceConfig => loadConfig('reference', schema);
+export const readConfig = (): ReferenceConfig => loadConfig('reference', configSchema);

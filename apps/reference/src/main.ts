@@ -16,6 +16,8 @@ async function main(): Promise<void> {
 
   const cursors = new CursorCodec(config.CURSOR_SECRET);
   const diseases = diseaseHandlers({ sequelize, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }, cursors);
+  // Reference data reads the same for every role: its calls are served for no actor.
+  const handling = { logger, actors: null };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -25,10 +27,10 @@ async function main(): Promise<void> {
         name: 'reference.v1.ReferenceService',
         definition: referenceV1.ReferenceServiceService,
         implementation: {
-          searchDiseases: unaryHandler(logger, 'SearchDiseases', diseases.searchDiseases),
+          searchDiseases: unaryHandler(handling, 'SearchDiseases', diseases.searchDiseases),
         } satisfies referenceV1.ReferenceServiceServer,
       },
-      catalogueService(sequelize, cursors, logger),
+      catalogueService(sequelize, cursors, handling),
     ],
   });
 

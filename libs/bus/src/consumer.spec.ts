@@ -77,9 +77,9 @@ describe('startConsumer (RabbitMQ)', () => {
     await until(`message ${id} to be handled`, async () => (handled.includes(id) ? true : undefined));
   }
 
-  it('consumes again on a new channel when told its subscription was lost, and holds one subscription', async () => {
+  it('consumes again on a new channel when RabbitMQ counts no consumer on its queue, and holds one subscription', async () => {
     await delivered();
-    consumer.resubscribeIfLost();
+    consumer.observe({ ready: 0, consumers: 0 });
     await until('one consumer again', async () => ((await consumers()) === 1 && logs.some((l) => l.msg === 'consuming again') ? true : undefined));
     await delivered();
     expect(await consumers()).toBe(1);

@@ -18,10 +18,14 @@ export interface Consumer {
   /** Stops taking new messages and waits (up to graceMs) for those in hand. */
   stop(graceMs: number): Promise<void>;
   /**
-   * Told that the broker counts no consumer on the queue while this one believes it consumes: its subscription
-   * ended without a cancel reaching it, so it consumes again on a new channel.
+   * Told what the broker reports about the queue (undefined: it does not exist), on a timer (watchSubscription).
+   * The broker's cancel is not always sent: RabbitMQ 3.10 re-attaches a consumer to a quorum queue deleted and
+   * declared again at once, without a cancel, and never delivers to it. So the consumer takes its subscription as
+   * lost, and consumes again on a new channel, when the queue is gone or counts no consumer, or when messages stay
+   * ready across two reports while it has room and received none. A subscription that received nothing for a
+   * while (idleRenewalMs) is renewed: a lost one may hold messages that another instance can never take.
    */
-  resubscribeIfLost(): void;
+  observe(queue: { ready: number; consumers: number } | undefined): void;
 }
 
 /**
@@ -31,6 +35,8 @@ export interface Consumer {
  */
 const RESUBSCRIBE_FIRST_DELAY_MS = 1_000;
 const RESUBSCRIBE_MAX_DELAY_MS = 5_000;
+/** How long a subscription may receive nothing before it is renewed, in case it was lost without a sign. */
+const IDLE_RENEWAL_MS = 60_000;
 
 /**
  * Consumes the topology's queue. `attach` runs on every (re)connect, after the
@@ -45,14 +51,20 @@ export function startConsumer(options: {
   prefetch: number;
   logger: Logger;
   handle: (message: ConsumeMessage) => Promise<ConsumerOutcome>;
+  idleRenewalMs?: number;
 }): { consumer: Consumer; attach: (model: ChannelModel) => Promise<void> } {
   const { logger } = options;
   const queue = options.topology.topology.queue;
+  const idleRenewalMs = options.idleRenewalMs ?? IDLE_RENEWAL_MS;
   let inFlight = 0;
   let stopping = false;
   let connection: ChannelModel | undefined;
   let current: { channel: Channel; tag: string } | undefined;
   let resubscribingOn: ChannelModel | undefined;
+  /** Deliveries counted since the last subscription, and what the last observe() saw. */
+  let deliveries = 0;
+  let lastDeliveryAt = Date.now();
+  let previous: { ready: number; deliveries: number } | undefined;
 
   async function settle(channel: Channel, message: ConsumeMessage, outcome: ConsumerOutcome): Promise<void> {
     // A message delivered on a channel that has since closed will be redelivered;
@@ -68,6 +80,8 @@ export function startConsumer(options: {
 
   function deliver(channel: Channel, message: ConsumeMessage): void {
     inFlight += 1;
+    deliveries += 1;
+    lastDeliveryAt = Date.now();
     const headers = message.properties.headers ?? {};
     // The handler runs in a span continued from the message's traceparent header.
     requestContext
@@ -103,6 +117,38 @@ export function startConsumer(options: {
     void resubscribe(model, why);
   }
 
+  /** Why the broker's report shows this subscription lost, if it does. */
+  function lostSubscription(
+    queue: { ready: number; consumers: number } | undefined,
+    seen: { ready: number; deliveries: number } | undefined,
+  ): string | undefined {
+    if (!queue) return 'the queue is gone though this consumer was subscribed';
+    if (queue.consumers === 0) return 'RabbitMQ counts no consumer on the queue though this one was subscribed';
+    const starved = seen !== undefined && seen.ready > 0 && queue.ready > 0 && seen.deliveries === deliveries;
+    if (starved && inFlight < options.prefetch) {
+      return `${queue.ready} messages stay ready but RabbitMQ delivered none to this consumer, which has room`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Subscribes afresh on a new channel, then closes the old one, leaving no gap. An idle subscription may be one
+   * the broker lost without a sign while it still holds messages for it: closing its channel frees them.
+   */
+  async function renewSubscription(model: ChannelModel): Promise<void> {
+    resubscribingOn = model;
+    const old = current;
+    try {
+      await subscribe(model);
+      void old?.channel.close().catch(() => undefined);
+      logger.debug({ queue }, 'renewed an idle subscription');
+    } catch (error) {
+      logger.warn({ err: error, queue }, 'could not renew an idle subscription; keeping the one it has');
+    } finally {
+      if (resubscribingOn === model) resubscribingOn = undefined;
+    }
+  }
+
   async function subscribe(model: ChannelModel): Promise<void> {
     const channel = await model.createChannel();
     // Unheard, a channel error would close the whole connection; the close that follows is handled here.
@@ -118,6 +164,8 @@ export function startConsumer(options: {
         message ? deliver(channel, message) : cancelled(model, channel),
       );
       current = { channel, tag: consumerTag };
+      lastDeliveryAt = Date.now();
+      previous = undefined;
     } catch (error) {
       await channel.close().catch(() => undefined);
       throw error;
@@ -160,11 +208,15 @@ export function startConsumer(options: {
     get inFlight() {
       return inFlight;
     },
-    resubscribeIfLost() {
+    observe(queue) {
       const model = connection;
-      // Not subscribed yet, or already consuming again: the broker's count is simply behind.
+      const seen = previous;
+      previous = queue && { ready: queue.ready, deliveries };
+      // Not subscribed yet, or already consuming again: the broker's figures are simply behind.
       if (!model || stopping || !current || resubscribingOn === model) return;
-      abandonSubscription(model, 'RabbitMQ counts no consumer on the queue though this one was subscribed');
+      const why = lostSubscription(queue, seen);
+      if (why) abandonSubscription(model, why);
+      else if (inFlight === 0 && Date.now() - lastDeliveryAt >= idleRenewalMs) void renewSubscription(model);
     },
     async stop(graceMs) {
       stopping = true;

@@ -5,4 +5,5 @@ export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './c
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';
 export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
 export { PassiveChecks } from './passive-checks';
+export { watchSubscription, type QueueState } from './watch-subscription';
 export { QueueWitness, type QueueObservation } from './queue-witness';

@@ -1,3 +1,5 @@
+import type { Role } from './api/access';
+
 /**
  * Fixed ids of the local demo users, one per role. The gateway creates the
  * users with these ids and finance seeds the demo student's records against
@@ -9,4 +11,4 @@ export const DEMO_USER_IDS = {
   student: '00000000-0000-4000-8000-0000000d0002',
   bursar: '00000000-0000-4000-8000-0000000d0003',
   admin: '00000000-0000-4000-8000-0000000d0004',
-} as const;
+} as const satisfies Record<Role, string>;

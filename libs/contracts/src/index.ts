@@ -1,4 +1,4 @@
-// Generated code lives in ./generated (run `npm run proto`); this file only gathers it.
+// Generated code lives in ./generated (run `npm run proto`); this file only gathers the library's modules.
 export * as referenceV1 from './generated/reference/v1/reference';
 export * as catalogueV1 from './generated/reference/v1/catalogue';
 export * as financeV1 from './generated/finance/v1/finance';
@@ -6,3 +6,17 @@ export * as auditV1 from './generated/audit/v1/audit';
 export { auditEventSchema, type AuditEvent } from './audit-event';
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
+export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './api/access';
+export * from './api/limits';
+export * as financeApi from './api/finance';
+export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
+export * from './finance-entities';
+export {
+  AUDIT_SCHEMA_VERSION,
+  AUDITED_ENTITIES,
+  snapshotJson,
+  type AuditedEntityType,
+  type EntityJson,
+  type EntityMessage,
+  type Snapshot,
+} from './audited-entities';

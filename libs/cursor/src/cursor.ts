@@ -8,6 +8,17 @@ export class InvalidCursorError extends Error {
   }
 }
 
+/** A signed payload is one this codec made, so this only fails if the secret leaked or the format changed. */
+function parsePayload(payload: string): { q?: unknown; k?: unknown } {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (typeof decoded === 'object' && decoded !== null) return decoded;
+  } catch {
+    // falls through to the refusal
+  }
+  throw new InvalidCursorError('cursor is malformed');
+}
+
 /**
  * Opaque keyset cursors: base64url(JSON{q, k}) + "." + base64url(HMAC).
  * `k` is the keyset position after the last row served; `q` is a digest of the
@@ -40,10 +51,10 @@ export class CursorCodec {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new InvalidCursorError('cursor signature does not match; pass nextCursor back unchanged');
     }
-    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { q: string; k: T };
+    const decoded = parsePayload(payload);
     if (decoded.q !== this.digest(query)) {
       throw new InvalidCursorError('cursor belongs to a different query; repeat the original filters with it');
     }
-    return decoded.k;
+    return decoded.k as T;
   }
 }

@@ -1,1 +1,2 @@
 export { CursorCodec, InvalidCursorError } from './cursor';
+export { cursorPosition, isText, isTextPair, isTextTuple, keysetPage, pageSize, type KeysetPage, type PositionCheck } from './keyset-page';

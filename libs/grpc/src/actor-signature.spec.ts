@@ -2,7 +2,7 @@ import { Metadata, type ServerUnaryCall } from '@grpc/grpc-js';
 import { createLogger } from '@libs/logging';
 import { ActorSigner } from './actor-signature';
 import { outgoingMetadata } from './client';
-import { trustActorsSignedBy, unaryHandler, type Actor } from './handler';
+import { unaryHandler, type Actor } from './handler';
 import { METADATA } from './metadata';
 
 const signer = new ActorSigner('a shared secret of some length');
@@ -10,7 +10,7 @@ const admin: Actor = { userId: 'u-1', role: 'admin' };
 
 /** The actor a service handler sees for a call carrying this metadata. */
 function actorSeenWith(metadata: Metadata): Promise<Actor | undefined> {
-  const handler = unaryHandler(createLogger('test', 'silent'), 'Who', async (_request: object, context) => context.actor);
+  const handler = unaryHandler({ logger: createLogger('test', 'silent'), actors: signer }, 'Who', async (_request: object, context) => context.actor);
   return new Promise((resolve, reject) => {
     const call = { metadata, request: {}, getDeadline: () => Infinity } as unknown as ServerUnaryCall<object, Actor | undefined>;
     handler(call, (error, actor) => (error ? reject(error) : resolve(actor ?? undefined)));
@@ -18,8 +18,6 @@ function actorSeenWith(metadata: Metadata): Promise<Actor | undefined> {
 }
 
 describe('signed actors', () => {
-  beforeAll(() => trustActorsSignedBy(signer));
-
   it('lets a service believe the actor the gateway signed', async () => {
     expect(await actorSeenWith(outgoingMetadata({ requestId: 'r', actor: admin }, signer))).toEqual(admin);
   });

@@ -10,7 +10,7 @@ function outcomeOf(error: unknown): Promise<{ error: Partial<ServiceError>; leve
   for (const level of ['debug', 'info', 'warn', 'error'] as const) {
     logger[level] = ((..._args: unknown[]) => void levels.push(level)) as typeof logger.debug;
   }
-  const handler = unaryHandler(logger, 'Fails', () => Promise.reject(error));
+  const handler = unaryHandler({ logger, actors: null }, 'Fails', () => Promise.reject(error));
   const call = { metadata: new Metadata(), request: {}, getDeadline: () => Infinity } as unknown as ServerUnaryCall<object, object>;
   return new Promise((resolve) => handler(call, (failure) => resolve({ error: failure as Partial<ServiceError>, levels })));
 }

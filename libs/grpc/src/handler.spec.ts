@@ -4,7 +4,7 @@ import { unaryHandler, type CallContext } from './handler';
 
 /** The context a handler sees for a call whose deadline grpc-js reports as given. */
 function contextSeenWith(deadline: Date | number): Promise<CallContext> {
-  const handler = unaryHandler(createLogger('test', 'silent'), 'Context', async (_request: object, context) => context);
+  const handler = unaryHandler({ logger: createLogger('test', 'silent'), actors: null }, 'Context', async (_request: object, context) => context);
   return new Promise((resolve, reject) => {
     const call = { metadata: new Metadata(), request: {}, getDeadline: () => deadline } as unknown as ServerUnaryCall<object, CallContext>;
     handler(call, (error, context) => (error || !context ? reject(error) : resolve(context)));

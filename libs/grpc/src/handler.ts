@@ -26,15 +26,17 @@ function firstString(metadata: Metadata, key: string): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-// Set once at start by the service (trustActorsSignedBy); until then no call carries an actor.
-let actorSigner: ActorSigner | undefined;
-
-/** Makes handlers accept the actors the gateway signed with this signer's secret, and no others. */
-export function trustActorsSignedBy(signer: ActorSigner): void {
-  actorSigner = signer;
+/** What every handler of a service is wrapped with, passed in by the service's main. */
+export interface HandlerOptions {
+  logger: Logger;
+  /**
+   * Verifies the actor the gateway signed for each call; calls without a valid signature carry no actor. `null`
+   * for a service that acts for nobody (reference data reads the same for every role): no call carries an actor.
+   */
+  actors: ActorSigner | null;
 }
 
-function actorOf(metadata: Metadata): Actor | undefined {
+function actorOf(metadata: Metadata, actorSigner: ActorSigner | null): Actor | undefined {
   const userId = firstString(metadata, METADATA.actorId);
   const role = firstString(metadata, METADATA.actorRole);
   if (!userId || !role || !actorSigner) return undefined;
@@ -43,11 +45,11 @@ function actorOf(metadata: Metadata): Actor | undefined {
   return actorSigner.verify({ userId, role }, issuedAt, signature) ? { userId, role } : undefined;
 }
 
-function contextOf(metadata: Metadata, deadline: Date | number): CallContext {
+function contextOf(metadata: Metadata, deadline: Date | number, actors: ActorSigner | null): CallContext {
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   return {
     requestId: plainRequestId(firstString(metadata, METADATA.requestId)) ?? randomUUID(),
-    actor: actorOf(metadata),
+    actor: actorOf(metadata, actors),
     deadline: Number.isFinite(deadlineMs) ? deadlineMs : undefined,
   };
 }
@@ -61,7 +63,7 @@ function contextOf(metadata: Metadata, deadline: Date | number): CallContext {
  * process. Every call is timed.
  */
 export function unaryHandler<Req, Res>(
-  logger: Logger,
+  { logger, actors }: HandlerOptions,
   method: string,
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
@@ -105,7 +107,7 @@ export function unaryHandler<Req, Res>(
       answer(error.toServiceError() as ServiceError);
     };
     try {
-      const context = contextOf(call.metadata, call.getDeadline());
+      const context = contextOf(call.metadata, call.getDeadline(), actors);
       const traced = startSpanFrom(method, SpanKind.SERVER, call.metadata.getMap(), {
         'rpc.system': 'grpc',
         'rpc.method': method,

@@ -5,29 +5,16 @@ import {
   status,
   type Client,
   type handleUnaryCall,
-  type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
 import { createLogger } from '@libs/logging';
 import { RpcError, fieldErrorsOf } from './errors';
 import { unaryHandler } from './handler';
+import { jsonTestService } from './json-test-service';
 import { startGrpcServer, type RunningGrpcServer } from './server';
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (buffer: Buffer) => JSON.parse(buffer.toString()) as unknown,
-};
-const method = (name: string) => ({
-  path: `/test.Hostile/${name}`,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: json.serialize,
-  requestDeserialize: json.deserialize,
-  responseSerialize: json.serialize,
-  responseDeserialize: json.deserialize,
-});
 const METHODS = ['Refuse', 'Reject', 'Throw', 'RawDetails', 'RawThrow'] as const;
-const definition = Object.fromEntries(METHODS.map((name) => [name, method(name)])) as ServiceDefinition;
+const definition = jsonTestService('test.Hostile', METHODS);
 
 /** The id of the reported request, cut where the old not-found message cut it: inside an emoji. */
 const CUT_ID = `a${'😀'.repeat(30)}`.slice(0, 40);
@@ -39,7 +26,7 @@ describe('what a service answers when its handler misbehaves (over real gRPC)', 
   let refusal: RpcError;
 
   beforeAll(async () => {
-    const handle = (run: () => Promise<unknown>) => unaryHandler(logger, 'test', run);
+    const handle = (run: () => Promise<unknown>) => unaryHandler({ logger, actors: null }, 'test', run);
     server = await startGrpcServer({
       host: '127.0.0.1',
       port: 0,

@@ -1,5 +1,5 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export { unaryHandler, trustActorsSignedBy, type CallContext, type Actor } from './handler';
+export { unaryHandler, type HandlerOptions, type CallContext, type Actor } from './handler';
 export { ActorSigner } from './actor-signature';
 export { requireRole } from './require-role';
 export { RpcError, fieldErrorsOf, retryAfterOf, type FieldError } from './errors';

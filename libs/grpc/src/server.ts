@@ -17,6 +17,14 @@ export interface ServiceRegistration {
   implementation: UntypedServiceImplementation;
 }
 
+/**
+ * How long a client connection may live before the server asks the client to open a new one (GOAWAY; calls in
+ * flight finish on the old one). A gRPC client resolves its target's name again only when a connection ends, so
+ * without this a gateway would keep calling the instances it found at start and never the ones added later
+ * (docker compose --scale, a Kubernetes autoscaler behind a headless Service). grpc-js adds ±10% jitter.
+ */
+export const MAX_CONNECTION_AGE_MS = 60_000;
+
 export interface RunningGrpcServer {
   port: number;
   /** Marks the services NOT_SERVING, stops accepting calls and waits for those in flight, up to graceMs. */
@@ -53,8 +61,14 @@ export async function startGrpcServer(options: {
   port: number;
   logger: Logger;
   services: ServiceRegistration[];
+  /** MAX_CONNECTION_AGE_MS unless given (tests shorten it). */
+  maxConnectionAgeMs?: number;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024, ...WITHOUT_CHANNELZ });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS,
+    ...WITHOUT_CHANNELZ,
+  });
   const names = ['', ...options.services.map((service) => service.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, 'SERVING'])));
   health.addToServer(server);

@@ -1,7 +1,7 @@
 import type { Logger } from '@libs/logging';
 
 /** Time beyond the drain grace for closing pools and connections; with the default grace, 10 s in all. */
-const SHUTDOWN_MARGIN_MS = 2_000;
+export const SHUTDOWN_MARGIN_MS = 2_000;
 
 /**
  * Runs `stop` once on SIGTERM or SIGINT, then exits. The hard limit (the

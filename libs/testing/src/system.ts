@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Role } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { raiseKeyLimits } from './generous-limits';
@@ -9,7 +10,6 @@ import { waitFor } from './wait-for';
 
 export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
 export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
-type Role = 'reader' | 'student' | 'bursar' | 'admin';
 
 const ROOT = resolve(__dirname, '../../..');
 const GRPC_SERVICES = ['reference', 'finance', 'audit'] as const;

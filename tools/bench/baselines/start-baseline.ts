@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 
-const TSX = require.resolve('tsx/cli');
+// tsx's loader in the baseline's own process (not its CLI, which runs the script in a child): `pid` is then the
+// process that serves, whose CPU and memory the benchmark reads.
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 
 export interface Baseline {
   url: string;
@@ -12,7 +15,7 @@ export interface Baseline {
 
 /** Starts tools/bench/baselines/<name>.ts as its own process; resolves once it prints its port. */
 export function startBaseline(name: string, env: Record<string, string> = {}): Promise<Baseline> {
-  const child = spawn(process.execPath, [TSX, join(__dirname, `${name}.ts`)], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(__dirname, `${name}.ts`)], {
     env: { ...process.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,3 +1,5 @@
+import type { CpuWatchSpec, CpuWindow } from '../cpu/window';
+
 /** One HTTP request of a load run. */
 export interface RequestSpec {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -19,6 +21,10 @@ export interface LoadSpec {
   rate?: number;
   /** Statuses outside 2xx/304 that are a right answer here, e.g. 404 for a search that matches nothing. */
   expected?: number[];
+  /** Seconds of the same load before the measured window, whose figures are thrown away (JIT, pools, caches). */
+  warmup?: number;
+  /** The processes whose CPU to measure over the window. */
+  cpu?: CpuWatchSpec;
 }
 
 export interface LoadResult {
@@ -29,4 +35,6 @@ export interface LoadResult {
   /** Socket errors, timeouts and responses outside 2xx/304 and the expected statuses. */
   errors: number;
   statusCodes: Record<string, number>;
+  /** The CPU each watched process used inside the measured window. */
+  cpu?: CpuWindow;
 }

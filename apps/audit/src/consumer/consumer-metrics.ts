@@ -1,4 +1,4 @@
-import type { BusTopology, Consumer, PassiveChecks } from '@libs/bus';
+import { watchSubscription, type BusTopology, type Consumer, type PassiveChecks } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { Counter, Gauge, Histogram, metricsRegistry } from '@libs/metrics';
 
@@ -30,7 +30,8 @@ const QUEUE_POLL_MS = 5_000;
  * Polls the depth of the audit queue (consumer lag, in messages) and of its
  * dead-letter queue. Both are broker-wide figures: every instance reports the
  * same. Until the first successful read (or while RabbitMQ is down) they are -1.
- * When the broker counts no consumer on the queue, the consumer is told (resubscribeIfLost).
+ * Each reading of the audit queue is also shown to the consumer, which resubscribes when it shows the
+ * subscription lost (watchSubscription).
  */
 export function watchQueueDepths(
   depths: PassiveChecks,
@@ -50,18 +51,25 @@ export function watchQueueDepths(
   });
   waiting.set(-1);
   dead.set(-1);
-  const poll = async () => {
-    const [main, deadLetters] = await Promise.all(
-      [topology.queue, topology.deadLetterQueue].map((queue) => depths.readyMessages(queue).catch(() => undefined)),
-    );
-    waiting.set(main ?? -1);
+  const subscription = watchSubscription({
+    checks: depths,
+    queue: topology.queue,
+    consumer,
+    intervalMs: QUEUE_POLL_MS,
+    onState: (state) => waiting.set(state === 'unknown' || !state ? -1 : state.ready),
+  });
+  const pollDeadLetters = async () => {
+    const deadLetters = await depths.readyMessages(topology.deadLetterQueue).catch(() => undefined);
     dead.set(deadLetters ?? -1);
     if (deadLetters) logger.warn({ deadLetters, queue: topology.deadLetterQueue }, 'dead-letter queue is not empty');
-    // A safety net under the broker's cancel: should one ever fail to arrive, consumption still resumes.
-    if ((await depths.consumers(topology.queue).catch(() => undefined)) === 0) consumer.resubscribeIfLost();
   };
-  void poll();
-  const timer = setInterval(() => void poll(), QUEUE_POLL_MS);
+  void pollDeadLetters();
+  const timer = setInterval(() => void pollDeadLetters(), QUEUE_POLL_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      subscription.stop();
+      clearInterval(timer);
+    },
+  };
 }

@@ -1,8 +1,8 @@
-import type { auditV1 } from '@libs/contracts';
+import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
 import type { DeadLetterQueue } from './dead-letter-queue';
 
-export const MAX_REPLAY = 10_000;
+const MAX_REPLAY = AUDIT_LIMITS.replay.max;
 
 export function deadLetterHandlers(queue: DeadLetterQueue) {
   return {

@@ -4,7 +4,7 @@ import { entryHash, GENESIS_HASH } from './entry-hash';
 
 export type AppendOutcome = 'stored' | 'duplicate';
 
-const COLUMNS_PER_ROW = 13;
+const COLUMNS_PER_ROW = 14;
 
 /** Normalised to what the row gives back, so /verify recomputes the very same hash. */
 function normalised(received: AuditEvent): AuditEvent {
@@ -61,6 +61,7 @@ export async function appendEvents(
         prevHash,
         hash,
         traceIds[index] ?? null,
+        event.schemaVersion ?? null,
       );
       prevHash = hash;
       return 'stored';
@@ -68,12 +69,12 @@ export async function appendEvents(
     if (bind.length > 0) {
       const rows = Array.from({ length: bind.length / COLUMNS_PER_ROW }, (_, row) => {
         const p = (column: number) => `$${row * COLUMNS_PER_ROW + column}`;
-        return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)})`;
+        return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)})`;
       });
       // Rows are listed in chain order; sequence (bigserial) follows the VALUES order of one INSERT.
       await sequelize.query(
         `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-                                    request_id, before, after, prev_hash, hash, trace_id)
+                                    request_id, before, after, prev_hash, hash, trace_id, schema_version)
          VALUES ${rows.join(', ')}`,
         { bind, transaction },
       );

@@ -1,12 +1,12 @@
 import type { Sequelize } from 'sequelize';
-import type { auditV1 } from '@libs/contracts';
-import { CursorCodec, InvalidCursorError } from '@libs/cursor';
+import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
+import { keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { verifyChain } from './chain-verify';
 import { listEntries, type EntryFilters } from './entry-query';
 
-export const MAX_LIMIT = 500;
-export const DEFAULT_LIMIT = 50;
+/** Entries per page. */
+const AUDIT_PAGE = AUDIT_LIMITS.page;
 
 const invalid = (field: string, message: string) =>
   new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} ${message}`, [{ field, message }]);
@@ -34,30 +34,24 @@ function filtersOf(request: auditV1.ListEntriesRequest): EntryFilters {
   return filters;
 }
 
+/** The audit walk's position: the last sequence served (a bigint, so text). */
+const isSequence = (position: unknown): position is string => typeof position === 'string' && /^\d{1,19}$/.test(position);
+
 export function entryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   return {
     async listEntries(request: auditV1.ListEntriesRequest): Promise<auditV1.ListEntriesResponse> {
-      const limit = request.limit === 0 ? DEFAULT_LIMIT : request.limit;
-      if (limit < 1 || limit > MAX_LIMIT) throw invalid('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+      const limit = pageSize(request.limit, AUDIT_PAGE);
       const filters = filtersOf(request);
-      // The page size is not part of what a cursor is bound to: a client may change it mid-walk.
-      let afterSequence: string | undefined;
-      if (request.cursor) {
-        try {
-          afterSequence = cursors.decode<string>(request.cursor, filters);
-        } catch (error) {
-          if (!(error instanceof InvalidCursorError)) throw error;
-          throw invalid('cursor', error.message);
-        }
-        if (typeof afterSequence !== 'string' || !/^\d{1,19}$/.test(afterSequence)) throw invalid('cursor', 'is malformed');
-      }
-      const rows = await listEntries(sequelize, filters, { limit: limit + 1, afterSequence });
-      const entries = rows.slice(0, limit);
-      const last = entries[entries.length - 1];
-      return {
-        entries,
-        nextCursor: rows.length > limit && last ? cursors.encode(filters, last.sequence) : '',
-      };
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: filters,
+        limit,
+        isPosition: isSequence,
+        positionOf: (entry: auditV1.AuditEntry) => entry.sequence,
+        fetch: (afterSequence, pageLimit) => listEntries(sequelize, filters, { limit: pageLimit, afterSequence }),
+      });
+      return { entries: page.rows, nextCursor: page.nextCursor };
     },
 
     verifyChain: (): Promise<auditV1.VerifyChainResponse> => verifyChain(sequelize),

@@ -1,4 +1,5 @@
 import type { AuditEvent, auditV1 } from '@libs/contracts';
+import { currentShape } from './snapshot-versions';
 
 /** A row of audit_entries as the queries select it (sequence as text: bigint does not fit a JS number). */
 export interface EntryRow {
@@ -17,11 +18,13 @@ export interface EntryRow {
   hash: string;
   recorded_at: Date;
   trace_id: string | null;
+  /** The event's schemaVersion; null when it had none (version 1). */
+  schema_version: number | null;
 }
 
 // Note: the output column "sequence" is text, so ORDER BY must name audit_entries.sequence to sort numerically.
 export const ENTRY_COLUMNS = `sequence::text, event_id::text, occurred_at, action, entity_type, entity_ids, actor_id,
-  actor_role, request_id, before, after, prev_hash, hash, recorded_at, trace_id`;
+  actor_role, request_id, before, after, prev_hash, hash, recorded_at, trace_id, schema_version`;
 
 /** The event a row was stored from, exactly as it was hashed. */
 export function eventOf(row: EntryRow): AuditEvent {
@@ -33,21 +36,25 @@ export function eventOf(row: EntryRow): AuditEvent {
     entityIds: row.entity_ids,
     actor: { userId: row.actor_id, role: row.actor_role },
     requestId: row.request_id,
+    ...(row.schema_version !== null && { schemaVersion: row.schema_version }),
     before: row.before,
     after: row.after,
   };
 }
 
+/** An entry as the API shows it: `before`/`after` in the current shape of its entity, whatever version stored them. */
 export function toEntry(row: EntryRow): auditV1.AuditEntry {
-  const { before, after, ...event } = eventOf(row);
+  const { before, after, schemaVersion, ...event } = eventOf(row);
+  const shown = (snapshot: unknown) => JSON.stringify(currentShape(row.entity_type, schemaVersion, snapshot));
   return {
     ...event,
-    beforeJson: JSON.stringify(before),
-    afterJson: JSON.stringify(after),
+    beforeJson: shown(before),
+    afterJson: shown(after),
     sequence: row.sequence,
     prevHash: row.prev_hash,
     hash: row.hash,
     recordedAt: row.recorded_at.toISOString(),
     traceId: row.trace_id ?? '',
+    schemaVersion: schemaVersion ?? 0,
   };
 }

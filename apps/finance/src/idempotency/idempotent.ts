@@ -3,7 +3,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { canonicalJson } from '@libs/contracts';
 import { GrpcStatus, RpcError, type Actor } from '@libs/grpc';
 
-/** How long a key is remembered (DESIGN.md §5). */
+/** How long a key is remembered (docs/decisions/0006). */
 const KEY_LIFETIME = '24 hours';
 const MAX_KEY_LENGTH = 255;
 

@@ -1,27 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
-import type { AuditEvent } from '@libs/contracts';
+import {
+  AUDIT_SCHEMA_VERSION,
+  snapshotJson,
+  type AuditedEntityType,
+  type AuditEvent,
+  type EntityMessage,
+  type Snapshot,
+} from '@libs/contracts';
 import type { Actor, CallContext } from '@libs/grpc';
 import { traceHeaders } from '@libs/tracing';
 
-export interface EventDraft {
+/** A change, with the entity as finance holds it (its gRPC message); the event carries it in the API's shape. */
+export interface EventDraft<E extends AuditedEntityType> {
   action: string;
-  entityType: string;
+  entityType: E;
   entityIds: string[];
-  before: unknown;
-  after: unknown;
+  before: Snapshot<EntityMessage<E>> | undefined;
+  after: Snapshot<EntityMessage<E>> | undefined;
 }
 
 /**
  * Writes the audit event of a change into the outbox, inside the change's own
  * transaction: either both commit or neither does, so no change goes unaudited.
  */
-export async function recordEvent(
+export async function recordEvent<E extends AuditedEntityType>(
   sequelize: Sequelize,
   transaction: Transaction,
   context: CallContext,
   actor: Actor,
-  draft: EventDraft,
+  draft: EventDraft<E>,
 ): Promise<AuditEvent> {
   const event: AuditEvent = {
     eventId: randomUUID(),
@@ -31,8 +39,9 @@ export async function recordEvent(
     entityIds: draft.entityIds,
     actor: { userId: actor.userId, role: actor.role },
     requestId: context.requestId,
-    before: draft.before ?? null,
-    after: draft.after ?? null,
+    schemaVersion: AUDIT_SCHEMA_VERSION,
+    before: snapshotJson(draft.entityType, draft.before ?? null),
+    after: snapshotJson(draft.entityType, draft.after ?? null),
   };
   await sequelize.query(
     'INSERT INTO outbox (event_id, routing_key, payload, request_id, trace_parent) VALUES ($1, $2, $3::jsonb, $4, $5)',

@@ -1,19 +1,18 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1 } from '@libs/contracts';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
+import { mutate, mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
+import { FINANCE_PAGE } from '../page-size';
 import { insertStatementLine } from '../statements/statement-store';
-import { FieldChecks } from '../validation/fields';
+import { amountOf, given, InputProblems, parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
-import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
 import { checkReferences } from '../validation/references';
-import { nextStatus, PAYMENT_OUTCOMES, PAYMENT_STATUSES, type PaymentMove } from './payment-states';
+import { nextStatus, type PaymentMove } from './payment-states';
 import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';
-
-const DESCRIPTION_MAX = 500;
-const NOTE_MAX = 1000;
 
 /** The student a payment is submitted for: a student always submits for themselves. */
 async function submitterStudent(sequelize: Sequelize, actor: Actor, requested: string, transaction: Transaction) {
@@ -74,31 +73,33 @@ export function paymentHandlers(deps: FinanceDeps) {
   return {
     async listPayments(request: financeV1.ListPaymentsRequest, context: CallContext): Promise<financeV1.ListPaymentsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.read);
-      const checks = new FieldChecks();
-      if (request.status) checks.oneOf(request.status, 'status', PAYMENT_STATUSES);
-      checks.uuid(request.studentId, 'studentId', { required: false });
-      checks.throwIfAny();
-      const limit = pageLimit(request.limit);
+      parseInput(financeApi.paymentFilters, { status: given(request.status), studentId: given(request.studentId) });
+      const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { payments: [], nextCursor: '' };
       if (scope.kind === 'student' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
         return { payments: [], nextCursor: '' };
       }
       const studentId = scope.kind === 'student' ? scope.studentId : request.studentId.toLowerCase() || null;
-      const query = { status: request.status, studentId };
-      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
-      const rows = await listPayments(sequelize, { status: request.status || null, studentId, after, limit });
-      const page = pageOf(rows, limit, deps.cursors, query, (last) => last.position);
-      return { payments: page.items.map((row) => row.payment), nextCursor: page.nextCursor };
+      const page = await keysetPage({
+        cursors: deps.cursors,
+        cursor: request.cursor,
+        query: { status: request.status, studentId },
+        limit,
+        isPosition: isTextPair,
+        positionOf: (row: { position: [string, string] }) => row.position,
+        fetch: (after, pageLimit) => listPayments(sequelize, { status: request.status || null, studentId, after, limit: pageLimit }),
+      });
+      return { payments: page.rows.map((row) => row.payment), nextCursor: page.nextCursor };
     },
 
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.submitPayment);
-      const checks = new FieldChecks()
-        .uuid(request.studentId, 'studentId', { required: actor.role !== 'student' })
-        .amount(request.amount, 'amount', { positive: true })
-        .text(request.description, 'description', { required: false, max: DESCRIPTION_MAX })
-        .date(request.date, 'date');
+      const checks = new InputProblems();
+      const submission = { studentId: given(request.studentId), amount: amountOf(request.amount), description: request.description, date: request.date };
+      checks.parse(financeApi.paymentSubmission, submission);
+      // Staff name the student; a student pays for themselves.
+      checks.check(actor.role === 'student' || request.studentId !== '', 'studentId', 'is required');
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse };
@@ -126,17 +127,14 @@ export function paymentHandlers(deps: FinanceDeps) {
     async processPayment(request: financeV1.ProcessPaymentRequest, context: CallContext): Promise<financeV1.ProcessPaymentResponse> {
       requireRole(context, FINANCE_ACCESS.write);
       const id = requireUuid(request.id);
-      new FieldChecks()
-        .oneOf(request.outcome, 'outcome', PAYMENT_OUTCOMES)
-        .text(request.note, 'note', { required: false, max: NOTE_MAX })
-        .throwIfAny();
+      parseInput(financeApi.paymentProcessing, { outcome: request.outcome, note: request.note });
       return move(context, id, 'process', { note: request.note, outcome: request.outcome });
     },
 
     async resolvePayment(request: financeV1.ResolvePaymentRequest, context: CallContext): Promise<financeV1.ResolvePaymentResponse> {
       requireRole(context, FINANCE_ACCESS.write);
       const id = requireUuid(request.id);
-      new FieldChecks().text(request.note, 'note', { required: false, max: NOTE_MAX }).throwIfAny();
+      parseInput(financeApi.paymentResolution, { note: request.note });
       return move(context, id, 'resolve', { note: request.note });
     },
   };

@@ -1,9 +1,7 @@
+import { financeApi } from '@libs/contracts';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 
-export const PAYMENT_STATUSES = ['pending', 'processed', 'resolved'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-export const PAYMENT_OUTCOMES = ['accepted', 'rejected'] as const;
+export type PaymentStatus = (typeof financeApi.PAYMENT_STATUSES)[number];
 
 /** The only legal moves: pending → processed → resolved. */
 const MOVES = {

@@ -98,10 +98,12 @@ export async function setPaymentStatus(
 export interface PaymentFilter {
   status: string | null;
   studentId: string | null;
-  after: [string, string] | null;
+  /** Keyset position: the (created_at to the microsecond, id) of the last row already served. */
+  after: [string, string] | undefined;
   limit: number;
 }
 
+/** Payments in (created_at, id) order, at most `limit`, each with its keyset position. */
 export async function listPayments(sequelize: Sequelize, filter: PaymentFilter) {
   const rows = await sequelize.query<PaymentRow>(
     `${SELECT}
@@ -109,7 +111,7 @@ export async function listPayments(sequelize: Sequelize, filter: PaymentFilter) 
         AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4::uuid))
       ORDER BY created_at, id LIMIT $5`,
     {
-      bind: [filter.status, filter.studentId, filter.after?.[0] ?? null, filter.after?.[1] ?? null, filter.limit + 1],
+      bind: [filter.status, filter.studentId, filter.after?.[0] ?? null, filter.after?.[1] ?? null, filter.limit],
       type: QueryTypes.SELECT,
     },
   );

@@ -1,12 +1,13 @@
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutateOnce, type FinanceDeps } from '../mutation';
+import { mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
-import { FieldChecks } from '../validation/fields';
+import { given, InputProblems } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
 import { checkReferences, type Reference } from '../validation/references';
-import { ACCOUNTS, CATEGORIES, ID_TEXT_MAX, NAME_MAX, REGISTRATION_NUMBERS, STUDENTS, type RecordKind } from './record-kinds';
+import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, insertRecord, listRecords } from './record-store';
 import { visibleStudent } from './visible-student';
 
@@ -19,7 +20,7 @@ interface Codec<R> {
 export function recordHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
-  async function get<T>(context: CallContext, kind: RecordKind<T>, rawId: string): Promise<T> {
+  async function get<E extends RecordEntityType>(context: CallContext, kind: RecordKind<E>, rawId: string): Promise<EntityMessage<E>> {
     requireRole(context, FINANCE_ACCESS.readRecords);
     const id = requireUuid(rawId);
     const record = await findRecord(sequelize, kind, id);
@@ -27,12 +28,12 @@ export function recordHandlers(deps: FinanceDeps) {
     return record;
   }
 
-  async function create<T, R>(
+  async function create<E extends RecordEntityType, R>(
     context: CallContext,
-    kind: RecordKind<T>,
-    input: { values: (string | null)[]; checks: FieldChecks; references: Reference[]; key: string; request: unknown },
+    kind: RecordKind<E>,
+    input: { values: (string | null)[]; checks: InputProblems; references: Reference[]; key: string; request: unknown },
     codec: Codec<R>,
-    wrap: (record: T) => R,
+    wrap: (record: EntityMessage<E>) => R,
   ): Promise<R> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     input.checks.throwIfAny();
@@ -44,7 +45,7 @@ export function recordHandlers(deps: FinanceDeps) {
       await recordEvent(sequelize, transaction, context, actor, {
         action: `${kind.entityType}.created`,
         entityType: kind.entityType,
-        entityIds: [(record as { id: string }).id],
+        entityIds: [record.id],
         before: null,
         after: record,
       });
@@ -52,7 +53,13 @@ export function recordHandlers(deps: FinanceDeps) {
     });
   }
 
-  const named = (name: string) => new FieldChecks().text(name, 'name', { required: true, max: NAME_MAX });
+  const { recordBodies } = financeApi;
+  /** The problems of a create request's fields, by the API's schema for the record's body. */
+  const checked = (schema: Parameters<InputProblems['parse']>[0], body: unknown) => {
+    const problems = new InputProblems();
+    problems.parse(schema, body);
+    return problems;
+  };
 
   return {
     async listAccounts(_: financeV1.ListAccountsRequest, context: CallContext): Promise<financeV1.ListAccountsResponse> {
@@ -68,7 +75,7 @@ export function recordHandlers(deps: FinanceDeps) {
         ACCOUNTS,
         {
           values: [request.name.trim(), request.userId || null],
-          checks: named(request.name).text(request.userId, 'userId', { required: false, max: ID_TEXT_MAX }),
+          checks: checked(recordBodies.account.create, { name: request.name, userId: given(request.userId) }),
           references: [],
           key: request.idempotencyKey,
           request: { name: request.name, userId: request.userId },
@@ -88,7 +95,7 @@ export function recordHandlers(deps: FinanceDeps) {
       create(
         context,
         CATEGORIES,
-        { values: [request.name.trim()], checks: named(request.name), references: [], key: request.idempotencyKey, request: { name: request.name } },
+        { values: [request.name.trim()], checks: checked(recordBodies.category.create, { name: request.name }), references: [], key: request.idempotencyKey, request: { name: request.name } },
         financeV1.CreateCategoryResponse,
         (category) => ({ category }),
       ),
@@ -109,7 +116,7 @@ export function recordHandlers(deps: FinanceDeps) {
         REGISTRATION_NUMBERS,
         {
           values: [request.number.trim()],
-          checks: new FieldChecks().text(request.number, 'number', { required: true, max: ID_TEXT_MAX }),
+          checks: checked(recordBodies.registrationNumber.create, { number: request.number }),
           references: [],
           key: request.idempotencyKey,
           request: { number: request.number },
@@ -132,10 +139,11 @@ export function recordHandlers(deps: FinanceDeps) {
         STUDENTS,
         {
           values: [request.registrationNumberId, request.userId || null, request.currentProgramLevelId || null],
-          checks: new FieldChecks()
-            .uuid(request.registrationNumberId, 'registrationNumberId', { required: true })
-            .text(request.userId, 'userId', { required: false, max: ID_TEXT_MAX })
-            .text(request.currentProgramLevelId, 'currentProgramLevelId', { required: false, max: ID_TEXT_MAX }),
+          checks: checked(recordBodies.student.create, {
+            registrationNumberId: request.registrationNumberId,
+            userId: given(request.userId),
+            currentProgramLevelId: given(request.currentProgramLevelId),
+          }),
           references: [{ table: 'registration_numbers', id: request.registrationNumberId, field: 'registrationNumberId' }],
           key: request.idempotencyKey,
           request: { ...request, idempotencyKey: undefined },

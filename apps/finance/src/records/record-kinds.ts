@@ -1,8 +1,4 @@
-import type { financeV1 } from '@libs/contracts';
-
-/** Text limits of the records' fields: names, and identifiers from other systems (user ids, programme levels). */
-export const NAME_MAX = 200;
-export const ID_TEXT_MAX = 64;
+import type { EntityMessage } from '@libs/contracts';
 
 interface Stamped {
   id: string;
@@ -11,17 +7,19 @@ interface Stamped {
   version?: number;
 }
 
+export type RecordEntityType = 'account' | 'category' | 'registration_number' | 'student';
+
 /** A supporting finance record (account, category, registration number, student) and how it maps to its message. */
-export interface RecordKind<T> {
+export interface RecordKind<E extends RecordEntityType> {
   table: 'accounts' | 'categories' | 'registration_numbers' | 'students';
   /** Name in messages, errors and audit events. */
-  entityType: string;
+  entityType: E;
   columns: string[];
   /** Whether rows carry a version (and so can be updated with If-Match). */
   versioned: boolean;
   /** Unique constraint → the field a duplicate value is reported on. */
   unique: Record<string, string>;
-  toMessage(row: Record<string, unknown>): T;
+  toMessage(row: Record<string, unknown>): EntityMessage<E>;
 }
 
 function stamps(row: Stamped) {
@@ -36,7 +34,7 @@ function stamps(row: Stamped) {
 
 const text = (value: unknown) => (value ?? '') as string;
 
-export const ACCOUNTS: RecordKind<financeV1.Account> = {
+export const ACCOUNTS: RecordKind<'account'> = {
   table: 'accounts',
   versioned: true,
   entityType: 'account',
@@ -49,7 +47,7 @@ export const ACCOUNTS: RecordKind<financeV1.Account> = {
   }),
 };
 
-export const CATEGORIES: RecordKind<financeV1.Category> = {
+export const CATEGORIES: RecordKind<'category'> = {
   table: 'categories',
   versioned: true,
   entityType: 'category',
@@ -58,7 +56,7 @@ export const CATEGORIES: RecordKind<financeV1.Category> = {
   toMessage: (row) => ({ ...stamps(row as unknown as Stamped), name: text(row.name) }),
 };
 
-export const REGISTRATION_NUMBERS: RecordKind<financeV1.RegistrationNumber> = {
+export const REGISTRATION_NUMBERS: RecordKind<'registration_number'> = {
   table: 'registration_numbers',
   versioned: false,
   entityType: 'registration_number',
@@ -67,7 +65,7 @@ export const REGISTRATION_NUMBERS: RecordKind<financeV1.RegistrationNumber> = {
   toMessage: (row) => ({ ...stamps(row as unknown as Stamped), number: text(row.number) }),
 };
 
-export const STUDENTS: RecordKind<financeV1.Student> = {
+export const STUDENTS: RecordKind<'student'> = {
   table: 'students',
   versioned: true,
   entityType: 'student',

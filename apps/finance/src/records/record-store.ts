@@ -1,12 +1,13 @@
 import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import type { RecordKind } from './record-kinds';
+import type { EntityMessage } from '@libs/contracts';
+import type { RecordEntityType, RecordKind } from './record-kinds';
 
-const selectList = (kind: RecordKind<unknown>) =>
+const selectList = (kind: RecordKind<RecordEntityType>) =>
   ['id', ...kind.columns, 'created_at', 'updated_at', ...(kind.versioned ? ['version'] : [])].join(', ');
 
 /** A duplicate of a unique value is a 409 naming the field, not a database error. */
-function rethrowDuplicate(kind: RecordKind<unknown>, error: unknown): never {
+function rethrowDuplicate(kind: RecordKind<RecordEntityType>, error: unknown): never {
   const constraint = (error as { parent?: { constraint?: string } }).parent?.constraint ?? '';
   if (error instanceof UniqueConstraintError && kind.unique[constraint]) {
     const field = kind.unique[constraint];
@@ -18,11 +19,11 @@ function rethrowDuplicate(kind: RecordKind<unknown>, error: unknown): never {
 }
 
 /** Lists are small reference tables (tens to hundreds of rows), returned whole in name/creation order. */
-export async function listRecords<T>(
+export async function listRecords<E extends RecordEntityType>(
   sequelize: Sequelize,
-  kind: RecordKind<T>,
+  kind: RecordKind<E>,
   where: { column: string; value: string } | null = null,
-): Promise<T[]> {
+): Promise<EntityMessage<E>[]> {
   const rows = await sequelize.query<Record<string, unknown>>(
     `SELECT ${selectList(kind)} FROM ${kind.table} ${where ? `WHERE ${where.column} = $1` : ''} ORDER BY created_at, id`,
     { bind: where ? [where.value] : [], type: QueryTypes.SELECT },
@@ -30,12 +31,12 @@ export async function listRecords<T>(
   return rows.map(kind.toMessage);
 }
 
-export async function findRecord<T>(
+export async function findRecord<E extends RecordEntityType>(
   sequelize: Sequelize,
-  kind: RecordKind<T>,
+  kind: RecordKind<E>,
   id: string,
   options: { transaction?: Transaction; lock?: boolean } = {},
-): Promise<T | undefined> {
+): Promise<EntityMessage<E> | undefined> {
   const [row] = await sequelize.query<Record<string, unknown>>(
     `SELECT ${selectList(kind)} FROM ${kind.table} WHERE id = $1 ${options.lock ? 'FOR UPDATE' : ''}`,
     { bind: [id], type: QueryTypes.SELECT, transaction: options.transaction },
@@ -44,12 +45,12 @@ export async function findRecord<T>(
 }
 
 /** Inserts a record; a duplicate of a unique value is a 409. */
-export async function insertRecord<T>(
+export async function insertRecord<E extends RecordEntityType>(
   sequelize: Sequelize,
-  kind: RecordKind<T>,
+  kind: RecordKind<E>,
   values: (string | null)[],
   transaction: Transaction,
-): Promise<T> {
+): Promise<EntityMessage<E>> {
   const placeholders = kind.columns.map((_, i) => `$${i + 1}`).join(', ');
   try {
     const [row] = await sequelize.query<Record<string, unknown>>(
@@ -63,13 +64,13 @@ export async function insertRecord<T>(
 }
 
 /** Sets the given columns and bumps the version; the caller holds the row lock. */
-export async function updateRecord<T>(
+export async function updateRecord<E extends RecordEntityType>(
   sequelize: Sequelize,
-  kind: RecordKind<T>,
+  kind: RecordKind<E>,
   id: string,
   changes: [column: string, value: string | null][],
   transaction: Transaction,
-): Promise<T> {
+): Promise<EntityMessage<E>> {
   const assignments = changes.map(([column], i) => `${column} = $${i + 2}`).join(', ');
   try {
     const [row] = await sequelize.query<Record<string, unknown>>(

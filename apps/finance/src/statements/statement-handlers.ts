@@ -1,17 +1,15 @@
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutateOnce, type FinanceDeps } from '../mutation';
+import { mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';
 import { visibleStudent } from '../records/visible-student';
-import { FieldChecks } from '../validation/fields';
+import { amountOf, given, parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
 import { insertStatementLine, statementOf } from './statement-store';
-
-const DESCRIPTION_MAX = 500;
-const SEMESTER_MAX = 64;
 
 export function statementHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
@@ -32,15 +30,13 @@ export function statementHandlers(deps: FinanceDeps) {
     ): Promise<financeV1.AddStatementLineResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       const studentId = requireUuid(request.studentId);
-      const checks = new FieldChecks()
-        .text(request.semesterId, 'semesterId', { required: false, max: SEMESTER_MAX })
-        .date(request.date, 'date')
-        .text(request.description, 'description', { required: true, max: DESCRIPTION_MAX })
-        .amount(request.debit, 'debit')
-        .amount(request.credit, 'credit');
-      const [debit, credit] = [request.debit, request.credit].map((value) => (/^\d+$/.test(value) ? BigInt(value) : -1n));
-      checks.check((debit > 0n) !== (credit > 0n) && debit >= 0n && credit >= 0n, '(body)', 'give exactly one of debit and credit, as a positive amount');
-      checks.throwIfAny();
+      parseInput(financeApi.statementLine, {
+        date: request.date,
+        description: request.description,
+        debit: amountOf(request.debit),
+        credit: amountOf(request.credit),
+        semesterId: given(request.semesterId),
+      });
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'AddStatementLine', key: idempotencyKey, request: fields, codec: financeV1.AddStatementLineResponse };
       return mutateOnce(deps, actor, call, async (transaction) => {

@@ -1,20 +1,14 @@
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutateOnce, type FinanceDeps } from '../mutation';
+import { mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
-import { FieldChecks, isUuid } from '../validation/fields';
+import { InputProblems, parseInput } from '../validation/input';
 import { checkReferences } from '../validation/references';
-import { checkTransactionInput } from './transaction-input';
+import { apiTransaction } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import { deleteTransactions, fieldsOf, insertTransactions, lockTransactions } from './transaction-store';
-
-/** Largest bulk request (DESIGN.md §5). */
-export const MAX_BULK = 1000;
-
-function checkCount(checks: FieldChecks, count: number): void {
-  checks.check(count >= 1 && count <= MAX_BULK, '(body)', `must hold 1 to ${MAX_BULK} items, not ${count}`);
-}
 
 /** Bulk writes are all or nothing: any bad item fails the whole request, naming the item's index. */
 export function bulkHandlers(deps: FinanceDeps) {
@@ -25,9 +19,8 @@ export function bulkHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.BulkCreateTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.write);
-      const checks = new FieldChecks();
-      checkCount(checks, request.items.length);
-      request.items.forEach((item, index) => checkTransactionInput(checks, item, `[${index}].`));
+      const checks = new InputProblems();
+      checks.parse(financeApi.bulkCreate, request.items.map(apiTransaction));
       checks.throwIfAny();
       const call = {
         method: 'BulkCreateTransactions',
@@ -39,14 +32,14 @@ export function bulkHandlers(deps: FinanceDeps) {
         const references = request.items.flatMap((item, index) => referencesOf(item, `[${index}].`));
         await checkReferences(sequelize, checks, references, transaction);
         checks.throwIfAny();
-        const items = request.items.map(fieldsOf);
-        const ids = await insertTransactions(sequelize, items, actor.userId, transaction);
+        const created = await insertTransactions(sequelize, request.items.map(fieldsOf), actor.userId, transaction);
+        const ids = created.map((row) => row.id);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.bulk_created',
           entityType: 'transaction',
           entityIds: ids,
           before: null,
-          after: items.map((item, index) => ({ id: ids[index], ...item, madeBy: actor.userId })),
+          after: created,
         });
         return { ids };
       });
@@ -57,15 +50,8 @@ export function bulkHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.BulkDeleteTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.delete);
-      const checks = new FieldChecks();
-      checkCount(checks, request.ids.length);
-      const seen = new Set<string>();
-      request.ids.forEach((id, index) => {
-        checks.check(isUuid(id), `[${index}]`, 'must be a UUID');
-        checks.check(!seen.has(id.toLowerCase()), `[${index}]`, 'repeats an earlier id');
-        seen.add(id.toLowerCase());
-      });
-      checks.throwIfAny();
+      parseInput(financeApi.bulkDelete, request.ids);
+      const checks = new InputProblems();
       const call = {
         method: 'BulkDeleteTransactions',
         key: request.idempotencyKey,

@@ -1,11 +1,13 @@
-import { financeV1 } from '@libs/contracts';
+import { financeApi, financeV1 } from '@libs/contracts';
+import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce, type FinanceDeps } from '../mutation';
+import { mutate, mutateOnce } from '../writes';
+import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '../outbox/record-event';
-import { FieldChecks } from '../validation/fields';
+import { FINANCE_PAGE } from '../page-size';
+import { given, InputProblems, parseInput } from '../validation/input';
 import { notFound, requireUuid } from '../validation/ids';
-import { cursorPosition, pageLimit, pageOf } from '../validation/paging';
 import { checkReferences } from '../validation/references';
 import { checkVersion } from '../validation/versions';
 import { checkTransactionInput } from './transaction-input';
@@ -27,28 +29,30 @@ export function transactionHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.ListTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.read);
-      const checks = new FieldChecks();
-      if (request.from) checks.date(request.from, 'from');
-      if (request.to) checks.date(request.to, 'to');
-      checks.uuid(request.accountId, 'accountId', { required: false });
-      checks.throwIfAny();
-      const limit = pageLimit(request.limit);
+      parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
+      const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
       if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
 
       const studentId = scope.kind === 'student' ? scope.studentId : null;
-      const query = { from: request.from, to: request.to, accountId: request.accountId, studentId };
-      const after = cursorPosition<[string, string]>(deps.cursors, request.cursor, query);
-      const rows = await listTransactions(sequelize, {
-        from: request.from || null,
-        to: request.to || null,
-        accountId: request.accountId || null,
-        studentId,
-        after,
+      const page = await keysetPage({
+        cursors: deps.cursors,
+        cursor: request.cursor,
+        query: { from: request.from, to: request.to, accountId: request.accountId, studentId },
         limit,
+        isPosition: isTextPair,
+        positionOf: (row: financeV1.Transaction): [string, string] => [row.date, row.id],
+        fetch: (after, pageLimit) =>
+          listTransactions(sequelize, {
+            from: request.from || null,
+            to: request.to || null,
+            accountId: request.accountId || null,
+            studentId,
+            after,
+            limit: pageLimit,
+          }),
       });
-      const page = pageOf(rows, limit, deps.cursors, query, (last) => [last.date, last.id]);
-      return { transactions: page.items, nextCursor: page.nextCursor };
+      return { transactions: page.rows, nextCursor: page.nextCursor };
     },
 
     async getTransaction(request: financeV1.GetTransactionRequest, context: CallContext): Promise<financeV1.GetTransactionResponse> {
@@ -68,7 +72,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
       const input = request.input;
-      const checks = new FieldChecks();
+      const checks = new InputProblems();
       checkTransactionInput(checks, input);
       checks.throwIfAny();
       const call = {
@@ -112,7 +116,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           notes: request.notes ?? before.notes,
           accountId: request.accountId ?? before.accountId,
         };
-        const checks = new FieldChecks();
+        const checks = new InputProblems();
         checkTransactionInput(checks, merged);
         checks.throwIfAny();
         await checkReferences(sequelize, checks, changedReferences(request), transaction);

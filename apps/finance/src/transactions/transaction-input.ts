@@ -1,18 +1,18 @@
-import type { financeV1 } from '@libs/contracts';
-import type { FieldChecks } from '../validation/fields';
+import { financeApi, type financeV1 } from '@libs/contracts';
+import { amountOf, given, type InputProblems } from '../validation/input';
 
-/** Limits shared by create, bulk create and update. */
-const PAYEE_MAX = 200;
-const NOTES_MAX = 2000;
+/** A transaction as the finance API's schema takes it: amounts as numbers, absent values left out. */
+export const apiTransaction = (input: financeV1.TransactionInput) => ({
+  studentId: given(input.studentId),
+  date: input.date,
+  categoryId: input.categoryId,
+  payee: input.payee,
+  amount: amountOf(input.amount),
+  notes: input.notes,
+  accountId: input.accountId,
+});
 
-/** Checks the shape of one new transaction; `at` prefixes field names (`[3].` for bulk items). */
-export function checkTransactionInput(checks: FieldChecks, input: financeV1.TransactionInput, at = ''): void {
-  checks
-    .uuid(input.studentId, `${at}studentId`, { required: false })
-    .date(input.date, `${at}date`)
-    .uuid(input.categoryId, `${at}categoryId`, { required: true })
-    .text(input.payee, `${at}payee`, { required: true, max: PAYEE_MAX })
-    .amount(input.amount, `${at}amount`)
-    .text(input.notes, `${at}notes`, { required: false, max: NOTES_MAX })
-    .uuid(input.accountId, `${at}accountId`, { required: true });
+/** Checks one new transaction against the API's schema; `at` prefixes field names (`[3].` for bulk items). */
+export function checkTransactionInput(problems: InputProblems, input: financeV1.TransactionInput, at = ''): void {
+  problems.parse(financeApi.newTransaction, apiTransaction(input), at);
 }

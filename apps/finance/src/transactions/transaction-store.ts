@@ -66,22 +66,26 @@ export const fieldsOf = (input: financeV1.TransactionInput): TransactionFields =
   accountId: input.accountId,
 });
 
-/** Inserts every item in one statement and returns their ids, in input order. */
+/** Inserts every item in one statement and returns them as the API shows them, in input order. */
 export async function insertTransactions(
   sequelize: Sequelize,
   items: TransactionFields[],
   madeBy: string,
   transaction: DbTransaction,
-): Promise<string[]> {
+): Promise<financeV1.Transaction[]> {
   const rows = items.map((item) => ({ ...item, id: randomUUID(), madeBy }));
-  await sequelize.query(
-    `INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
-     SELECT id, "studentId", date, "categoryId", payee, amount, notes, "accountId", "madeBy"
-       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "studentId" uuid, date date, "categoryId" uuid, payee text,
-                                               amount bigint, notes text, "accountId" uuid, "madeBy" text)`,
-    { bind: [JSON.stringify(rows)], transaction },
+  const inserted = await sequelize.query<TransactionRow>(
+    `WITH inserted AS (
+       INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
+       SELECT id, "studentId", date, "categoryId", payee, amount, notes, "accountId", "madeBy"
+         FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "studentId" uuid, date date, "categoryId" uuid, payee text,
+                                                 amount bigint, notes text, "accountId" uuid, "madeBy" text)
+       RETURNING *)
+     ${selectFrom('inserted')}`,
+    { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction },
   );
-  return rows.map((row) => row.id);
+  const byId = new Map(inserted.map((row) => [row.id, toTransaction(row)]));
+  return rows.map((row) => byId.get(row.id) as financeV1.Transaction);
 }
 
 /** Inserts one transaction and returns it as the API shows it, in one round trip (a create's hot path). */
@@ -160,11 +164,11 @@ export interface TransactionFilter {
   accountId: string | null;
   studentId: string | null;
   /** Keyset position: the (date, id) of the last row already served. */
-  after: [string, string] | null;
+  after: [string, string] | undefined;
   limit: number;
 }
 
-/** One page in (date, id) order; fetches one extra row to know whether another page follows. */
+/** Transactions in (date, id) order, at most `limit`. */
 export async function listTransactions(sequelize: Sequelize, filter: TransactionFilter): Promise<financeV1.Transaction[]> {
   const rows = await sequelize.query<TransactionRow>(
     `${SELECT}
@@ -180,7 +184,7 @@ export async function listTransactions(sequelize: Sequelize, filter: Transaction
         filter.studentId,
         filter.after?.[0] ?? null,
         filter.after?.[1] ?? null,
-        filter.limit + 1,
+        filter.limit,
       ],
       type: QueryTypes.SELECT,
     },

@@ -1,9 +1,9 @@
+import { financeApi } from '@libs/contracts';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { isUuid } from './fields';
 
 /** Path ids are checked before any query: a malformed one is a 400, never a database error. */
 export function requireUuid(value: string, field = 'id'): string {
-  if (!isUuid(value)) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} must be a UUID`, [{ field, message: 'must be a UUID' }]);
+  if (!financeApi.uuid.safeParse(value).success) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} must be a UUID`, [{ field, message: 'must be a UUID' }]);
   return value;
 }
 

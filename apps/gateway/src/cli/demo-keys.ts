@@ -4,7 +4,7 @@
  * `demo <role> key: <key>`, so that people and scripts can pick them up.
  */
 import { openServiceDatabase } from '@libs/db';
-import { issueDemoKeys } from '../auth/demo-users';
+import { issueDemoKeys } from '../identity/demo-users';
 import { readConfig } from '../config';
 import { migrations } from '../migrations';
 

@@ -4,10 +4,10 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createSequelize } from '@libs/db';
 import { createLogger } from '@libs/logging';
-import { installKeyVerifier, keyVerifierOptions, type KeyVerifier } from '../auth/key-verifier';
+import { keyVerifierOptions, startKeyVerifier, type KeyVerifier } from '../identity/key-verifier';
 import { readConfig, type GatewayConfig } from '../config';
-import { buildApp } from '../http/app';
-import { allUpstreams, connectUpstreams } from '../upstreams/upstreams';
+import { buildApp } from '../platform/app';
+import { allUpstreams, connectUpstreams } from '../platform/upstreams/upstreams';
 
 export interface Reply {
   status: number;
@@ -28,8 +28,8 @@ export interface GatewayUnderTest {
  * The gateway's Express app on a real port and a real (scratch) database, in
  * this process, with upstreams that nothing answers: for testing what the
  * gateway decides on its own (accounts, keys, 401/403) without the services.
- * Its key verifier belongs to `sequelize`: a second instance needs its own
- * Sequelize on the same database (startPeerGateway).
+ * A second instance on the same database is another gateway with its own key
+ * verifier and cache (startPeerGateway).
  */
 export async function startGatewayUnderTest(
   { sequelize, url: databaseUrl }: { sequelize: Sequelize; url: string },
@@ -45,9 +45,9 @@ export async function startGatewayUnderTest(
     ...overrides,
   };
   const logger = createLogger('gateway', 'silent');
-  const keys = await installKeyVerifier(sequelize, keyVerifierOptions(config), logger);
+  const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
   const upstreams = connectUpstreams(config, logger, keys.limiter);
-  const app = buildApp(config, logger, sequelize, upstreams, []);
+  const app = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] });
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

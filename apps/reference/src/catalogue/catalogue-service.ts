@@ -1,8 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
 import { catalogueV1 } from '@libs/contracts';
-import { unaryHandler } from '@libs/grpc';
-import type { Logger } from '@libs/logging';
+import { unaryHandler, type HandlerOptions } from '@libs/grpc';
 import { categoryHandlers } from './categories';
 import { conditionHandlers } from './conditions';
 import { dosageHandlers } from './dosages';
@@ -11,7 +10,7 @@ import { labTestHandlers } from './lab-tests';
 import { premiseHandlers } from './premises';
 
 /** reference.v1.CatalogueService: every reference resource besides diseases. */
-export function catalogueService(sequelize: Sequelize, cursors: CursorCodec, logger: Logger) {
+export function catalogueService(sequelize: Sequelize, cursors: CursorCodec, handling: HandlerOptions) {
   const labs = labTestHandlers(sequelize, cursors);
   const dosages = dosageHandlers(sequelize, cursors);
   const drugs = drugHandlers(sequelize, cursors);
@@ -22,15 +21,15 @@ export function catalogueService(sequelize: Sequelize, cursors: CursorCodec, log
     name: 'reference.v1.CatalogueService',
     definition: catalogueV1.CatalogueServiceService,
     implementation: {
-      searchLabTests: unaryHandler(logger, 'SearchLabTests', labs.searchLabTests),
-      searchDosages: unaryHandler(logger, 'SearchDosages', dosages.searchDosages),
-      getDosage: unaryHandler(logger, 'GetDosage', dosages.getDosage),
-      listDrugs: unaryHandler(logger, 'ListDrugs', drugs.listDrugs),
-      getDrug: unaryHandler(logger, 'GetDrug', drugs.getDrug),
-      listFoodInteractions: unaryHandler(logger, 'ListFoodInteractions', drugs.listFoodInteractions),
-      listDrugCategories: unaryHandler(logger, 'ListDrugCategories', categories.listDrugCategories),
-      listConditions: unaryHandler(logger, 'ListConditions', conditions.listConditions),
-      listPremises: unaryHandler(logger, 'ListPremises', premises.listPremises),
+      searchLabTests: unaryHandler(handling, 'SearchLabTests', labs.searchLabTests),
+      searchDosages: unaryHandler(handling, 'SearchDosages', dosages.searchDosages),
+      getDosage: unaryHandler(handling, 'GetDosage', dosages.getDosage),
+      listDrugs: unaryHandler(handling, 'ListDrugs', drugs.listDrugs),
+      getDrug: unaryHandler(handling, 'GetDrug', drugs.getDrug),
+      listFoodInteractions: unaryHandler(handling, 'ListFoodInteractions', drugs.listFoodInteractions),
+      listDrugCategories: unaryHandler(handling, 'ListDrugCategories', categories.listDrugCategories),
+      listConditions: unaryHandler(handling, 'ListConditions', conditions.listConditions),
+      listPremises: unaryHandler(handling, 'ListPremises', premises.listPremises),
     } satisfies catalogueV1.CatalogueServiceServer,
   };
 }

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import { isText, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
-import { keysetPage, normaliseTerms } from './request-checks';
+import { normaliseTerms } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 import { stripHtml } from './strip-html';
 
@@ -16,7 +16,7 @@ export interface CategoryRow {
 
 export const CATEGORY_COLUMNS = 'c.code, c.name, c.level, c.parent_code';
 
-/** Text leaves without HTML (SPEC.md §4.8), whichever source it came from. */
+/** Text leaves without HTML (docs/REFERENCE.md, Drug categories), whichever source it came from. */
 export const toCategory = (row: CategoryRow, drugs: catalogueV1.DrugSummary[] = []): catalogueV1.DrugCategory => ({
   code: row.code,
   name: stripHtml(row.name),
@@ -70,7 +70,8 @@ export function categoryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { categories: terms },
         limit: CATEGORY_PAGE,
-        keyOf: (row: CategoryRow) => row.code,
+        isPosition: isText,
+        positionOf: (row: CategoryRow) => row.code,
         fetch: (after: string | undefined, limit) => selectCategories(sequelize, terms, after, limit),
       });
       const drugs = request.includeDrugs ? await drugsIn(sequelize, page.rows.map((c) => c.code)) : new Map();

@@ -1,8 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
-import { keysetPage, normaliseTerms } from './request-checks';
+import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
 export const CONDITION_PAGE = 10;
@@ -48,7 +48,8 @@ export function conditionHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { conditions: terms },
         limit: CONDITION_PAGE,
-        keyOf: nameKeyOf,
+        isPosition: isTextPair,
+        positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<ConditionRow>(sequelize, {
             table: 'conditions',

@@ -1,11 +1,11 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
-import { catalogueId, invalid, keysetPage, normaliseTerms, unknownId } from './request-checks';
+import { isTextTuple, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
+import { catalogueId, invalid, normaliseTerms, unknownId } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 
-export const DEFAULT_DOSAGE_BATCH = 250;
-export const MAX_DOSAGE_BATCH = 500;
+/** Dosages per page: `b` in the API. */
+export const DOSAGE_BATCH = REFERENCE_LIMITS.dosageBatch;
 
 export interface DosageRow {
   id: string;
@@ -75,15 +75,14 @@ export function dosageHandlers(sequelize: Sequelize, cursors: CursorCodec) {
     async searchDosages(request: catalogueV1.SearchDosagesRequest): Promise<catalogueV1.SearchDosagesResponse> {
       const [name] = normaliseTerms('n', [request.drugName]);
       if (name === undefined) throw invalid('n', 'is required: the drug name to search dosages for');
-      const limit = request.batchSize === 0 ? DEFAULT_DOSAGE_BATCH : request.batchSize;
-      if (limit < 1 || limit > MAX_DOSAGE_BATCH) throw invalid('b', `must be an integer from 1 to ${MAX_DOSAGE_BATCH}`);
-      // The batch size is not part of the query a cursor is bound to: a client may change b mid-walk.
+      const limit = pageSize(request.batchSize, DOSAGE_BATCH, 'b');
       const page = await keysetPage({
         cursors,
         cursor: request.cursor,
         query: { dosages: name },
         limit,
-        keyOf: (row: DrugDosageRow): DosageKey => [row.sort_name, row.drug_id, row.id],
+        isPosition: isTextTuple<DosageKey>(3),
+        positionOf: (row: DrugDosageRow): DosageKey => [row.sort_name, row.drug_id, row.id],
         fetch: (after: DosageKey | undefined, rows) => selectDosages(sequelize, name, after, rows),
       });
       return { groups: groupByDrug(page.rows), nextCursor: page.nextCursor };

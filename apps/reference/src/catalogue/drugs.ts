@@ -1,12 +1,12 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
-import { catalogueId, keysetPage, unknownId } from './request-checks';
+import { catalogueId, unknownId } from './request-checks';
 
-/** Fixed by SPEC.md §4.5: the drug list's page size cannot be changed. */
+/** The drug list's page size is fixed: clients cannot change it (docs/decisions/0009). */
 export const DRUG_PAGE = 50;
 
 interface DrugRow {
@@ -47,7 +47,8 @@ export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { drugs: 'all' },
         limit: DRUG_PAGE,
-        keyOf: nameKeyOf,
+        isPosition: isTextPair,
+        positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<DrugRow>(sequelize, { table: 'drugs', columns: DRUG_COLUMNS, after, limit }),
       });

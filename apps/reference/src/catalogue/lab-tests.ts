@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import { catalogueV1 } from '@libs/contracts';
 import { selectByName, nameKeyOf, type NameKey } from './by-name';
-import { keysetPage, normaliseTerms } from './request-checks';
+import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
 export const LAB_TEST_PAGE = 25;
@@ -29,7 +29,8 @@ export function labTestHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { labs: terms },
         limit: LAB_TEST_PAGE,
-        keyOf: nameKeyOf,
+        isPosition: isTextPair,
+        positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<LabTestRow>(sequelize, {
             table: 'lab_tests',

@@ -1,9 +1,9 @@
 import type { Sequelize } from 'sequelize';
-import type { CursorCodec } from '@libs/cursor';
+import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
 import type { PremiseAddress } from '@libs/reference-db';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
-import { keysetPage, normaliseTerms } from './request-checks';
+import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
 export const PREMISE_PAGE = 25;
@@ -52,7 +52,8 @@ export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursor: request.cursor,
         query: { premises: terms },
         limit: PREMISE_PAGE,
-        keyOf: nameKeyOf,
+        isPosition: isTextPair,
+        positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<PremiseRow>(sequelize, {
             table: 'premises',

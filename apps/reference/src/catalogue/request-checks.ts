@@ -1,4 +1,4 @@
-import { InvalidCursorError, type CursorCodec } from '@libs/cursor';
+import { REFERENCE_LIMITS } from '@libs/contracts';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 
 /** Field names in errors are the HTTP parameters clients send, as for diseases. */
@@ -12,8 +12,7 @@ export const unknownId = (what: string): RpcError => new RpcError(GrpcStatus.NOT
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
-const MAX_TERMS = 20;
-const MAX_TERM_LENGTH = 200;
+const { maxTerms: MAX_TERMS, termMaxLength: MAX_TERM_LENGTH } = REFERENCE_LIMITS;
 
 /**
  * Search terms as the query a cursor is bound to: trimmed, lower-cased (matching
@@ -33,38 +32,4 @@ export function normaliseTerms(field: string, terms: readonly string[]): string[
 export function catalogueId(id: string, what: string): string {
   if (!/^[1-9]\d{0,17}$/.test(id)) throw unknownId(what);
   return id;
-}
-
-export interface KeysetPage<R> {
-  rows: R[];
-  nextCursor: string;
-}
-
-/**
- * One page of a keyset walk: decodes the cursor against the query, fetches one
- * row more than the page to learn whether another page follows, and signs the
- * position of the page's last row into nextCursor.
- */
-export async function keysetPage<R, K>(options: {
-  cursors: CursorCodec;
-  cursor: string;
-  query: unknown;
-  limit: number;
-  keyOf: (row: R) => K;
-  fetch: (after: K | undefined, limit: number) => Promise<R[]>;
-}): Promise<KeysetPage<R>> {
-  let after: K | undefined;
-  if (options.cursor) {
-    try {
-      after = options.cursors.decode<K>(options.cursor, options.query);
-    } catch (error) {
-      if (!(error instanceof InvalidCursorError)) throw error;
-      throw invalid('cursor', error.message);
-    }
-  }
-  const rows = await options.fetch(after, options.limit + 1);
-  const page = rows.slice(0, options.limit);
-  const last = page[page.length - 1];
-  const more = rows.length > options.limit && last !== undefined;
-  return { rows: page, nextCursor: more ? options.cursors.encode(options.query, options.keyOf(last)) : '' };
 }

@@ -1,8 +1,8 @@
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /**
- * Plain text from a fragment that may hold HTML (SPEC.md §4.8: categories come
- * without HTML): script and style blocks go with their content, other tags go,
+ * Plain text from a fragment that may hold HTML (categories are served without
+ * HTML: docs/REFERENCE.md): script and style blocks go with their content, other tags go,
  * entities are decoded once, and whitespace collapses.
  */
 export function stripHtml(value: string): string {

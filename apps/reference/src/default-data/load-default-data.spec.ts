@@ -18,7 +18,7 @@ describe('the default dataset', () => {
   });
   afterAll(() => db.drop());
 
-  it('holds at least the sizes DATA.md asks for', async () => {
+  it('holds at least the sizes the default dataset promises (docs/decisions/0011)', async () => {
     expect(await count('SELECT count(*)::int AS n FROM lab_tests')).toBeGreaterThanOrEqual(120);
     expect(await count('SELECT count(*)::int AS n FROM drugs')).toBeGreaterThanOrEqual(200);
     expect(await count('SELECT count(*)::int AS n FROM dosages')).toBeGreaterThanOrEqual(600);

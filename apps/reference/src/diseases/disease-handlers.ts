@@ -1,6 +1,6 @@
-import { CursorCodec, InvalidCursorError } from '@libs/cursor';
+import { cursorPosition, isTextPair, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { referenceV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
 import { CONTROL_CHARACTER } from '../catalogue/request-checks';
 import {
   diseasesByPk,
@@ -15,10 +15,10 @@ import {
   type SearchDb,
 } from '@libs/reference-db';
 
-export const MAX_DISEASE_BATCH = 250;
-export const DEFAULT_DISEASE_BATCH = 25;
+/** Diseases per page: `b` in the API. */
+export const DISEASE_BATCH = REFERENCE_LIMITS.diseaseBatch;
 /** Longer text is no disease name, and would only make the trigram scan slower. */
-export const MAX_SEARCH_LENGTH = 200;
+const MAX_SEARCH_LENGTH = REFERENCE_LIMITS.diseaseNameMaxLength;
 
 function toDisease(row: DiseaseRow): referenceV1.Disease {
   return {
@@ -59,43 +59,39 @@ const searchTooCostly = (error: SearchTimeoutError) =>
     SEARCH_RETRY_AFTER_SECONDS,
   );
 
-export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
-  function decodeCursor<T>(cursor: string, query: unknown): T | undefined {
-    if (!cursor) return undefined;
-    try {
-      return cursors.decode<T>(cursor, query);
-    } catch (error) {
-      if (!(error instanceof InvalidCursorError)) throw error;
-      throw invalid('cursor', error.message);
-    }
-  }
+/** The fuzzy walk's position: the pass it searches and the sort tuple of the last disease served. */
+const isFuzzyPosition = (position: unknown): position is FuzzyPosition => {
+  const { pass, after } = (position ?? {}) as Partial<FuzzyPosition>;
+  return (pass === 0 || pass === 1) && Array.isArray(after) && after.every((part) => typeof part === 'string' || typeof part === 'number');
+};
 
+export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
   async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string) {
     // The page size is not part of the query a cursor is bound to: a client may change b mid-walk. The ranking is:
     // a cursor's position means nothing to another.
     const query = { term, exact: false, order, ranking: FUZZY_RANKING };
-    const page = await fuzzyPage(db, term, order, limit, decodeCursor<FuzzyPosition>(cursor, query));
+    // The fuzzy pass ranks every candidate in memory (fuzzyPage), so it finds the next page itself.
+    const page = await fuzzyPage(db, term, order, limit, cursorPosition(cursors, cursor, query, isFuzzyPosition));
     return {
       rows: await diseasesByPk(db, page.diseasePks),
       nextCursor: page.next ? cursors.encode(query, page.next) : '',
     };
   }
 
-  async function listing(exactTerm: string | undefined, order: ListOrder, limit: number, cursor: string) {
-    const query = { term: exactTerm ?? '', exact: exactTerm !== undefined, order };
-    const after = decodeCursor<[string, string]>(cursor, query);
-    const rows = await listDiseases(db, { exactTerm, order, limit: limit + 1, after });
-    const last = rows[limit - 1];
-    return {
-      rows: rows.slice(0, limit),
-      nextCursor: rows.length > limit && last ? cursors.encode(query, [last.name_key, last.id]) : '',
-    };
-  }
+  const listing = (exactTerm: string | undefined, order: ListOrder, limit: number, cursor: string) =>
+    keysetPage({
+      cursors,
+      cursor,
+      query: { term: exactTerm ?? '', exact: exactTerm !== undefined, order },
+      limit,
+      isPosition: isTextPair,
+      positionOf: (row: DiseaseRow): [string, string] => [row.name_key, row.id],
+      fetch: (after, rows) => listDiseases(db, { exactTerm, order, limit: rows, after }),
+    });
 
   return {
     async searchDiseases(request: referenceV1.SearchDiseasesRequest): Promise<referenceV1.SearchDiseasesResponse> {
-      const limit = request.batchSize === 0 ? DEFAULT_DISEASE_BATCH : request.batchSize;
-      if (limit < 1 || limit > MAX_DISEASE_BATCH) throw invalid('b', `must be an integer from 1 to ${MAX_DISEASE_BATCH}`);
+      const limit = pageSize(request.batchSize, DISEASE_BATCH, 'b');
       if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
       // The search sends its text as a literal (search-statement.ts): a NUL would break the whole message.
       if (CONTROL_CHARACTER.test(request.name)) throw invalid('n', 'must not contain control characters');

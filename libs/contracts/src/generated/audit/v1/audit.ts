@@ -32,7 +32,7 @@ export interface AuditEntry {
   entityIds: string[];
   actor?: Actor | undefined;
   requestId: string;
-  /** JSON documents of the record before and after the change ("null" when absent). */
+  /** JSON documents of the record before and after the change ("null" when absent), in the API's shape of the entity. */
   beforeJson: string;
   afterJson: string;
   /** Position in the hash chain, and the chain's hashes. */
@@ -42,6 +42,11 @@ export interface AuditEntry {
   recordedAt: string;
   /** W3C trace id (32 hex digits) of the request that caused the event; empty when it had none. */
   traceId: string;
+  /**
+   * The event's schemaVersion; 0 when it had none (version 1, whose before_json and after_json are converted to
+   * the current shape, so they no longer hash as stored).
+   */
+  schemaVersion: number;
 }
 
 /** Empty strings mean "no filter". Entries come newest first. */
@@ -213,6 +218,7 @@ function createBaseAuditEntry(): AuditEntry {
     hash: "",
     recordedAt: "",
     traceId: "",
+    schemaVersion: 0,
   };
 }
 
@@ -259,6 +265,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     }
     if (message.traceId !== "") {
       writer.uint32(114).string(message.traceId);
+    }
+    if (message.schemaVersion !== 0) {
+      writer.uint32(120).int32(message.schemaVersion);
     }
     return writer;
   },
@@ -388,6 +397,14 @@ export const AuditEntry: MessageFns<AuditEntry> = {
             message.traceId = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.schemaVersion = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -456,6 +473,11 @@ export const AuditEntry: MessageFns<AuditEntry> = {
         : isSet(object.trace_id)
         ? globalThis.String(object.trace_id)
         : "",
+      schemaVersion: isSet(object.schemaVersion)
+        ? globalThis.Number(object.schemaVersion)
+        : isSet(object.schema_version)
+        ? globalThis.Number(object.schema_version)
+        : 0,
     };
   },
 
@@ -503,6 +525,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     if (message.traceId !== "") {
       obj.traceId = message.traceId;
     }
+    if (message.schemaVersion !== 0) {
+      obj.schemaVersion = Math.round(message.schemaVersion);
+    }
     return obj;
   },
 
@@ -525,6 +550,7 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     message.hash = object.hash ?? "";
     message.recordedAt = object.recordedAt ?? "";
     message.traceId = object.traceId ?? "";
+    message.schemaVersion = object.schemaVersion ?? 0;
     return message;
   },
 };

@@ -1,0 +1,72 @@
+/**
+ * How version 1 of `before`/`after` (events without `schemaVersion`) differs from version 2, per
+ * entity type. Version 1 held finance's gRPC message as JSON: 64-bit amounts as strings, "" for an
+ * absent optional value, the category's and account's names beside their ids. This is a record of
+ * what was written then, so it never follows later changes to the entities.
+ */
+interface Version1Differences {
+  /** Integers written as strings. */
+  amounts?: string[];
+  /** Optional values written as "" when absent. */
+  optional?: string[];
+  /** `{ id, name }` objects written as two fields: [object, id field, name field]. */
+  named?: [string, string, string][];
+  /** Fields version 2 does not have. */
+  dropped?: string[];
+}
+
+const VERSION_1: Record<string, Version1Differences> = {
+  transaction: {
+    amounts: ['amount'],
+    optional: ['studentId'],
+    named: [
+      ['category', 'categoryId', 'categoryName'],
+      ['account', 'accountId', 'accountName'],
+    ],
+  },
+  payment: { amounts: ['amount'], optional: ['outcome', 'processedBy', 'processedAt', 'resolvedBy', 'resolvedAt'] },
+  account: { optional: ['userId'] },
+  category: {},
+  // Unversioned records carried a `version` of 0 in version 1.
+  registration_number: { dropped: ['version'] },
+  student: { optional: ['userId', 'currentProgramLevelId'] },
+  financial_statement: { amounts: ['debit', 'credit', 'balance'], optional: ['semesterId'] },
+};
+
+const INTEGER = /^-?\d{1,18}$/;
+
+function upgradeRecord(record: Record<string, unknown>, differences: Version1Differences): Record<string, unknown> {
+  const upgraded: Record<string, unknown> = { ...record };
+  for (const field of differences.amounts ?? []) {
+    const value = upgraded[field];
+    if (typeof value === 'string' && INTEGER.test(value)) upgraded[field] = Number(value);
+  }
+  for (const field of differences.optional ?? []) {
+    if (upgraded[field] === '') upgraded[field] = null;
+  }
+  for (const [object, idField, nameField] of differences.named ?? []) {
+    if (nameField in upgraded) {
+      upgraded[object] = { id: upgraded[idField], name: upgraded[nameField] };
+      delete upgraded[nameField];
+    }
+  }
+  for (const field of differences.dropped ?? []) delete upgraded[field];
+  return upgraded;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A stored `before`/`after` in the current shape of its entity (AUDITED_ENTITIES), whatever version
+ * stored it. Only what is shown changes: the stored entry and its hash stay as they were, so /verify
+ * checks what was stored. What version 1 never recorded stays absent (a bulk create's items had no
+ * names, timestamps or version); anything not recognised is shown as stored.
+ */
+export function currentShape(entityType: string, schemaVersion: number | undefined, snapshot: unknown): unknown {
+  // Version 2 is the current one (AUDIT_SCHEMA_VERSION); a version 3 would add the step from 2 after this one.
+  const differences = VERSION_1[entityType];
+  if (schemaVersion !== undefined || differences === undefined) return snapshot;
+  const upgrade = (item: unknown) => (isRecord(item) ? upgradeRecord(item, differences) : item);
+  return Array.isArray(snapshot) ? snapshot.map(upgrade) : upgrade(snapshot);
+}

@@ -1,0 +1,25 @@
+import type { Transaction } from 'sequelize';
+import type { Actor } from '@libs/grpc';
+import type { FinanceDeps } from './finance-deps';
+import { idempotent, type IdempotentCall } from './idempotency/idempotent';
+
+/** Runs a write in one database transaction (the change and its outbox event commit together). */
+export async function mutate<T>(deps: FinanceDeps, write: (transaction: Transaction) => Promise<T>): Promise<T> {
+  const result = await deps.sequelize.transaction(write);
+  deps.afterCommit();
+  return result;
+}
+
+/** Like mutate, for POSTs that honour Idempotency-Key: a replay commits nothing new and returns the first response. */
+export async function mutateOnce<T>(
+  deps: FinanceDeps,
+  actor: Actor,
+  call: IdempotentCall<T>,
+  write: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
+  const outcome = await deps.sequelize.transaction((transaction) =>
+    idempotent(deps.sequelize, transaction, actor, call, () => write(transaction)),
+  );
+  if (!outcome.replayed) deps.afterCommit();
+  return outcome.response;
+}

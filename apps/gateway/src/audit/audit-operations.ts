@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { AUDIT_LIMITS } from '@libs/contracts';
+import { operation } from '../platform/routing/operation';
+import { cursor, queryInteger, queryOf, queryText } from '../platform/routing/query-fields';
+import { json, page } from '../platform/routing/responses';
+import { auditEntry, chainVerdict, deadLetters, replayOutcome } from './schemas';
+import { instant } from './time-range';
+
+const tag = 'Audit';
+const filter = (description: string) => queryText(AUDIT_LIMITS.filterMaxLength).optional().meta({ description });
+const bound = (description: string) => queryOf(instant, AUDIT_LIMITS.instantMaxLength).optional().meta({ description });
+
+export const listAuditEntries = operation({
+  method: 'get',
+  path: '/api/v1/audit',
+  operationId: 'listAuditEntries',
+  summary: 'Audit log entries',
+  tag,
+  access: { key: 'audit:read' },
+  request: {
+    query: z.object({
+      entityType: filter('e.g. `transaction`.'),
+      entityId: filter('Entries that list this id.'),
+      action: filter('e.g. `transaction.created`.'),
+      actorId: filter('Entries made by this user id.'),
+      from: bound('Inclusive start: a day (`YYYY-MM-DD`, UTC) or a timestamp with offset.'),
+      to: bound('Inclusive end: a whole day, or a timestamp with offset.'),
+      limit: queryInteger(AUDIT_LIMITS.page).meta({ description: 'Page size.' }),
+      cursor,
+    }),
+  },
+  responses: { '200': json('Entries, newest first.', page('entries', auditEntry)) },
+});
+
+export const verifyAuditChain = operation({
+  method: 'get',
+  path: '/api/v1/audit/verify',
+  operationId: 'verifyAuditChain',
+  summary: 'Recompute the hash chain and name the first bad entry',
+  tag,
+  access: { key: 'audit:read' },
+  request: {},
+  responses: { '200': json('The verdict.', chainVerdict) },
+});
+
+export const auditDeadLetters = operation({
+  method: 'get',
+  path: '/api/v1/audit/dead-letters',
+  operationId: 'auditDeadLetters',
+  summary: 'Depth of the dead-letter queue',
+  description: 'Events the audit service could not store end up here; see docs/AUDIT.md for what to do.',
+  tag,
+  access: { key: 'audit:read' },
+  request: {},
+  responses: { '200': json('The queue and its depth.', deadLetters) },
+});
+
+export const replayAuditDeadLetters = operation({
+  method: 'post',
+  path: '/api/v1/audit/dead-letters/replay',
+  operationId: 'replayAuditDeadLetters',
+  summary: 'Put dead letters back on the exchange',
+  description:
+    'Each message is confirmed by the broker before it leaves the dead-letter queue. Replayed events already stored are recognised as duplicates. A replay stops in time to answer within the gateway\'s deadline; when `stoppedAtDeadline` is true, call again for the rest. Messages that fail again come back to the queue and count in `remaining`.',
+  tag,
+  access: { key: 'audit:replay' },
+  request: { query: z.object({ limit: queryInteger(AUDIT_LIMITS.replay).meta({ description: 'At most this many.' }) }) },
+  responses: {
+    '200': json('How many moved, how many are in the queue now, and whether the replay stopped for the deadline.', replayOutcome),
+  },
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const count = z.int().min(0);
+
+export const auditEntry = z
+  .object({
+    sequence: z.int().min(1),
+    eventId: z.guid(),
+    occurredAt: z.string().meta({ format: 'date-time' }),
+    recordedAt: z.string().meta({ format: 'date-time' }),
+    action: z.string().meta({ examples: ['transaction.created', 'payment.processed'] }),
+    entityType: z.string(),
+    entityIds: z.array(z.string()),
+    actor: z.object({ userId: z.string(), role: z.string() }),
+    requestId: z.string(),
+    traceId: z.string().optional().meta({ description: 'W3C trace id of the request that caused the change.' }),
+    schemaVersion: z
+      .int()
+      .min(2)
+      .optional()
+      .meta({
+        description:
+          'The shape of `before`/`after` when the event was written; absent for version 1, whose entries are ' +
+          'served converted to the current shape (docs/AUDIT.md).',
+      }),
+    before: z.unknown().meta({ description: 'The record before the change; null on create.' }),
+    after: z.unknown().meta({ description: 'The record after the change; null on delete.' }),
+    prevHash: sha256,
+    hash: sha256.meta({ description: 'sha256(prevHash + canonical JSON of the entry).' }),
+  })
+  .meta({ id: 'AuditEntry' });
+
+export const chainVerdict = z.union([
+  z.object({ intact: z.literal(true), checked: count, lastHash: z.string().nullable() }),
+  z.object({
+    intact: z.literal(false),
+    checked: count,
+    firstBadEntry: z.object({
+      sequence: z.int(),
+      eventId: z.string(),
+      problem: z.string().meta({ description: 'Which hash does not match, and why.' }),
+    }),
+  }),
+]);
+
+export const deadLetters = z.object({ queue: z.string(), depth: count });
+
+export const replayOutcome = z.object({ replayed: count, remaining: count, stoppedAtDeadline: z.boolean() });

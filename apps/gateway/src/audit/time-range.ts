@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { AUDIT_LIMITS } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(10000, 0, 1);
+const DAY_MS = 86_400_000;
+
+interface Instant {
+  ms: number;
+  isDate: boolean;
+}
+
+/** Milliseconds since the epoch of a YYYY-MM-DD day (UTC) or an RFC 3339 timestamp with offset, if it is one. */
+function instantOf(value: string): Instant | undefined {
+  const date = DATE.exec(value);
+  const ms = date ? Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])) : Date.parse(value);
+  const realDay = !date || new Date(ms).toISOString().startsWith(value);
+  if ((!date && !TIMESTAMP.test(value)) || Number.isNaN(ms) || !realDay || ms < EARLIEST || ms >= LATEST) return undefined;
+  return { ms, isDate: Boolean(date) };
+}
+
+/** A day (YYYY-MM-DD, UTC) or a timestamp with offset, from 1900 to 9999. */
+export const instant = z
+  .string()
+  .max(AUDIT_LIMITS.instantMaxLength, { message: `must be at most ${AUDIT_LIMITS.instantMaxLength} characters`, abort: true })
+  .refine((value) => instantOf(value) !== undefined, {
+    message: 'must be a date (YYYY-MM-DD) or a timestamp with offset (2026-09-01T08:00:00Z) from 1900 to 9999',
+  });
+
+/**
+ * `from` and `to`, both inclusive: a day covers all of it, a timestamp is
+ * exact to the millisecond. Returns ISO bounds as [from, before) for the upstream.
+ */
+export function timeRange(fromText: string | undefined, toText: string | undefined): { from: string; before: string } {
+  const from = fromText === undefined ? undefined : instantOf(fromText);
+  const to = toText === undefined ? undefined : instantOf(toText);
+  // Capped at the year 10000, which ISO 8601 text can no longer write in four digits: `to=9999-12-31` means "until the end".
+  const beforeMs = to && Math.min(to.ms + (to.isDate ? DAY_MS : 1), LATEST - 1);
+  if (from && beforeMs !== undefined && from.ms >= beforeMs) throw HttpProblem.invalidParameter('to', 'must not be before from');
+  return {
+    from: from ? new Date(from.ms).toISOString() : '',
+    before: beforeMs !== undefined ? new Date(beforeMs).toISOString() : '',
+  };
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { financeApi, type Permission } from '@libs/contracts';
+import { idempotentWrite } from '../platform/routing/headers';
+import { operation } from '../platform/routing/operation';
+import { etagHeader, json, problem } from '../platform/routing/responses';
+import * as schemas from './schemas';
+
+/** The supporting finance records under /api/v1/finance/, and a student's statement. */
+
+const tag = 'Finance records';
+const { recordBodies } = financeApi;
+
+interface RecordKind<C extends z.ZodType, U extends z.ZodType | undefined> {
+  /** The path under /api/v1/finance/. */
+  path: string;
+  /** Singular, for summaries and operation ids: `Account`. */
+  noun: string;
+  record: z.ZodType;
+  read: Permission;
+  create: C;
+  update: U;
+}
+
+/** List, get, create and (for versioned records) update of one kind of record. */
+function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(kind: RecordKind<C, U>) {
+  const base = `/api/v1/finance/${kind.path}`;
+  const words = kind.path.replace('-', ' ').replace(/s$/, '');
+  const byId = z.object({ id: financeApi.uuid.meta({ description: `${kind.noun} id.` }) });
+  return {
+    kind,
+    list: operation({
+      method: 'get',
+      path: base,
+      operationId: `list${kind.noun}s`,
+      summary: `Every ${words}`,
+      tag,
+      access: { key: kind.read },
+      request: {},
+      responses: { '200': json('All of them (these tables are small).', z.object({ items: z.array(kind.record) })) },
+    }),
+    get: operation({
+      method: 'get',
+      path: `${base}/{id}`,
+      operationId: `get${kind.noun}`,
+      summary: `One ${words}`,
+      tag,
+      access: { key: kind.read },
+      request: { path: byId },
+      responses: { '200': json('The record.', kind.record, etagHeader), '404': problem('No such record (or not yours).') },
+    }),
+    create: operation({
+      method: 'post',
+      path: base,
+      operationId: `create${kind.noun}`,
+      summary: `Create a ${words}`,
+      tag,
+      access: { key: 'finance:write' },
+      request: { headers: idempotentWrite, body: kind.create },
+      responses: {
+        '201': json('Created; `Location` names it.', kind.record, etagHeader),
+        '409': problem('A unique value is taken, or the Idempotency-Key was used with another request.'),
+      },
+    }),
+    update:
+      kind.update &&
+      operation({
+        method: 'patch',
+        path: `${base}/{id}`,
+        operationId: `update${kind.noun}`,
+        summary: `Change a ${words}`,
+        tag,
+        access: { key: 'finance:write' },
+        request: { path: byId, body: kind.update as NonNullable<U> },
+        ifMatch: true,
+        responses: {
+          '200': json('The updated record, with its new ETag.', kind.record, etagHeader),
+          '404': problem('No such record.'),
+          '409': problem('A unique value is taken.'),
+        },
+      }),
+  };
+}
+
+/** A kind of record's operations, as recordOperations declares them. */
+export type RecordOperations<C extends z.ZodType, U extends z.ZodType | undefined> = ReturnType<typeof recordOperations<C, U>>;
+
+export const accounts = recordOperations({
+  path: 'accounts',
+  noun: 'Account',
+  record: schemas.account,
+  read: 'finance:records:read',
+  ...recordBodies.account,
+});
+
+export const categories = recordOperations({
+  path: 'categories',
+  noun: 'Category',
+  record: schemas.category,
+  read: 'finance:records:read',
+  ...recordBodies.category,
+});
+
+export const registrationNumbers = recordOperations({
+  path: 'registration-numbers',
+  noun: 'RegistrationNumber',
+  record: schemas.registrationNumber,
+  read: 'finance:records:read',
+  ...recordBodies.registrationNumber,
+  update: undefined,
+});
+
+export const students = recordOperations({
+  path: 'students',
+  noun: 'Student',
+  record: schemas.student,
+  read: 'finance:read',
+  ...recordBodies.student,
+});
+
+const studentPath = z.object({ id: financeApi.uuid.meta({ description: 'Student id.' }) });
+
+export const getStudentStatement = operation({
+  method: 'get',
+  path: '/api/v1/finance/students/{id}/statement',
+  operationId: 'getStudentStatement',
+  summary: "A student's financial statement with its running balance",
+  tag,
+  access: { key: 'finance:read' },
+  request: { path: studentPath },
+  responses: {
+    '200': json('Lines in (date, creation) order.', schemas.statement),
+    '404': problem('No such student (or not yours).'),
+  },
+});
+
+export const addStatementLine = operation({
+  method: 'post',
+  path: '/api/v1/finance/students/{id}/statement',
+  operationId: 'addStatementLine',
+  summary: 'Post a charge (debit) or a credit to a statement',
+  tag,
+  access: { key: 'finance:write' },
+  request: { path: studentPath, headers: idempotentWrite, body: financeApi.statementLine },
+  responses: { '201': json('The new line.', schemas.statementLine), '404': problem('No such student.') },
+});

@@ -1,0 +1,94 @@
+import type { Request, Response } from 'express';
+import type { Sequelize } from 'sequelize';
+import { isGranted, type Permission, type Role } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
+import type { Access } from '../platform/routing/operation';
+import type { KeyOwner } from './key-store';
+import type { KeyVerifier } from './key-verifier';
+import { findSessionOwner, looksLikeSessionToken } from './session-store';
+
+export const unauthorized = (detail: string) =>
+  new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
+
+const forbidden = (role: Role, permission: Permission) =>
+  new HttpProblem(403, `the ${role} role does not have the ${permission} permission`);
+
+function bearerToken(req: Request, expected: string): string {
+  const match = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '');
+  if (!match) throw unauthorized(`send ${expected} as "Authorization: Bearer <token>"`);
+  return match[1];
+}
+
+/** Who manages an account: signed in on the dashboard, or holding one of the account's API keys. */
+export interface Account {
+  userId: string;
+  role: Role;
+  /** Set when the caller signed in; the token is needed to sign out. */
+  sessionToken?: string;
+}
+
+/** Who made a request, as its operation's access rule established. */
+export interface Caller {
+  /** The owner of the API key the request carried, once verified and admitted under the key's limits. */
+  key?: KeyOwner;
+  /** For account operations: the signed-in account, by session token or API key. */
+  account?: Account;
+}
+
+/** The account an account operation's access rule established. */
+export function signedIn(account: Account | undefined): Account {
+  if (!account) throw new Error('an account operation ran without its access rule');
+  return account;
+}
+
+/**
+ * Applies an operation's access rule (platform/routing/operation.ts) to a
+ * request: verifies its API key or session token, admits it under the key's
+ * rate limit and daily quota (or 429), and checks the permission against the
+ * table in @libs/contracts. The key verifier is passed in at start.
+ */
+export class AccessGuard {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly keys: KeyVerifier,
+  ) {}
+
+  async check(access: Access, req: Request, res: Response): Promise<Caller> {
+    if ('public' in access) return {};
+    if ('keyIfGiven' in access) {
+      return req.get('authorization') === undefined ? {} : { key: await this.key(req, res, access.keyIfGiven) };
+    }
+    if ('key' in access) return { key: await this.key(req, res, access.key) };
+    return { account: await this.account(req, res, access.account) };
+  }
+
+  /** Resolves `Authorization: Bearer <API key>` to its owner and checks the permission. */
+  private async key(req: Request, res: Response, permission: Permission): Promise<KeyOwner> {
+    const owner = await this.admittedKey(bearerToken(req, 'an API key'), res);
+    if (!isGranted(owner.role, permission)) throw forbidden(owner.role, permission);
+    return owner;
+  }
+
+  /** A dashboard session token or an API key: the account endpoints (/api/v1/auth/*) take either. */
+  private async account(req: Request, res: Response, permission: Permission | 'any'): Promise<Account> {
+    const token = bearerToken(req, 'a session token or an API key');
+    let account: Account;
+    if (looksLikeSessionToken(token)) {
+      const owner = await findSessionOwner(this.sequelize, token);
+      if (!owner) throw unauthorized('the session has ended or is unknown; sign in again');
+      account = { userId: owner.userId, role: owner.role, sessionToken: token };
+    } else {
+      const owner = await this.admittedKey(token, res);
+      account = { userId: owner.userId, role: owner.role };
+    }
+    if (permission !== 'any' && !isGranted(account.role, permission)) throw forbidden(account.role, permission);
+    return account;
+  }
+
+  private async admittedKey(token: string, res: Response): Promise<KeyOwner> {
+    const owner = await this.keys.verify(token);
+    if (!owner) throw unauthorized('the API key is unknown or revoked');
+    await this.keys.limiter.admit(owner, res); // rate and daily quota, or 429
+    return owner;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Sequelize } from 'sequelize';
+import { HttpProblem } from '@libs/http-problems';
+import type { GatewayConfig } from '../config';
+import { route, type Route } from '../platform/routing/operation';
+import { signedIn, unauthorized } from './access-guard';
+import * as op from './identity-operations';
+import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from './login-throttle';
+import { hashPassword, verifyPassword } from './password';
+import { createSession, deleteSession } from './session-store';
+import { createUser, findUser, findUserCredentials } from './user-store';
+
+// One answer for an unknown email and a wrong password, so that nobody can
+// learn from it which emails have accounts. Like every 401, it names the
+// scheme of the tokens that sign-in issues.
+const badCredentials = () => unauthorized('the email or password is wrong');
+
+function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
+  if (verdict.allowed) return;
+  throw new HttpProblem(429, `too many ${what}; try again in ${verdict.retryAfterSeconds} s`, {
+    headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+  });
+}
+
+/**
+ * What registration answers, whether it created the account or the email had
+ * one already: the answer must not tell anyone which emails have accounts
+ * (docs/IDENTITY.md). The owner of the address signs in next.
+ */
+export const REGISTRATION_ACCEPTED = {
+  status: 'accepted',
+  detail:
+    'If this email had no account, it has one now: sign in with this email and password (POST /api/v1/auth/login), ' +
+    'then create a key. An email that has an account already keeps it unchanged.',
+} as const;
+
+/** Sign-up, sign-in, sign-out and who am I. Register and login are public. */
+export function accountRoutes(config: GatewayConfig, sequelize: Sequelize): Route[] {
+  return [
+    route(op.register, async ({ body: { email, password } }, { req, res }) => {
+      // Counted before the password is hashed: a refused registration costs no scrypt.
+      refuseWhenThrottled(await admitRegistration(sequelize, req.ip ?? 'unknown'), 'registrations from this address');
+      // The same work (a hash, one statement) and the same answer either way.
+      const created = await createUser(sequelize, email, await hashPassword(password), 'reader');
+      // For the operators (a run of these is someone probing for accounts); the address is not logged.
+      if (!created) req.log.info('registration for an email that has an account; nothing changed');
+      res.status(202).json(REGISTRATION_ACCEPTED);
+    }),
+
+    route(op.login, async ({ body: { email, password } }, { req, res }) => {
+      // The client's address: the socket's peer, or X-Forwarded-For's when TRUST_PROXY names the balancer.
+      const address = req.ip ?? 'unknown';
+      refuseWhenThrottled(await admitLoginAttempt(sequelize, email, address), 'failed sign-ins');
+      const found = await findUserCredentials(sequelize, email);
+      // verifyPassword hashes against a dummy when there is no user, so both failures take as long.
+      if (!(await verifyPassword(password, found?.passwordHash)) || !found) throw badCredentials();
+      await forgiveLoginAttempt(sequelize, email, address);
+      const session = await createSession(sequelize, found.user.id, config.SESSION_TTL_MINUTES);
+      res.json({ token: session.token, expiresAt: session.expiresAt, user: found.user });
+    }),
+
+    route(op.me, async (_input, { res, caller }) => {
+      const user = await findUser(sequelize, signedIn(caller.account).userId);
+      if (!user) throw unauthorized('the account no longer exists');
+      res.json(user);
+    }),
+
+    route(op.logout, async (_input, { res, caller }) => {
+      const { sessionToken } = signedIn(caller.account);
+      if (!sessionToken) throw HttpProblem.badRequest('sign out with the session token that login returned, not an API key');
+      await deleteSession(sequelize, sessionToken);
+      res.status(204).end();
+    }),
+  ];
+}
+

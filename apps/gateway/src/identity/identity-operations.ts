@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { IDENTITY_LIMITS } from '@libs/contracts';
+import { operation } from '../platform/routing/operation';
+import { queryInteger, queryText } from '../platform/routing/query-fields';
+import { json, noContent, problem } from '../platform/routing/responses';
+import * as schemas from './schemas';
+
+/** Accounts, sign-in and API keys (docs/IDENTITY.md). */
+
+const tag = 'Identity';
+const byId = (description: string) => z.object({ id: z.uuid({ message: 'must be a UUID' }).meta({ description }) });
+const hashing = problem('Too many passwords are being hashed at once; `Retry-After: 1`.');
+const tooLarge = problem('The body is larger than the 4 KB a public operation reads.');
+
+export const register = operation({
+  method: 'post',
+  path: '/api/v1/auth/register',
+  operationId: 'register',
+  summary: 'Create an account (role reader)',
+  description:
+    'The answer is the same, in the same time, whether the email had no account (it has one now) or had one ' +
+    '(it is left unchanged), so that nobody learns from it which emails have accounts. Next, sign in with the ' +
+    'same email and password and create a key (`POST /api/v1/auth/keys`). One client address may register 20 ' +
+    'times in 15 minutes; then 429 with `Retry-After`.',
+  tag,
+  access: { public: true },
+  request: { body: schemas.credentials },
+  bodyLimit: 'public',
+  responses: {
+    '202': json('Accepted: sign in next.', schemas.registrationAccepted),
+    '413': tooLarge,
+    '429': problem('Too many registrations from this address; `Retry-After` says when to try again.'),
+    '503': hashing,
+  },
+});
+
+export const login = operation({
+  method: 'post',
+  path: '/api/v1/auth/login',
+  operationId: 'login',
+  summary: 'Sign in: a session token for the dashboard and the auth endpoints',
+  description:
+    'A wrong password and an unknown email get the same 401, in the same time. After 5 failures for an account (or 50 from one address) in 15 minutes, sign-in answers 429 with `Retry-After`.',
+  tag,
+  access: { public: true },
+  request: { body: schemas.credentials },
+  bodyLimit: 'public',
+  responses: {
+    '200': json('Signed in.', schemas.session),
+    '401': problem('The email or password is wrong. Carries `WWW-Authenticate: Bearer`.'),
+    '413': tooLarge,
+    '429': problem('Too many failed sign-ins; `Retry-After` says when to try again.'),
+    '503': hashing,
+  },
+});
+
+export const me = operation({
+  method: 'get',
+  path: '/api/v1/auth/me',
+  operationId: 'me',
+  summary: 'The signed-in account',
+  tag,
+  access: { account: 'any' },
+  request: {},
+  responses: { '200': json('The account.', schemas.user) },
+});
+
+export const logout = operation({
+  method: 'post',
+  path: '/api/v1/auth/logout',
+  operationId: 'logout',
+  summary: 'End the session',
+  tag,
+  access: { account: 'any' },
+  request: {},
+  responses: { '204': noContent('Signed out.') },
+});
+
+export const listKeys = operation({
+  method: 'get',
+  path: '/api/v1/auth/keys',
+  operationId: 'listKeys',
+  summary: 'Your live API keys, with their use and limits',
+  tag,
+  access: { account: 'any' },
+  request: {},
+  responses: { '200': json('Newest first.', schemas.keyList) },
+});
+
+export const createKey = operation({
+  method: 'post',
+  path: '/api/v1/auth/keys',
+  operationId: 'createKey',
+  summary: 'Create an API key, shown once',
+  description: 'An account may create 20 keys in any 24 hours, revoked ones included; then 429 with `Retry-After`.',
+  tag,
+  access: { account: 'any' },
+  request: { body: schemas.newKeyBody },
+  responses: {
+    '201': json('The new key; `Location` names it.', schemas.newKey),
+    '409': problem('The account holds the most live keys it may (20); revoke one first.'),
+  },
+});
+
+export const revokeKey = operation({
+  method: 'delete',
+  path: '/api/v1/auth/keys/{id}',
+  operationId: 'revokeKey',
+  summary: 'Revoke one of your keys',
+  description: 'Every gateway instance refuses the key within 5 s (at once, by PostgreSQL NOTIFY).',
+  tag,
+  access: { account: 'any' },
+  request: { path: byId('Key id.') },
+  responses: { '204': noContent('Revoked.'), '404': problem('You have no key with this id.') },
+});
+
+export const setKeyLimits = operation({
+  method: 'patch',
+  path: '/api/v1/auth/keys/{id}',
+  operationId: 'setKeyLimits',
+  summary: "Set one key's limits",
+  description:
+    "Any user's live key. A number sets the limit for this key alone; `null` gives it its role's default again; limits not named stay as they are. Every gateway instance applies it within milliseconds (PostgreSQL NOTIFY), 5 s at most.",
+  tag,
+  access: { account: 'users:manage' },
+  request: { path: byId("Key id (`GET /api/v1/auth/users/{id}/keys` lists a user's keys)."), body: schemas.limitsBody },
+  responses: { '200': json('The key with its limits.', schemas.listedKey), '404': problem('No live key with this id.') },
+});
+
+export const listUsers = operation({
+  method: 'get',
+  path: '/api/v1/auth/users',
+  operationId: 'listUsers',
+  summary: 'Every account, by email',
+  tag,
+  access: { account: 'users:manage' },
+  request: {
+    query: z.object({
+      limit: queryInteger(IDENTITY_LIMITS.userPage).meta({ description: 'Page size.' }),
+      after: queryText(IDENTITY_LIMITS.emailMaxLength).optional().meta({ description: 'The `nextAfter` of the previous page.' }),
+    }),
+  },
+  responses: { '200': json('A page of users.', schemas.userPage) },
+});
+
+export const setUserRole = operation({
+  method: 'patch',
+  path: '/api/v1/auth/users/{id}',
+  operationId: 'setUserRole',
+  summary: "Change a user's role",
+  description: "Applies to the user's keys at once, on every gateway instance.",
+  tag,
+  access: { account: 'users:manage' },
+  request: { path: byId('User id.'), body: schemas.roleBody },
+  responses: { '200': json('The user with the new role.', schemas.user), '404': problem('No such user.') },
+});
+
+export const listUserKeys = operation({
+  method: 'get',
+  path: '/api/v1/auth/users/{id}/keys',
+  operationId: 'listUserKeys',
+  summary: "A user's live keys, with their use and limits",
+  tag,
+  access: { account: 'users:manage' },
+  request: { path: byId('User id.') },
+  responses: { '200': json('Newest first.', schemas.keyList), '404': problem('No such user.') },
+});

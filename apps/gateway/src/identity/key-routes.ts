@@ -1,0 +1,60 @@
+import type { Sequelize } from 'sequelize';
+import { HttpProblem } from '@libs/http-problems';
+import type { GatewayConfig } from '../config';
+import { route, type Route } from '../platform/routing/operation';
+import { signedIn } from './access-guard';
+import * as op from './identity-operations';
+import {
+  issueKeyWithinLimit,
+  listLiveKeys,
+  MAX_KEYS_CREATED_PER_DAY,
+  MAX_LIVE_KEYS,
+  revokeKey,
+  setKeyLimits,
+  type KeyRefusal,
+} from './key-store';
+import type { KeyVerifier } from './key-verifier';
+import { roleLimitsFrom } from './limits/key-limits';
+
+/** A user's own API keys: list (with their limits), create (shown once), revoke; admins set one key's limits. */
+function keyRefused(refusal: KeyRefusal): HttpProblem {
+  if (refusal.reason === 'live-keys') {
+    return new HttpProblem(409, `an account may hold at most ${MAX_LIVE_KEYS} live keys; revoke one first`);
+  }
+  return new HttpProblem(
+    429,
+    `an account may create at most ${MAX_KEYS_CREATED_PER_DAY} keys in 24 hours, revoked ones included; ` +
+      `try again in ${refusal.retryAfterSeconds} s`,
+    { headers: { 'Retry-After': String(refusal.retryAfterSeconds) } },
+  );
+}
+
+export function keyRoutes(config: GatewayConfig, sequelize: Sequelize, keys: KeyVerifier): Route[] {
+  const roleLimits = roleLimitsFrom(config);
+  return [
+    route(op.listKeys, async (_input, { res, caller }) => {
+      res.json({ keys: await listLiveKeys(sequelize, signedIn(caller.account).userId, roleLimits) });
+    }),
+
+    route(op.createKey, async ({ body }, { res, caller }) => {
+      const issued = await issueKeyWithinLimit(sequelize, signedIn(caller.account).userId, body.name ?? '');
+      if ('reason' in issued) throw keyRefused(issued);
+      res.status(201).location(`${op.createKey.path}/${issued.id}`).json(issued);
+    }),
+
+    route(op.setKeyLimits, async ({ path: { id }, body }, { res }) => {
+      const changed = await setKeyLimits(sequelize, id, body, roleLimits);
+      if (!changed) throw HttpProblem.notFound(`no live key with id ${id}`);
+      await keys.limitsChanged(changed.keyHash);
+      res.json(changed.key);
+    }),
+
+    route(op.revokeKey, async ({ path: { id } }, { res, caller }) => {
+      const keyHash = await revokeKey(sequelize, signedIn(caller.account).userId, id);
+      // Another user's key is "not found" too: nobody learns which ids exist.
+      if (!keyHash) throw HttpProblem.notFound(`you have no key with id ${id}`);
+      await keys.keyRevoked(keyHash);
+      res.status(204).end();
+    }),
+  ];
+}

@@ -1,0 +1,216 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { QueryTypes } from 'sequelize';
+import { generateApiKey } from './api-key';
+import { effectiveLimits, type CustomLimits, type KeyLimits, type RoleLimits } from './limits/key-limits';
+import type { Role } from '@libs/contracts';
+import { SHARED_USAGE_COLUMNS, sharedUsageOf, type SharedUsageColumns } from './limits/key-usage-store';
+import type { SharedUsage } from './limits/rate-limiter';
+
+export interface KeyOwner {
+  keyId: string;
+  userId: string;
+  role: Role;
+  /** The key's limits: its own where an admin set them, its role's otherwise. */
+  limits: KeyLimits;
+}
+
+/** What a key's owner may see of it: never the key or its hash. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  requestCount: number;
+}
+
+/** A key as its owner and admins list it: with the limits it is under, and which of them an admin set. */
+export interface ListedKey extends KeySummary {
+  limits: KeyLimits;
+  customLimits: CustomLimits;
+}
+
+/** A user may hold this many live keys; more is almost always a leak in the making. */
+export const MAX_LIVE_KEYS = 20;
+
+const KEY_FIELDS = ['id', 'name', 'prefix', 'created_at', 'last_used_at', 'request_count'];
+const KEY_COLUMNS = KEY_FIELDS.join(', ');
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  request_count: string;
+}
+
+const toSummary = (row: KeyRow): KeySummary => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: new Date(row.created_at).toISOString(),
+  lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+  requestCount: Number(row.request_count),
+});
+
+interface CustomLimitColumns {
+  rate_limit: number | null;
+  daily_quota: number | null;
+  concurrency_limit: number | null;
+}
+
+const CUSTOM_LIMIT_FIELDS = ['rate_limit', 'daily_quota', 'concurrency_limit'];
+
+const customLimitsOf = (row: CustomLimitColumns): CustomLimits => ({
+  ...(row.rate_limit !== null ? { rateLimit: row.rate_limit } : {}),
+  ...(row.daily_quota !== null ? { dailyQuota: row.daily_quota } : {}),
+  ...(row.concurrency_limit !== null ? { concurrencyLimit: row.concurrency_limit } : {}),
+});
+
+/**
+ * The owner of a live key, found by the key's hash, with the key's limits and
+ * the limiter's shared counts as they are now; undefined for an unknown or
+ * revoked key.
+ */
+export async function findKeyOwner(
+  sequelize: Sequelize,
+  keyHash: string,
+  roleLimits: RoleLimits,
+): Promise<{ owner: KeyOwner; usage: SharedUsage } | undefined> {
+  type OwnerRow = { key_id: string; user_id: string; role: Role } & CustomLimitColumns & SharedUsageColumns;
+  const [row] = await sequelize.query<OwnerRow>(
+    `SELECT k.id AS key_id, u.id AS user_id, u.role, ${CUSTOM_LIMIT_FIELDS.join(', ')}, ${SHARED_USAGE_COLUMNS}
+       FROM api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    { bind: [keyHash], type: QueryTypes.SELECT },
+  );
+  if (!row) return undefined;
+  return {
+    owner: { keyId: row.key_id, userId: row.user_id, role: row.role, limits: effectiveLimits(roleLimits[row.role], customLimitsOf(row)) },
+    usage: sharedUsageOf(row),
+  };
+}
+
+/** Issues a key for a user and returns it in full, once; only its hash is kept. */
+export async function issueKey(
+  sequelize: Sequelize,
+  userId: string,
+  name: string,
+  transaction?: Transaction,
+): Promise<KeySummary & { key: string }> {
+  const fresh = generateApiKey();
+  const [row] = await sequelize.query<KeyRow>(
+    `INSERT INTO api_keys (user_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`,
+    { bind: [userId, name, fresh.prefix, fresh.hash], type: QueryTypes.SELECT, transaction },
+  );
+  return { ...toSummary(row), key: fresh.key };
+}
+
+/**
+ * A user may create this many keys in any 24 hours, revoked ones included:
+ * each new key starts with a full rate bucket and a fresh daily quota, so
+ * creating and revoking keys in a loop would otherwise lift every limit.
+ */
+export const MAX_KEYS_CREATED_PER_DAY = 20;
+
+/** Why a key was not issued; after `created-today`, the seconds until one more may be created. */
+export type KeyRefusal = { reason: 'live-keys' } | { reason: 'created-today'; retryAfterSeconds: number };
+
+/**
+ * Issues a key unless the user holds MAX_LIVE_KEYS or created
+ * MAX_KEYS_CREATED_PER_DAY in the last 24 hours; the counts and the insert
+ * are one transaction under a row lock on the user.
+ */
+export async function issueKeyWithinLimit(
+  sequelize: Sequelize,
+  userId: string,
+  name: string,
+): Promise<(KeySummary & { key: string }) | KeyRefusal> {
+  return sequelize.transaction(async (transaction) => {
+    await sequelize.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', { bind: [userId], transaction });
+    // The oldest key of the window is the one whose 24th hour frees a place.
+    const [counts] = await sequelize.query<{ live: string; recent: string; retry_after: string | null }>(
+      `SELECT count(*) FILTER (WHERE revoked_at IS NULL) AS live,
+              count(*) FILTER (WHERE created_at > now() - interval '24 hours') AS recent,
+              ceil(extract(epoch FROM min(created_at) FILTER (WHERE created_at > now() - interval '24 hours')
+                                      + interval '24 hours' - now())) AS retry_after
+         FROM api_keys WHERE user_id = $1`,
+      { bind: [userId], type: QueryTypes.SELECT, transaction },
+    );
+    if (Number(counts.live) >= MAX_LIVE_KEYS) return { reason: 'live-keys' };
+    if (Number(counts.recent) >= MAX_KEYS_CREATED_PER_DAY) {
+      return { reason: 'created-today', retryAfterSeconds: Math.max(1, Number(counts.retry_after)) };
+    }
+    return issueKey(sequelize, userId, name, transaction);
+  });
+}
+
+type ListedKeyRow = KeyRow & CustomLimitColumns & { role: Role };
+
+/** For statements that join the key (k) to its user (u), whose role gives the default limits. */
+const LISTED_KEY_COLUMNS = [...KEY_FIELDS, ...CUSTOM_LIMIT_FIELDS].map((field) => `k.${field}`).concat('u.role').join(', ');
+
+const toListedKey = (row: ListedKeyRow, roleLimits: RoleLimits): ListedKey => {
+  const customLimits = customLimitsOf(row);
+  return { ...toSummary(row), limits: effectiveLimits(roleLimits[row.role], customLimits), customLimits };
+};
+
+/** A user's live keys, newest first, with their limits. */
+export async function listLiveKeys(sequelize: Sequelize, userId: string, roleLimits: RoleLimits): Promise<ListedKey[]> {
+  const rows = await sequelize.query<ListedKeyRow>(
+    `SELECT ${LISTED_KEY_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.user_id = $1 AND k.revoked_at IS NULL ORDER BY k.created_at DESC, k.id`,
+    { bind: [userId], type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => toListedKey(row, roleLimits));
+}
+
+/**
+ * Sets or clears (null) the custom limits of a live key; limits not named stay
+ * as they are. Returns the key as listed and its hash (so that every instance
+ * can be told to read it again), or undefined when there is no such live key.
+ */
+export async function setKeyLimits(
+  sequelize: Sequelize,
+  keyId: string,
+  changes: { [L in keyof KeyLimits]?: number | null },
+  roleLimits: RoleLimits,
+): Promise<{ key: ListedKey; keyHash: string } | undefined> {
+  const [row] = await sequelize.query<ListedKeyRow & { key_hash: string }>(
+    `UPDATE api_keys k
+        SET rate_limit = CASE WHEN $2 THEN $3::integer ELSE k.rate_limit END,
+            daily_quota = CASE WHEN $4 THEN $5::integer ELSE k.daily_quota END,
+            concurrency_limit = CASE WHEN $6 THEN $7::integer ELSE k.concurrency_limit END
+       FROM users u
+      WHERE k.id = $1 AND k.revoked_at IS NULL AND u.id = k.user_id
+      RETURNING ${LISTED_KEY_COLUMNS}, k.key_hash`,
+    {
+      bind: [
+        keyId,
+        'rateLimit' in changes,
+        changes.rateLimit ?? null,
+        'dailyQuota' in changes,
+        changes.dailyQuota ?? null,
+        'concurrencyLimit' in changes,
+        changes.concurrencyLimit ?? null,
+      ],
+      type: QueryTypes.SELECT,
+    },
+  );
+  return row && { key: toListedKey(row, roleLimits), keyHash: row.key_hash };
+}
+
+/**
+ * Revokes one of the user's keys. Returns the revoked key's hash (so that the
+ * caller can drop it from its cache at once), or undefined when the user has
+ * no such key. Revoking a revoked key again changes nothing and succeeds.
+ */
+export async function revokeKey(sequelize: Sequelize, userId: string, keyId: string): Promise<string | undefined> {
+  const [row] = await sequelize.query<{ key_hash: string }>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+      WHERE id = $1 AND user_id = $2 RETURNING key_hash`,
+    { bind: [keyId, userId], type: QueryTypes.SELECT },
+  );
+  return row?.key_hash;
+}

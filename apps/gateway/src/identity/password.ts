@@ -1,0 +1,76 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HashGate } from './hash-gate';
+
+// N = 2^15, r = 8 costs 32 MiB and tens of milliseconds per hash (OWASP's
+// scrypt minimum is N = 2^17 with r = 8 at p = 1, or N = 2^15 with more work
+// elsewhere; we keep p = 1 and store the parameters, so they can grow later).
+const CURRENT = { logN: 15, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+const SALT_BYTES = 16;
+// The largest parameters we accept when reading a stored hash, so that a
+// tampered row cannot make a login allocate gigabytes.
+const MAX_LOG_N = 20;
+const MAX_R = 16;
+const MAX_P = 4;
+
+// scrypt runs on libuv's pool (4 threads by default), which gzip and DNS
+// lookups share: a burst of sign-ins holding every thread stalls everyone's
+// compressed answers. Two hashes at once leave half the pool free; 32 waiting
+// is a second or so of work, beyond which a sign-in is refused with 503.
+export const MAX_CONCURRENT_HASHES = 2;
+export const MAX_QUEUED_HASHES = 32;
+const hashGate = new HashGate(MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES);
+
+function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
+  const options: ScryptOptions = { N: 2 ** logN, r, p, maxmem: 256 * 2 ** logN * r + 1_048_576 };
+  return hashGate.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
+  );
+}
+
+/** `scrypt$<logN>$<r>$<p>$<salt>$<hash>` (base64url): the parameters travel with the hash. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, CURRENT.logN, CURRENT.r, CURRENT.p);
+  return ['scrypt', CURRENT.logN, CURRENT.r, CURRENT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+interface StoredHash {
+  logN: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  key: Buffer;
+}
+
+function parse(stored: string): StoredHash | undefined {
+  const [scheme, logN, r, p, salt, key, extra] = stored.split('$');
+  const numbers = [Number(logN), Number(r), Number(p)];
+  if (scheme !== 'scrypt' || extra !== undefined || !numbers.every(Number.isInteger)) return undefined;
+  const [n, rr, pp] = numbers;
+  if (n < 1 || n > MAX_LOG_N || rr < 1 || rr > MAX_R || pp < 1 || pp > MAX_P) return undefined;
+  return { logN: n, r: rr, p: pp, salt: Buffer.from(salt ?? '', 'base64url'), key: Buffer.from(key ?? '', 'base64url') };
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * True when the password matches. An absent hash (unknown email, or a user
+ * without a password) is checked against a dummy hash with the current
+ * parameters, so that the answer takes as long as for a wrong password.
+ */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  // A refused (503) dummy hash is forgotten, so that the next sign-in makes it again.
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
+  const parsed = parse(stored ?? (await dummyHash));
+  if (!parsed) return false;
+  const key = await derive(password, parsed.salt, parsed.logN, parsed.r, parsed.p);
+  const matches = key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  return matches && stored !== null && stored !== undefined;
+}

@@ -1,0 +1,37 @@
+import type { Sequelize } from 'sequelize';
+import { HttpProblem } from '@libs/http-problems';
+import type { GatewayConfig } from '../config';
+import { route, type Route } from '../platform/routing/operation';
+import * as op from './identity-operations';
+import { listLiveKeys } from './key-store';
+import type { KeyVerifier } from './key-verifier';
+import { roleLimitsFrom } from './limits/key-limits';
+import { emailField } from './schemas';
+import { findUser, listUsers, setUserRole } from './user-store';
+
+/** Admin only: list users, change a user's role, list a user's keys (to find one whose limits to set). */
+export function userRoutes(config: GatewayConfig, sequelize: Sequelize, keys: KeyVerifier): Route[] {
+  const roleLimits = roleLimitsFrom(config);
+  return [
+    route(op.listUsers, async ({ query: { limit, after: afterRaw } }, { res }) => {
+      const after = afterRaw === undefined ? undefined : emailField.safeParse(afterRaw);
+      if (after && !after.success) throw HttpProblem.invalidParameter('after', 'must be the last email of the previous page');
+      const users = await listUsers(sequelize, { after: after?.data, limit });
+      // A full page may have a next one; `after` is a plain email, as admins see emails anyway.
+      const next = users.length === limit ? users[users.length - 1].email : undefined;
+      res.json({ users, ...(next ? { nextAfter: next } : {}) });
+    }),
+
+    route(op.setUserRole, async ({ path: { id }, body: { role } }, { res }) => {
+      const user = await setUserRole(sequelize, id, role);
+      if (!user) throw HttpProblem.notFound(`no user with id ${id}`);
+      await keys.roleChanged(id);
+      res.json(user);
+    }),
+
+    route(op.listUserKeys, async ({ path: { id } }, { res }) => {
+      if (!(await findUser(sequelize, id))) throw HttpProblem.notFound(`no user with id ${id}`);
+      res.json({ keys: await listLiveKeys(sequelize, id, roleLimits) });
+    }),
+  ];
+}

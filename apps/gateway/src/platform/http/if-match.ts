@@ -1,0 +1,27 @@
+import type { Request } from 'express';
+import { HttpProblem } from '@libs/http-problems';
+
+/** The ETag of a versioned record: its version number, as a strong tag. */
+export const etagOf = (version: number): string => `"${version}"`;
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+/**
+ * The version a PATCH expects, from If-Match. It is required (428 without it),
+ * so two clients editing the same record can never overwrite each other
+ * unknowingly; `*` says "whatever the current version is". A tag that can
+ * never match (weak or foreign) is a 412, as RFC 9110 says.
+ */
+export function expectedVersion(req: Request): number {
+  const header = req.get('if-match');
+  if (header === undefined) {
+    throw new HttpProblem(428, 'send If-Match with the ETag from your last GET (or * to overwrite whatever is there)');
+  }
+  if (header.trim() === '*') return 0;
+  const match = /^\s*"(\d{1,10})"\s*$/.exec(header);
+  const version = match ? Number(match[1]) : NaN;
+  if (!(version >= 1 && version <= MAX_INT32)) {
+    throw new HttpProblem(412, 'If-Match does not match the current version: send the ETag of your last GET');
+  }
+  return version;
+}

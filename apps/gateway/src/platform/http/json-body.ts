@@ -1,0 +1,61 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { fieldErrorsOf } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
+
+/**
+ * The most a public operation (register, login) reads: whoever sends it has
+ * shown no key, and credentials fit in a few hundred bytes.
+ */
+export const PUBLIC_BODY_LIMIT_BYTES = 4_096;
+
+type BodyReader = (req: Request, res: Response) => Promise<unknown>;
+
+interface BodyReaders {
+  /** For operations behind a key or session: up to BODY_LIMIT_BYTES. */
+  keyed: BodyReader;
+  public: BodyReader;
+}
+
+function reader(limitBytes: number): BodyReader {
+  const parse = express.json({ limit: limitBytes });
+  return (req, res) => {
+    // No body at all (`curl -X POST url` sends no length, fetch sends 0): the operation sees none.
+    // `req.is` answers null for the first, but false for the second.
+    if (req.get('content-length') !== '0' && req.is('application/json') === false) {
+      throw new HttpProblem(415, 'send the body as application/json');
+    }
+    return new Promise((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body))));
+  };
+}
+
+/**
+ * Reads nothing: it hands the request the readers that parseBody uses. A body
+ * is read only when an operation takes one (platform/routing/mount.ts), which is after the
+ * route's key and permission checks, so that a request without a valid key
+ * never costs a read, let alone a JSON parse (nor a 400 for bad JSON: a 401).
+ */
+export function deferredJsonBody(limitBytes: number): RequestHandler {
+  const readers: BodyReaders = { keyed: reader(limitBytes), public: reader(Math.min(limitBytes, PUBLIC_BODY_LIMIT_BYTES)) };
+  return (_req, res, next) => {
+    res.locals.bodyReaders = readers;
+    next();
+  };
+}
+
+/**
+ * Reads the JSON body and parses it against a strict schema: wrong types and
+ * unknown fields are a 400 naming each field. `public` operations read less.
+ */
+export async function parseBody<S extends z.ZodType>(
+  req: Request,
+  res: Response,
+  schema: S,
+  access: keyof BodyReaders = 'keyed',
+): Promise<z.infer<S>> {
+  const body = await (res.locals.bodyReaders as BodyReaders)[access](req, res);
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const errors = fieldErrorsOf(result.error);
+  throw HttpProblem.badRequest(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
+}

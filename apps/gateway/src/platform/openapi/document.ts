@@ -1,0 +1,157 @@
+import type { z } from 'zod';
+import { grantedRoles } from '@libs/contracts';
+import type { OperationSpec, RequestSchemas } from '../routing/operation';
+import { operationPaths } from '../routing/mount';
+import { problem, type ResponseDoc } from '../routing/responses';
+import { JsonSchemas } from './json-schemas';
+import { rateLimitHeaders, tooManyRequests } from './rate-limit-responses';
+
+const DESCRIPTION = `Clinical reference data and student finance, through one gateway.
+
+- **Keys**: every \`/api/v1/*\` and \`/dosages*\` operation needs \`Authorization: Bearer <API key>\` unless it says it is public.
+- **Errors** are RFC 9457 problem details (\`application/problem+json\`) with the request id; a 400 lists each bad field or parameter in \`errors\`.
+- **Pagination**: lists return \`nextCursor\` while more results exist; send it back unchanged as \`cursor\`. It is absent on the last page. Cursors are signed and bound to the query that made them.
+- **Request ids**: send \`X-Request-Id\` (letters, digits, \`._:-\`, up to 128) or get one generated; it is echoed on every response and stored with audit entries.`;
+
+const TAGS = [
+  { name: 'Identity', description: 'Accounts, sign-in and API keys. The dashboard at /dashboard uses these.' },
+  { name: 'Reference', description: 'Read-only clinical reference data.' },
+  { name: 'Finance', description: 'Student transactions, proofs of payment and their records.' },
+  { name: 'Finance records', description: 'Accounts, categories, students, registration numbers and statements.' },
+  { name: 'Audit', description: 'The hash-chained log of every finance change.' },
+  { name: 'Operations', description: 'Health and documentation.' },
+];
+
+const securitySchemes = {
+  bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key (`cfk_…`) sent as `Authorization: Bearer <key>`.' },
+};
+
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: true,
+  description: 'The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412.',
+  schema: { type: 'string' },
+};
+
+const ifMatchResponses = {
+  '412': problem('The If-Match version is not the current one: fetch again and reapply.'),
+  '428': problem('If-Match is required.'),
+};
+
+function accessText(spec: OperationSpec): string {
+  const { access } = spec;
+  if ('public' in access) return 'Public: no API key needed.';
+  if ('keyIfGiven' in access) return `Public; an \`Authorization\` header must carry an API key with the \`${access.keyIfGiven}\` permission.`;
+  const permission = 'key' in access ? access.key : access.account;
+  if (permission === 'any') return 'Requires a session token (from login) or an API key, of any role.';
+  return `Requires an API key with the \`${permission}\` permission (roles: ${grantedRoles(permission).join(', ')}).`;
+}
+
+const permissionOf = (spec: OperationSpec) =>
+  'key' in spec.access ? spec.access.key : 'account' in spec.access && spec.access.account !== 'any' ? spec.access.account : undefined;
+
+/** Generates the OpenAPI 3.1 document from the operations' declarations. */
+class DocumentWriter {
+  readonly schemas = new JsonSchemas();
+
+  parameters(request: RequestSchemas) {
+    const place = (where: 'path' | 'query' | 'header', shape: z.ZodObject | undefined) =>
+      Object.entries(shape?.shape ?? {}).map(([name, field]) => {
+        const { description, ...schema } = this.schemas.of(field as z.ZodType, 'output');
+        return {
+          name,
+          in: where,
+          required: where === 'path' || !(field as z.ZodType).safeParse(undefined).success,
+          ...(description ? { description } : {}),
+          schema,
+        };
+      });
+    return [...place('path', request.path), ...place('query', request.query), ...place('header', request.headers)];
+  }
+
+  response(doc: ResponseDoc) {
+    return {
+      description: doc.description,
+      ...(doc.headers && {
+        headers: Object.fromEntries(
+          Object.entries(doc.headers).map(([name, header]) => [
+            name,
+            { ...(header.description ? { description: header.description } : {}), schema: this.schemas.of(header.schema, 'output') },
+          ]),
+        ),
+      }),
+      ...(doc.content && {
+        content: Object.fromEntries(
+          Object.entries(doc.content).map(([type, schema]) => [type, schema ? { schema: this.schemas.of(schema, 'input') } : {}]),
+        ),
+      }),
+    };
+  }
+
+  operation(spec: OperationSpec, operationId: string) {
+    const secured = !('public' in spec.access) && !('keyIfGiven' in spec.access);
+    const parameters = [...this.parameters(spec.request), ...(spec.ifMatch ? [IF_MATCH] : [])];
+    const body = spec.request.body;
+    const responses: Record<string, ResponseDoc> = { ...spec.responses, ...(spec.ifMatch ? ifMatchResponses : {}) };
+    const documented = Object.fromEntries(
+      Object.entries(responses).map(([status, doc]) => {
+        // Every answer to a request made with a key carries the key's limits.
+        const withLimits = secured && status.startsWith('2') ? { ...doc, headers: { ...doc.headers, ...rateLimitHeaders } } : doc;
+        return [status, this.response(withLimits)];
+      }),
+    );
+    const permission = permissionOf(spec);
+    return {
+      operationId,
+      summary: spec.summary,
+      description: [spec.description, accessText(spec)].filter(Boolean).join('\n\n'),
+      tags: [spec.tag],
+      ...(parameters.length ? { parameters } : {}),
+      ...(body && {
+        requestBody: {
+          // A body schema that takes undefined (`.optional()`) makes the body optional.
+          required: !body.safeParse(undefined).success,
+          content: { 'application/json': { schema: this.schemas.of(body, 'input') } },
+        },
+      }),
+      security: secured ? [{ bearerKey: [] }] : [],
+      ...(permission ? { 'x-permission': permission } : {}),
+      responses: {
+        ...documented,
+        ...(parameters.length || body
+          ? { '400': this.response(problem('The request is malformed; `errors` names each bad field or parameter.')) }
+          : {}),
+        ...(secured
+          ? {
+              '401': this.response(problem('No API key, or an unknown or revoked one. Carries `WWW-Authenticate: Bearer`.')),
+              '403': this.response(problem('The key is valid but its role lacks the permission.')),
+              '429': this.response(tooManyRequests),
+            }
+          : {}),
+        default: this.response(problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.')),
+      },
+    };
+  }
+}
+
+/** The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. */
+export function buildOpenApiDocument(operations: OperationSpec[], version: string) {
+  const writer = new DocumentWriter();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of operations) {
+    const ids = [spec.operationId, ...(spec.aliases ?? []).map((alias) => alias.operationId)];
+    operationPaths(spec).forEach((path, index) => {
+      paths[path] = { ...paths[path], [spec.method]: writer.operation(spec, ids[index]) };
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Clinical reference and student finance API', version, description: DESCRIPTION },
+    tags: TAGS,
+    paths,
+    components: { schemas: writer.schemas.components, securitySchemes },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

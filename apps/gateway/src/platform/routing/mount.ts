@@ -1,0 +1,75 @@
+import { Router, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import { fieldErrorsOf, type FieldProblem } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
+import type { AccessGuard } from '../../identity/access-guard';
+import { expectedVersion } from '../http/if-match';
+import { parseBody } from '../http/json-body';
+import type { UpstreamCall } from '../upstreams/upstream';
+import type { OperationSpec, ParsedRequest, RequestSchemas, Route } from './operation';
+
+/** `/api/v1/transactions/{id}` → `/api/v1/transactions/:id`. */
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+export const operationPaths = (spec: OperationSpec) => [spec.path, ...(spec.aliases ?? []).map((alias) => alias.path)];
+
+/** The headers a request carries for a header schema's names, as Express reads them (case-insensitively). */
+const headersFor = (req: Request, shape: z.ZodObject) => Object.fromEntries(Object.keys(shape.shape).map((name) => [name, req.get(name)]));
+
+/** A parameter problem (`b: must be an integer from 1 to 250`), as HttpProblem.invalidParameter words one. */
+function invalidParameters(errors: FieldProblem[]): HttpProblem {
+  return HttpProblem.badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+}
+
+/** Parses path, query and headers together: every bad parameter is named in one 400. */
+function parseParameters<R extends RequestSchemas>(schemas: R, req: Request) {
+  const errors: FieldProblem[] = [];
+  const parse = (schema: z.ZodObject | undefined, value: unknown) => {
+    if (!schema) return {};
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    errors.push(...fieldErrorsOf(result.error));
+    return {};
+  };
+  const parsed = {
+    path: parse(schemas.path, req.params),
+    query: parse(schemas.query, req.query),
+    headers: parse(schemas.headers, schemas.headers ? headersFor(req, schemas.headers) : {}),
+  };
+  if (errors.length > 0) throw invalidParameters(errors);
+  return parsed;
+}
+
+/** What calls to the services made for this request carry, as plain values. */
+function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): UpstreamCall {
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
+  const cache = !read ? 'skip' : /no-cache/i.test(req.get('cache-control') ?? '') ? 'refresh' : 'use';
+  return { requestId: res.locals.requestId as string, key, retryable: read, cache };
+}
+
+/**
+ * Mounts declared operations: for each, its access rule, then its path, query
+ * and header schemas, then its body (read only now, after the key check), then
+ * If-Match when the operation takes it, then the handler with the parsed input.
+ * The schemas are zod objects built once at start; a request only runs them.
+ */
+export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
+  const router = Router();
+  for (const { spec, handler } of routes) {
+    const { body } = spec.request;
+    const answer = async (req: Request, res: Response) => {
+      const caller = await guard.check(spec.access, req, res);
+      const parameters = parseParameters(spec.request, req);
+      const input = {
+        ...parameters,
+        body: body ? await parseBody(req, res, body, spec.bodyLimit ?? 'keyed') : undefined,
+        expectedVersion: spec.ifMatch ? expectedVersion(req) : 0,
+      } as ParsedRequest<RequestSchemas>;
+      await handler(input, { req, res, caller, upstream: upstreamCallOf(req, res, caller.key) });
+    };
+    // One route per path, so that metrics and traces name the path template the request took.
+    for (const path of operationPaths(spec)) router[spec.method](expressPath(path), answer);
+  }
+  return router;
+}

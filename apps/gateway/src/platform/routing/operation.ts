@@ -1,0 +1,90 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Permission } from '@libs/contracts';
+import type { Caller } from '../../identity/access-guard';
+import type { UpstreamCall } from '../upstreams/upstream';
+import type { ResponseDoc } from './responses';
+
+/**
+ * Who may call an operation: anyone; any signed-in account (a dashboard
+ * session or an API key), optionally with a permission; or an API key with
+ * the permission. `keyIfGiven`: anyone, but an Authorization header must be a
+ * key with the permission (for probes that admins may ask more of).
+ */
+export type Access =
+  | { public: true }
+  | { key: Permission }
+  | { account: Permission | 'any' }
+  | { keyIfGiven: Permission };
+
+type Shape = z.ZodObject;
+
+/** The schemas of a request's parts; each is parsed before the handler runs, and a failure is a 400 naming the field. */
+export interface RequestSchemas {
+  path?: Shape;
+  query?: Shape;
+  /** Keyed by the header's name as documented (`Idempotency-Key`). */
+  headers?: Shape;
+  body?: z.ZodType;
+}
+
+/**
+ * One HTTP operation, declared once: the gateway routes, authorises and
+ * validates requests from it, types its handler from it, and the OpenAPI
+ * document (/openapi.json) is generated from it.
+ */
+export interface OperationSpec<R extends RequestSchemas = RequestSchemas> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** In OpenAPI form: `/api/v1/transactions/{id}`. */
+  path: string;
+  operationId: string;
+  /** The same operation under more paths, each with an operationId of its own. */
+  aliases?: { path: string; operationId: string }[];
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  request: R;
+  /** How much body a request may send: operations that need no key read less. */
+  bodyLimit?: 'keyed' | 'public';
+  /** The operation changes a versioned record: If-Match is required (428 without, 412 when stale). */
+  ifMatch?: boolean;
+  responses: Record<string, ResponseDoc>;
+}
+
+/** What the schemas parse a request into. */
+export interface ParsedRequest<R extends RequestSchemas> {
+  path: R['path'] extends Shape ? z.output<R['path']> : Record<string, never>;
+  query: R['query'] extends Shape ? z.output<R['query']> : Record<string, never>;
+  headers: R['headers'] extends Shape ? z.output<R['headers']> : Record<string, never>;
+  body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
+  /** With `ifMatch`: the version If-Match names, 0 for `*`. */
+  expectedVersion: number;
+}
+
+/** What a handler has besides the parsed request. */
+export interface HandlerContext {
+  req: Request;
+  res: Response;
+  /** Who called, as the access rule established. */
+  caller: Caller;
+  /** For calls to the services on behalf of this request. */
+  upstream: UpstreamCall;
+}
+
+export type Handler<R extends RequestSchemas> = (input: ParsedRequest<R>, context: HandlerContext) => Promise<void> | void;
+
+/** A declared operation and the code that answers it. */
+export interface Route {
+  spec: OperationSpec;
+  handler: Handler<RequestSchemas>;
+}
+
+/** Declares an operation (the identity function: it exists for type inference). */
+export const operation = <R extends RequestSchemas>(spec: OperationSpec<R>): OperationSpec<R> => spec;
+
+/** Binds a handler to its declaration; its input is typed from the declaration's schemas. */
+export const route = <R extends RequestSchemas>(spec: OperationSpec<R>, handler: Handler<R>): Route => ({
+  spec: spec as OperationSpec,
+  handler: handler as unknown as Handler<RequestSchemas>,
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, type IntegerRange } from '@libs/contracts';
+
+/**
+ * The strict rules every query parameter follows, as zod schemas that parse
+ * the raw value Express gives (a string, or an array when the parameter was
+ * repeated). A parameter given twice, one holding a control character, a
+ * boolean other than true/false or a number out of range is a 400 naming the
+ * parameter. Each check stops at its first failure, so one parameter gets one
+ * message. Declarations use these; the OpenAPI document shows what they parse to.
+ */
+
+// PostgreSQL text cannot hold NUL, and no name or filter needs control characters.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Plain text: given once, at most `max` characters, no control characters. A
+ * parameter that must be given says what is missing in `required`.
+ */
+export const queryText = (max: number = QUERY_TEXT_MAX_LENGTH, required?: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined && required ? required : 'must be given once, as a plain value') })
+    .max(max, { message: `must be at most ${max} characters`, abort: true })
+    .refine((value) => !CONTROL_CHARACTER.test(value), { message: 'must not contain control characters', abort: true });
+
+/** A whole number within `range`, its default when absent. */
+export function queryInteger(range: IntegerRange) {
+  const message = `must be an integer from ${range.min} to ${range.max}`;
+  const digits = queryText().regex(/^\d{1,9}$/, { message });
+  const value = z.int().min(range.min, { message }).max(range.max, { message });
+  return z.codec(digits, value, { decode: Number, encode: String }).default(range.default);
+}
+
+/** `true` or `false`, nothing else; its default when absent. */
+export function queryBoolean(fallback: boolean) {
+  const word = queryText().pipe(z.enum(['true', 'false'], { message: 'must be true or false' }));
+  return z
+    .codec(word, z.boolean(), { decode: (value) => value === 'true', encode: (value) => (value ? 'true' : 'false') })
+    .default(fallback);
+}
+
+/** One of a few words. */
+export const queryChoice = <const T extends readonly [string, ...string[]]>(allowed: T) =>
+  queryText().pipe(z.enum(allowed, { message: `must be one of ${allowed.join(', ')}` }));
+
+/** A string query parameter that must also pass a schema of the API (a date, a UUID). */
+export const queryOf = <T>(schema: z.ZodType<T, string>, max: number = QUERY_TEXT_MAX_LENGTH) => queryText(max).pipe(schema);
+
+/** The `nextCursor` of the previous page, sent back unchanged; the service that signed it checks it. */
+export const cursor = queryText(CURSOR_MAX_LENGTH)
+  .optional()
+  .meta({
+    description:
+      'The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400.',
+  });

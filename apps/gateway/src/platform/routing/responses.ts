@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** A response header as documented. */
+export interface HeaderDoc {
+  description?: string;
+  schema: z.ZodType;
+}
+
+/** One documented answer of an operation: its media types and their body schemas, and its headers. */
+export interface ResponseDoc {
+  description: string;
+  /** Media type → body schema; `null` for a body of that type without a schema (an HTML page). */
+  content?: Record<string, z.ZodType | null>;
+  headers?: Record<string, HeaderDoc>;
+}
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.int().min(400).max(599),
+    detail: z.string().optional(),
+    requestId: z.string().optional(),
+    errors: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Field-level problems: which field or parameter, and what is wrong with it.' }),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
+
+export const json = (description: string, schema: z.ZodType, headers?: Record<string, HeaderDoc>): ResponseDoc => ({
+  description,
+  content: { 'application/json': schema },
+  ...(headers ? { headers } : {}),
+});
+
+export const problem = (description: string, headers?: Record<string, HeaderDoc>): ResponseDoc => ({
+  description,
+  content: { 'application/problem+json': problemSchema },
+  ...(headers ? { headers } : {}),
+});
+
+export const noContent = (description: string): ResponseDoc => ({ description });
+
+/** A list's page: the items under `key`, and `nextCursor` while more follow. */
+export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({ [key]: z.array(item), nextCursor: z.string().optional() } as { [P in K]: z.ZodArray<T> } & {
+    nextCursor: z.ZodOptional<z.ZodString>;
+  });
+
+export const etagHeader = { ETag: { description: 'The record version, e.g. `"3"`.', schema: z.string() } };

@@ -1,0 +1,41 @@
+import { fieldErrorsOf, GrpcStatus, retryAfterOf, type ServiceError } from '@libs/grpc';
+import { HttpProblem } from '@libs/http-problems';
+import { unauthorized } from '../../identity/access-guard';
+
+const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
+  [GrpcStatus.INVALID_ARGUMENT]: 400,
+  [GrpcStatus.UNAUTHENTICATED]: 401,
+  [GrpcStatus.PERMISSION_DENIED]: 403,
+  [GrpcStatus.NOT_FOUND]: 404,
+  [GrpcStatus.ALREADY_EXISTS]: 409,
+  [GrpcStatus.FAILED_PRECONDITION]: 409,
+  // ABORTED: a concurrency precondition failed (a stale If-Match version).
+  [GrpcStatus.ABORTED]: 412,
+  [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
+  [GrpcStatus.UNAVAILABLE]: 503,
+  [GrpcStatus.DEADLINE_EXCEEDED]: 504,
+};
+
+export const isServiceError = (error: unknown): error is ServiceError =>
+  error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
+
+/** Maps a gRPC failure to the problem the client sees (by HTTP_STATUS above); internals never leak into a 5xx. */
+export function problemFromGrpc(upstream: string, error: ServiceError, retryAfterSeconds: number): HttpProblem {
+  const status = HTTP_STATUS[error.code as GrpcStatus] ?? 500;
+  if (status === 503) {
+    return new HttpProblem(503, `the ${upstream} service is unavailable; retry shortly`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+  if (status === 504) return new HttpProblem(504, `the ${upstream} service did not answer in time`);
+  if (status === 429) {
+    // A service's refusal by cost says when to retry; grpc-js's own RESOURCE_EXHAUSTED (a message over the size
+    // limit) does not, would fail again, and its details name internal sizes.
+    const retryAfter = retryAfterOf(error);
+    if (retryAfter !== undefined) return new HttpProblem(429, error.details, { headers: { 'Retry-After': String(retryAfter) } });
+  }
+  if (status >= 500 || status === 429) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
+  if (status === 401) return unauthorized(error.details);
+  const errors = fieldErrorsOf(error);
+  return new HttpProblem(status, error.details, errors.length ? { errors } : {});
+}

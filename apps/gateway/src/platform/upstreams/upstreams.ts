@@ -1,0 +1,49 @@
+import { auditV1, catalogueV1, financeV1, referenceV1 } from '@libs/contracts';
+import { ActorSigner, createClient } from '@libs/grpc';
+import type { Logger } from '@libs/logging';
+import type { GatewayConfig } from '../../config';
+import { AnswerCache } from './answer-cache';
+import { Upstream, type CallGate } from './upstream';
+import { registerBreakerStates } from './upstream-metrics';
+
+export interface Upstreams {
+  reference: Upstream<referenceV1.ReferenceServiceClient>;
+  /** The reference service's catalogue (everything but diseases): same address, its own client. */
+  catalogue: Upstream<catalogueV1.CatalogueServiceClient>;
+  finance: Upstream<financeV1.FinanceServiceClient>;
+  audit: Upstream<auditV1.AuditServiceClient>;
+}
+
+/** `callGate` holds each key to its concurrency limit (the key verifier's limiter). */
+export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate: CallGate): Upstreams {
+  const options = {
+    callGate,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    resetMs: config.BREAKER_RESET_MS,
+    actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
+  };
+  // Reference data is read-only between imports: one cache for both clients of the reference service.
+  const cached =
+    config.REFERENCE_CACHE_TTL_MS > 0
+      ? { ...options, cache: new AnswerCache({
+            ttlMs: config.REFERENCE_CACHE_TTL_MS,
+            maxEntries: config.REFERENCE_CACHE_MAX,
+            maxBytes: config.REFERENCE_CACHE_MAX_BYTES,
+          }) }
+      : options;
+  const upstreams: Upstreams = {
+    reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), cached, logger),
+    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), cached, logger),
+    finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
+    audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
+  };
+  registerBreakerStates(() => allUpstreams(upstreams));
+  return upstreams;
+}
+
+export const allUpstreams = (upstreams: Upstreams) => [
+  upstreams.reference,
+  upstreams.catalogue,
+  upstreams.finance,
+  upstreams.audit,
+];

@@ -1,0 +1,48 @@
+import { referenceV1 } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
+import { route, type Route } from '../platform/routing/operation';
+import type { Upstreams } from '../platform/upstreams/upstreams';
+import { searchsetBundle } from './fhir/bundle';
+import { diseaseValueSet } from './fhir/value-set';
+import { searchDiseases } from './reference-operations';
+import { representationOf, sendReference } from './reference-response';
+
+/** The field names clients have always been given (docs/REFERENCE.md), exactly. */
+function detailed(disease: referenceV1.Disease) {
+  return {
+    id: disease.id,
+    Disease_Name: disease.diseaseName,
+    Disease_ID: disease.diseaseId,
+    Alternative_Disease_IDs: disease.alternativeDiseaseIds,
+    Definition: disease.definition,
+    Parent_IDs: disease.parentIds,
+    Tree_Numbers: disease.treeNumbers,
+    Parent_Tree_Numbers: disease.parentTreeNumbers,
+    Synonyms: disease.synonyms,
+    Slim_Mappings: disease.slimMappings,
+  };
+}
+
+export function diseaseRoutes(upstreams: Upstreams): Route[] {
+  return [
+    route(searchDiseases, async ({ query }, { req, res, upstream }) => {
+      const request: referenceV1.SearchDiseasesRequest = {
+        name: query.n ?? '',
+        exact: query.e,
+        sortByName: query.s,
+        order: query.sOrder === 'desc' ? referenceV1.SortOrder.SORT_ORDER_DESC : referenceV1.SortOrder.SORT_ORDER_ASC,
+        batchSize: query.b,
+        cursor: query.cursor ?? '',
+      };
+      const page = await upstreams.reference.call((client) => client.searchDiseases, request, upstream);
+      if (page.diseases.length === 0) throw HttpProblem.notFound('no disease matches the query');
+      sendReference(res, representationOf(req, query._format), {
+        json: () => ({
+          diseases: page.diseases.map((d) => (query.r ? detailed(d) : { Disease_Name: d.diseaseName })),
+          ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+        }),
+        fhir: () => searchsetBundle(req, [diseaseValueSet(page.diseases)], page.nextCursor),
+      });
+    }),
+  ];
+}

@@ -1,0 +1,48 @@
+import type { Request } from 'express';
+
+/** A FHIR R4 resource as JSON; the mappers in this folder build them. */
+export interface FhirResource {
+  resourceType: string;
+  id?: string;
+  [field: string]: unknown;
+}
+
+/** The request's own URL with the cursor replaced (relative: the gateway does not trust the Host header). */
+function pageUrl(req: Request, cursor: string | undefined): string {
+  const url = new URL(req.originalUrl, 'http://gateway.invalid');
+  url.searchParams.delete('cursor');
+  if (cursor) url.searchParams.set('cursor', cursor);
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * A list as a searchset Bundle (docs/REFERENCE.md): the link with relation "next"
+ * carries the cursor of the next page and is absent on the last page.
+ */
+export function searchsetBundle(req: Request, resources: FhirResource[], nextCursor: string | undefined): FhirResource {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    link: [
+      { relation: 'self', url: pageUrl(req, typeof req.query.cursor === 'string' ? req.query.cursor : undefined) },
+      ...(nextCursor ? [{ relation: 'next', url: pageUrl(req, nextCursor) }] : []),
+    ],
+    // No fullUrl: FHIR wants it absolute, and the gateway does not know its public address.
+    entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
+  };
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A resource's human-readable text (Narrative), from plain text. */
+export const narrative = (text: string) => ({
+  status: 'generated',
+  div: `<div xmlns="http://www.w3.org/1999/xhtml">${escapeXml(text)}</div>`,
+});
+
+/** Leaves out fields whose value is undefined, empty text or an empty list: FHIR forbids empty values. */
+export function compact<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)),
+  ) as Partial<T>;
+}

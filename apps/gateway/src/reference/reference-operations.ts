@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { REFERENCE_LIMITS } from '@libs/contracts';
+import { operation } from '../platform/routing/operation';
+import { cursor, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
+import { page, problem } from '../platform/routing/responses';
+import { format, referenceResponses } from './reference-response';
+import * as schemas from './schemas';
+
+/** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
+
+const tag = 'Reference';
+const access = { key: 'reference:read' } as const;
+
+const commaList = (description: string) =>
+  queryText(REFERENCE_LIMITS.termListMaxLength)
+    .optional()
+    .meta({ description: `${description} A comma-separated list (at most ${REFERENCE_LIMITS.maxTerms} terms).` });
+const detail = (description: string) => queryBoolean(false).meta({ description });
+const byId = (what: string) => z.object({ id: z.string().meta({ description: `${what} id (a decimal string).` }) });
+
+export const searchDiseases = operation({
+  method: 'get',
+  path: '/api/v1/diseases',
+  operationId: 'searchDiseases',
+  summary: 'Search diseases by name, fuzzy or exact',
+  description:
+    'Without `n`, every disease. With `n`, a typo-tolerant search over names and synonyms, best match first; with `e=true`, case-insensitive equality with a name or synonym.',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength).optional().meta({ description: 'Disease name to search for.' }),
+      e: queryBoolean(false).meta({ description: 'Exact match instead of fuzzy search.' }),
+      r: queryBoolean(true).meta({ description: 'Detailed records (`true`) or names only (`false`).' }),
+      s: queryBoolean(false).meta({ description: 'Order by name instead of relevance.' }),
+      sOrder: queryChoice(['asc', 'desc']).default('asc').meta({ description: 'Name order when `s=true`.' }),
+      b: queryInteger(REFERENCE_LIMITS.diseaseBatch).meta({ description: 'Batch size.' }),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: {
+    ...referenceResponses(
+      'A page of diseases.',
+      page('diseases', z.union([schemas.disease, schemas.diseaseName])),
+      'ValueSet (expansion.contains: system, code, display, synonyms as designations)',
+      'No disease matches.',
+    ),
+    '429': problem(
+      'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
+    ),
+  },
+});
+
+export const searchLabTests = operation({
+  method: 'get',
+  path: '/api/v1/labs',
+  operationId: 'searchLabTests',
+  summary: 'Laboratory tests by test, category or subcategory name',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      n: commaList('A test matches when any term is a substring of its name, category or subcategory.'),
+      r: detail('Add description, methodology, turnaround and result components.'),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: referenceResponses('A page of 25 tests.', page('tests', schemas.labTest), 'Bundle of ObservationDefinition', 'No test matches.'),
+});
+
+export const searchDosages = operation({
+  method: 'get',
+  path: '/dosages',
+  operationId: 'searchDosages',
+  aliases: [{ path: '/api/v1/dosages', operationId: 'searchDosagesV1' }],
+  summary: 'Dosages by drug name, grouped by drug',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength, 'is required: the drug name to search dosages for').meta({
+        description: 'Required: a substring of the drug name.',
+      }),
+      b: queryInteger(REFERENCE_LIMITS.dosageBatch).meta({
+        description: 'Dosage entries per page; a drug group may continue on the next page.',
+      }),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: referenceResponses('A page of drug groups.', page('dosages', schemas.drugGroup), 'Bundle of MedicationKnowledge', 'No dosage matches.'),
+});
+
+export const getDosage = operation({
+  method: 'get',
+  path: '/dosages/{id}',
+  operationId: 'getDosage',
+  aliases: [{ path: '/api/v1/dosages/{id}', operationId: 'getDosageV1' }],
+  summary: 'One dosage',
+  tag,
+  access,
+  request: { path: byId('Dosage'), query: z.object({ _format: format }) },
+  responses: referenceResponses(
+    'The dosage and its drug.',
+    z.object({ drugName: z.string(), dosage: schemas.dosage }),
+    'MedicationKnowledge',
+    'No dosage has that id.',
+  ),
+});
+
+export const listDrugs = operation({
+  method: 'get',
+  path: '/api/v1/drugs',
+  operationId: 'listDrugs',
+  summary: 'Every drug, 50 a page',
+  description: 'The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
+  tag,
+  access,
+  request: { query: z.object({ cursor, _format: format }) },
+  responses: referenceResponses('A page of 50 drugs.', page('drugs', schemas.drug), 'Bundle of MedicationKnowledge'),
+});
+
+export const getDrug = operation({
+  method: 'get',
+  path: '/api/v1/drugs/{id}',
+  operationId: 'getDrug',
+  summary: 'One drug with its dosages and ATC categories',
+  tag,
+  access,
+  request: { path: byId('Drug'), query: z.object({ _format: format }) },
+  responses: referenceResponses(
+    'The drug.',
+    z.intersection(schemas.drug, z.object({ dosages: z.array(schemas.dosage), categories: z.array(schemas.drugCategory) })),
+    'MedicationKnowledge',
+    'No drug has that id.',
+  ),
+});
+
+export const getDrugFoodInteractions = operation({
+  method: 'get',
+  path: '/api/v1/drugs/{id}/food-interactions',
+  operationId: 'getDrugFoodInteractions',
+  summary: "A drug's interactions with food, most severe first",
+  tag,
+  access,
+  request: { path: byId('Drug'), query: z.object({ _format: format }) },
+  responses: referenceResponses(
+    'The drug and its food interactions (possibly none).',
+    z.object({
+      drug: z.object({ id: z.string(), name: z.string(), drugbankId: z.string().nullable() }),
+      interactions: z.array(schemas.foodInteraction),
+    }),
+    'Bundle of MedicinalProductInteraction',
+    'No drug has that id.',
+  ),
+});
+
+export const searchDrugCategories = operation({
+  method: 'get',
+  path: '/api/v1/categories',
+  operationId: 'searchDrugCategories',
+  summary: 'WHO ATC drug categories',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      c: commaList('A category matches when a term equals its code or is a substring of its name.'),
+      r: detail('Add the related drugs.'),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: referenceResponses('A page of 25 categories (possibly empty).', page('categories', schemas.drugCategory), 'ValueSet'),
+});
+
+export const searchConditions = operation({
+  method: 'get',
+  path: '/api/v1/conditions',
+  operationId: 'searchConditions',
+  summary: 'Conditions with their drugs and indications',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      q: queryText().optional().meta({ description: 'A substring of the condition name.' }),
+      r: detail('Add related drugs and indications.'),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: referenceResponses('A page of 10 conditions (possibly empty).', page('conditions', schemas.condition), 'ValueSet'),
+});
+
+export const searchPremises = operation({
+  method: 'get',
+  path: '/api/v1/premises',
+  operationId: 'searchPremises',
+  summary: 'Pharmacies, hospitals, clinics and laboratories',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      n: commaList('A premise matches when any term is a substring of its name.'),
+      r: detail('Add address, contact, hours, position and services.'),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: referenceResponses('A page of 25 premises (possibly empty).', page('premises', schemas.premise), 'Bundle of Location'),
+});

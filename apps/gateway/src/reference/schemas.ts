@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/** What the reference area answers, as docs/REFERENCE.md describes it. */
+
+const text = z.string();
+const nullableText = z.string().nullable();
+const texts = z.array(text);
+const pipeSeparated = (description: string) => z.string().meta({ description });
+
+export const diseaseName = z
+  .object({ Disease_Name: text })
+  .strict()
+  .meta({ id: 'DiseaseName', description: 'A disease in basic form (`r=false`).' });
+
+export const disease = z
+  .object({
+    id: text,
+    Disease_Name: text,
+    Disease_ID: z.string().meta({ description: 'MeSH or OMIM id, e.g. `MESH:D003920`.' }),
+    Alternative_Disease_IDs: pipeSeparated('Other ids, separated by `|`.'),
+    Definition: text,
+    Parent_IDs: pipeSeparated('Parent ids, separated by `|`.'),
+    Tree_Numbers: pipeSeparated('MeSH tree numbers, separated by `|`.'),
+    Parent_Tree_Numbers: pipeSeparated('Separated by `|`.'),
+    Synonyms: texts,
+    Slim_Mappings: texts,
+  })
+  .meta({ id: 'Disease', description: 'A disease of the CTD MEDIC vocabulary, in detailed form (`r=true`).' });
+
+export const labTest = z
+  .object({
+    id: text,
+    name: text,
+    normalRange: z.string().meta({ description: 'Adult reference range, e.g. `3.5-5.1`.' }),
+    units: text,
+    categoryName: text,
+    subCategoryName: text,
+    description: text.optional(),
+    methodology: text.optional(),
+    duration: z.string().optional().meta({ description: 'Turnaround time.' }),
+    testResults: z
+      .array(z.object({ name: text, normalRange: text, units: text }))
+      .optional()
+      .meta({ description: 'The components the test reports.' }),
+  })
+  .meta({
+    id: 'LabTest',
+    description: 'A laboratory test. `description`, `methodology`, `duration` and `testResults` only with `r=true`.',
+  });
+
+export const dosage = z
+  .object({
+    form: z.string().meta({ examples: ['tablet'] }),
+    physicalForm: z.string().meta({ examples: ['solid', 'liquid', 'semi-solid', 'powder', 'gas'] }),
+    adminMethod: z.string().meta({ description: 'Route of administration.', examples: ['oral'] }),
+    strength: z.string().meta({ examples: ['500 mg'] }),
+    id: text,
+  })
+  .meta({ id: 'Dosage' });
+
+export const drugGroup = z.object({ drugName: text, dosages: z.array(dosage) }).meta({ id: 'DrugGroup' });
+
+export const drug = z
+  .object({
+    id: text,
+    name: text,
+    drugbankId: z.string().nullable().meta({ examples: ['DB00682'] }),
+    atcCodes: texts.meta({ description: 'WHO ATC level 5 codes.' }),
+    description: text,
+  })
+  .meta({ id: 'Drug' });
+
+const drugRef = z.object({ id: text, name: text, drugbankId: nullableText.optional() });
+
+export const drugCategory = z
+  .object({
+    code: text,
+    name: text,
+    level: z.int().min(1).max(5),
+    parentCode: nullableText,
+    drugs: z.array(drugRef).optional(),
+  })
+  .meta({
+    id: 'DrugCategory',
+    description: 'A WHO ATC group, level 1 (e.g. `A`) to 5 (e.g. `A10BA02`). HTML is stripped from all text. `drugs` only with `r=true`.',
+  });
+
+export const foodInteraction = z
+  .object({
+    id: text,
+    food: z.string().nullable().meta({ description: 'Null when the source names the food only in the advice.' }),
+    severity: z.enum(['major', 'moderate', 'minor']).nullable(),
+    effect: nullableText,
+    advice: text,
+  })
+  .meta({ id: 'FoodInteraction' });
+
+export const condition = z
+  .object({
+    id: text,
+    name: text,
+    doid: z.string().nullable().meta({ description: 'Disease Ontology id.' }),
+    description: text,
+    drugs: z.array(z.object({ id: text, name: text })).optional(),
+    indications: z
+      .array(
+        z.object({
+          drugName: text,
+          drugId: z.string().nullable().meta({ description: 'Null when the drug is not in the catalogue.' }),
+          drugbankId: nullableText,
+          type: z.enum(['treats', 'symptomatic']).meta({ description: '`treats`: disease-modifying.' }),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'Condition', description: '`drugs` and `indications` only with `r=true`.' });
+
+export const premise = z
+  .object({
+    id: text,
+    code: text,
+    name: text,
+    type: z.enum(['pharmacy', 'hospital', 'clinic', 'laboratory']),
+    city: text,
+    country: z.string().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    sampleData: z.boolean(),
+    address: z
+      .object({ line1: text, line2: nullableText, city: text, region: nullableText, postalCode: nullableText, country: text })
+      .optional(),
+    phone: nullableText.optional(),
+    openingHours: z.string().nullable().optional().meta({ description: 'OpenStreetMap `opening_hours` syntax.' }),
+    location: z.object({ latitude: z.number(), longitude: z.number() }).nullable().optional(),
+    services: texts.optional(),
+  })
+  .meta({
+    id: 'Premise',
+    description:
+      'A pharmacy, hospital, clinic or laboratory. The default dataset holds fictional sample premises (`sampleData: true`). The other fields only with `r=true`.',
+  });

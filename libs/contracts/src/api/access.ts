@@ -1,0 +1,31 @@
+/**
+ * Roles and the permission table: who may do what. The gateway checks the
+ * permission a route declares; each service checks the same rows again from
+ * the signed actor, so a caller that reaches a gRPC port directly cannot skip
+ * them. This module is the only place roles are listed (docs/IDENTITY.md).
+ */
+export const ROLES = ['reader', 'student', 'bursar', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const GRANTS = {
+  'reference:read': ['reader', 'student', 'bursar', 'admin'],
+  // Finance reads: a student's are narrowed to their own records by the finance service.
+  'finance:read': ['student', 'bursar', 'admin'],
+  // Accounts, categories and registration numbers.
+  'finance:records:read': ['bursar', 'admin'],
+  'finance:write': ['bursar', 'admin'],
+  'finance:delete': ['admin'],
+  'payments:submit': ['student', 'bursar', 'admin'],
+  'audit:read': ['admin'],
+  'audit:replay': ['admin'],
+  'users:manage': ['admin'],
+  // /readyz's checks and breakers: they name internal addresses.
+  'health:details': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof GRANTS;
+
+export const isGranted = (role: string, permission: Permission): boolean =>
+  (GRANTS[permission] as readonly string[]).includes(role);
+
+export const grantedRoles = (permission: Permission): readonly Role[] => GRANTS[permission];

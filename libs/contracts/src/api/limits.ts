@@ -1,0 +1,73 @@
+/**
+ * Every limit of the API's input, in one place: the gateway validates and
+ * documents requests from these, and the services that check their input
+ * again use the same numbers. Change a limit here and both follow.
+ */
+
+/** A whole-number query parameter: its range and the value used when it is absent. */
+export interface IntegerRange {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** Any plain text query parameter, unless it says otherwise. */
+export const QUERY_TEXT_MAX_LENGTH = 200;
+/** Cursors are opaque to clients; the service that signed one checks it. */
+export const CURSOR_MAX_LENGTH = 2048;
+
+export const REFERENCE_LIMITS = {
+  /** Disease names searched (`n`). */
+  diseaseNameMaxLength: 200,
+  /** Diseases per page (`b`). */
+  diseaseBatch: { min: 1, max: 250, default: 25 },
+  /** Dosage entries per page (`b`). */
+  dosageBatch: { min: 1, max: 500, default: 250 },
+  /** Room for a comma-separated list of search terms (`n=potassium,sodium`). */
+  termListMaxLength: 2000,
+  /** Terms in one list, and the length of each. */
+  maxTerms: 20,
+  termMaxLength: 200,
+} as const satisfies Record<string, number | IntegerRange>;
+
+export const FINANCE_LIMITS = {
+  /** Transactions and payments per page (`limit`). */
+  page: { min: 1, max: 500, default: 50 },
+  /** Items of one bulk create or delete. */
+  bulkItems: 1000,
+  payee: 200,
+  notes: 2000,
+  /** Names of accounts and categories. */
+  name: 200,
+  /** Identifiers from other systems: user ids, registration numbers, programme levels, semesters. */
+  idText: 64,
+  /** Descriptions of payments and statement lines. */
+  description: 500,
+  /** A bursar's note on a payment. */
+  note: 1000,
+  /** Largest |amount| in minor units: what a JSON number carries exactly. */
+  maxAbsAmount: Number.MAX_SAFE_INTEGER,
+  /** Calendar dates the ledger takes. */
+  earliestYear: 1900,
+  latestYear: 2999,
+} as const satisfies Record<string, number | IntegerRange>;
+
+export const AUDIT_LIMITS = {
+  /** Entries per page (`limit`). */
+  page: { min: 1, max: 500, default: 50 },
+  /** Dead letters moved by one replay (`limit`). */
+  replay: { min: 1, max: 10_000, default: 10_000 },
+  /** Filters that name an entity, an action or a user. */
+  filterMaxLength: 64,
+  /** `from` and `to`: a day or a timestamp with offset. */
+  instantMaxLength: 40,
+} as const satisfies Record<string, number | IntegerRange>;
+
+export const IDENTITY_LIMITS = {
+  /** Users per page of the admin's list. */
+  userPage: { min: 1, max: 500, default: 100 },
+  emailMaxLength: 254,
+  passwordMinLength: 8,
+  passwordMaxLength: 128,
+  keyNameMaxLength: 100,
+} as const satisfies Record<string, number | IntegerRange>;

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import type * as financeV1 from './generated/finance/v1/finance';
+import {
+  accountJson,
+  categoryJson,
+  paymentJson,
+  registrationNumberJson,
+  statementLineJson,
+  studentJson,
+  toAccountJson,
+  toCategoryJson,
+  toPaymentJson,
+  toRegistrationNumberJson,
+  toStatementLineJson,
+  toStudentJson,
+  toTransactionJson,
+  transactionJson,
+} from './finance-entities';
+
+/**
+ * Every entity type an audit event may name, with the JSON shape its `before`/`after` hold (the
+ * API's shape of that entity) and how finance makes it from the entity's gRPC message.
+ */
+export const AUDITED_ENTITIES = {
+  transaction: { schema: transactionJson, toJson: toTransactionJson },
+  payment: { schema: paymentJson, toJson: toPaymentJson },
+  account: { schema: accountJson, toJson: toAccountJson },
+  category: { schema: categoryJson, toJson: toCategoryJson },
+  registration_number: { schema: registrationNumberJson, toJson: toRegistrationNumberJson },
+  student: { schema: studentJson, toJson: toStudentJson },
+  financial_statement: { schema: statementLineJson, toJson: toStatementLineJson },
+} as const;
+
+export type AuditedEntityType = keyof typeof AUDITED_ENTITIES;
+
+/** The gRPC message of an audited entity, as finance holds it when it records the change. */
+export type EntityMessage<E extends AuditedEntityType> = {
+  transaction: financeV1.Transaction;
+  payment: financeV1.Payment;
+  account: financeV1.Account;
+  category: financeV1.Category;
+  registration_number: financeV1.RegistrationNumber;
+  student: financeV1.Student;
+  financial_statement: financeV1.StatementLine;
+}[E];
+
+export type EntityJson<E extends AuditedEntityType> = z.infer<(typeof AUDITED_ENTITIES)[E]['schema']>;
+
+/** What `before` or `after` holds: one entity, a list of them (bulk operations), or null (nothing before a create, after a delete). */
+export type Snapshot<T> = T | T[] | null;
+
+/** The audit snapshot of entity messages, in the API's shape. */
+export function snapshotJson<E extends AuditedEntityType>(entityType: E, value: Snapshot<EntityMessage<E>>): Snapshot<EntityJson<E>> {
+  // The table pairs each type with its converter; TypeScript cannot follow the pairing through the index.
+  const toJson = AUDITED_ENTITIES[entityType].toJson as unknown as (message: EntityMessage<E>) => EntityJson<E>;
+  if (value === null) return null;
+  return Array.isArray(value) ? value.map(toJson) : toJson(value);
+}
+
+/**
+ * The version of the shape of `before`/`after`, carried as the event's `schemaVersion`. Events without
+ * it (version 1, written before it existed) held the gRPC message as JSON: amounts as strings, "" for
+ * absent values. Raise it whenever an entity's JSON shape changes in a way old readers would misread,
+ * and teach the audit service's reader to show the older versions in the new shape.
+ */
+export const AUDIT_SCHEMA_VERSION = 2;

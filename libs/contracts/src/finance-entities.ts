@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import type * as financeV1 from './generated/finance/v1/finance';
+
+/**
+ * The one JSON shape of each finance entity: what the API answers and what the audit log's
+ * `before`/`after` hold. Amounts are integers of minor units (cents); an absent optional value
+ * is null, never "" (gRPC messages cannot say null, so "" stands for it there).
+ */
+
+const uuid = z.uuid();
+const date = z.iso.date();
+const timestamp = z.iso.datetime();
+/** Minor units (cents), as an integer. */
+const minorUnits = (description: string) => z.int().meta({ description: `Minor units (cents). ${description}` });
+const version = z.int().min(1).meta({ description: 'Grows with every update; the ETag carries it.' });
+const named = z.object({ id: uuid, name: z.string() });
+const stamps = { createdAt: timestamp, updatedAt: timestamp };
+
+export const transactionJson = z.object({
+  id: uuid,
+  studentId: uuid.nullable(),
+  date,
+  categoryId: uuid,
+  category: named,
+  payee: z.string(),
+  amount: minorUnits('Negative is money out, positive money in.'),
+  notes: z.string(),
+  accountId: uuid,
+  account: named,
+  madeBy: z.string().meta({ description: 'The user who created it.' }),
+  ...stamps,
+  version,
+});
+
+/** A proof of payment: pending → processed (accepted or rejected) → resolved. */
+export const paymentJson = z.object({
+  id: uuid,
+  studentId: uuid,
+  userId: z.string().meta({ description: 'Who submitted it.' }),
+  amount: minorUnits('Positive.'),
+  description: z.string(),
+  date,
+  status: z.enum(['pending', 'processed', 'resolved']),
+  outcome: z.enum(['accepted', 'rejected']).nullable(),
+  note: z.string(),
+  processedBy: z.string().nullable(),
+  processedAt: timestamp.nullable(),
+  resolvedBy: z.string().nullable(),
+  resolvedAt: timestamp.nullable(),
+  ...stamps,
+});
+
+export const accountJson = z.object({ id: uuid, name: z.string(), userId: z.string().nullable(), ...stamps, version });
+
+export const categoryJson = z.object({ id: uuid, name: z.string(), ...stamps, version });
+
+export const registrationNumberJson = z.object({ id: uuid, number: z.string(), ...stamps });
+
+export const studentJson = z.object({
+  id: uuid,
+  registrationNumberId: uuid,
+  userId: z.string().nullable(),
+  currentProgramLevelId: z.string().nullable(),
+  ...stamps,
+  version,
+});
+
+/** One line of a student's statement; balance is the running balance (credits minus debits) up to this line. */
+export const statementLineJson = z.object({
+  id: uuid,
+  studentId: uuid,
+  semesterId: z.string().nullable(),
+  date,
+  description: z.string(),
+  debit: minorUnits('Money owed.'),
+  credit: minorUnits('Money paid.'),
+  balance: minorUnits('Running balance (credits minus debits) up to this line.'),
+  ...stamps,
+});
+
+export type TransactionJson = z.infer<typeof transactionJson>;
+export type PaymentJson = z.infer<typeof paymentJson>;
+export type AccountJson = z.infer<typeof accountJson>;
+export type CategoryJson = z.infer<typeof categoryJson>;
+export type RegistrationNumberJson = z.infer<typeof registrationNumberJson>;
+export type StudentJson = z.infer<typeof studentJson>;
+export type StatementLineJson = z.infer<typeof statementLineJson>;
+
+/** "" is how a gRPC message says "no value". */
+const orNull = (value: string): string | null => value || null;
+
+export const toTransactionJson = (transaction: financeV1.Transaction): TransactionJson => ({
+  id: transaction.id,
+  studentId: orNull(transaction.studentId),
+  date: transaction.date,
+  categoryId: transaction.categoryId,
+  category: { id: transaction.categoryId, name: transaction.categoryName },
+  payee: transaction.payee,
+  amount: Number(transaction.amount),
+  notes: transaction.notes,
+  accountId: transaction.accountId,
+  account: { id: transaction.accountId, name: transaction.accountName },
+  madeBy: transaction.madeBy,
+  createdAt: transaction.createdAt,
+  updatedAt: transaction.updatedAt,
+  version: transaction.version,
+});
+
+export const toPaymentJson = (payment: financeV1.Payment): PaymentJson => ({
+  id: payment.id,
+  studentId: payment.studentId,
+  userId: payment.userId,
+  amount: Number(payment.amount),
+  description: payment.description,
+  date: payment.date,
+  status: payment.status as PaymentJson['status'],
+  outcome: orNull(payment.outcome) as PaymentJson['outcome'],
+  note: payment.note,
+  processedBy: orNull(payment.processedBy),
+  processedAt: orNull(payment.processedAt),
+  resolvedBy: orNull(payment.resolvedBy),
+  resolvedAt: orNull(payment.resolvedAt),
+  createdAt: payment.createdAt,
+  updatedAt: payment.updatedAt,
+});
+
+export const toAccountJson = (account: financeV1.Account): AccountJson => ({
+  id: account.id,
+  name: account.name,
+  userId: orNull(account.userId),
+  createdAt: account.createdAt,
+  updatedAt: account.updatedAt,
+  version: account.version,
+});
+
+export const toCategoryJson = (category: financeV1.Category): CategoryJson => ({
+  id: category.id,
+  name: category.name,
+  createdAt: category.createdAt,
+  updatedAt: category.updatedAt,
+  version: category.version,
+});
+
+export const toRegistrationNumberJson = (registrationNumber: financeV1.RegistrationNumber): RegistrationNumberJson => ({
+  id: registrationNumber.id,
+  number: registrationNumber.number,
+  createdAt: registrationNumber.createdAt,
+  updatedAt: registrationNumber.updatedAt,
+});
+
+export const toStudentJson = (student: financeV1.Student): StudentJson => ({
+  id: student.id,
+  registrationNumberId: student.registrationNumberId,
+  userId: orNull(student.userId),
+  currentProgramLevelId: orNull(student.currentProgramLevelId),
+  createdAt: student.createdAt,
+  updatedAt: student.updatedAt,
+  version: student.version,
+});
+
+export const toStatementLineJson = (line: financeV1.StatementLine): StatementLineJson => ({
+  id: line.id,
+  studentId: line.studentId,
+  semesterId: orNull(line.semesterId),
+  date: line.date,
+  description: line.description,
+  debit: Number(line.debit),
+  credit: Number(line.credit),
+  balance: Number(line.balance),
+  createdAt: line.createdAt,
+  updatedAt: line.updatedAt,
+});

@@ -1,0 +1,249 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IService } from 'kubernetes-models/v1/Service';
+import type { z } from 'zod';
+import { parseConfig } from '@libs/config';
+import { SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
+// Each service's configuration schema, the one source of the variables it reads (tools/eslint.config.mjs allows
+// these imports of apps, and only these).
+import { configSchema as audit } from '../../apps/audit/src/config';
+import { configSchema as finance } from '../../apps/finance/src/config';
+import { configSchema as gateway } from '../../apps/gateway/src/config';
+import { configSchema as reference } from '../../apps/reference/src/config';
+import { dockerfileStages } from './dockerfile';
+import { schemaErrors, unknownFields } from './kubernetes-schemas';
+import { renderKustomization, type Manifest } from './kustomize';
+import { mebibytes } from './quantity';
+
+const ROOT = join(__dirname, '..', '..');
+const KUBERNETES = join(ROOT, 'deploy', 'kubernetes');
+
+/** Every service the system runs; a new one is a line here, a Dockerfile target and a folder in the base. */
+const SCHEMAS: Record<string, z.ZodObject> = { gateway, reference, finance, audit };
+const SERVICES = Object.keys(SCHEMAS);
+const GRPC_SERVICES = SERVICES.filter((service) => service !== 'gateway');
+/** The services whose number of replicas follows their load. */
+const AUTOSCALED = ['gateway', 'reference'];
+
+const renderings: Record<string, Manifest[]> = {
+  base: renderKustomization(join(KUBERNETES, 'base')),
+  'overlays/example': renderKustomization(join(KUBERNETES, 'overlays', 'example')),
+};
+const example = renderings['overlays/example'];
+const stages = dockerfileStages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+const peakRssMb = (JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest-full.json'), 'utf8')) as { peakRssMb: Record<string, number> })
+  .peakRssMb;
+
+const id = (manifest: Manifest) => `${manifest.kind} ${manifest.metadata.name}`;
+function only<T>(manifests: Manifest[], kind: string, name: string): T {
+  const found = manifests.filter((m) => m.kind === kind && m.metadata.name === name);
+  if (found.length !== 1) throw new Error(`expected one ${kind} ${name}, found ${found.length}`);
+  return found[0] as unknown as T;
+}
+const ofKind = <T>(manifests: Manifest[], kind: string) => manifests.filter((m) => m.kind === kind) as unknown as (T & Manifest)[];
+const containerOf = (deployment: IDeployment): IContainer => {
+  const containers = deployment.spec?.template.spec?.containers ?? [];
+  if (containers.length !== 1) throw new Error(`expected one container in ${deployment.metadata?.name}, found ${containers.length}`);
+  return containers[0];
+};
+const podLabels = (deployment: IDeployment) => deployment.spec?.template.metadata?.labels ?? {};
+const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>) =>
+  selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels[key] === value);
+const portNumber = (container: IContainer, port: number | string | undefined) =>
+  typeof port === 'number' ? port : container.ports?.find((p) => p.name === port)?.containerPort;
+
+/** The literal values a container's environment sets (values from Secrets are left out: they are not here). */
+const literalEnv = (container: IContainer) =>
+  Object.fromEntries((container.env ?? []).filter((v) => v.value !== undefined).map((v) => [v.name, v.value as string]));
+/** The configuration a service runs with: its defaults, overridden by the manifest's literal values. */
+const effectiveConfig = (manifests: Manifest[], service: string) =>
+  parseConfig(SCHEMAS[service], literalEnv(containerOf(only(manifests, 'Deployment', service)))) as Record<string, unknown>;
+
+describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manifests) => {
+  it('renders every service and nothing twice', () => {
+    expect(ofKind(manifests, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...SERVICES].sort());
+  });
+
+  it('is valid against the Kubernetes schemas', () => {
+    expect(manifests.map((m) => [id(m), schemaErrors(m)]).filter(([, errors]) => errors.length > 0)).toEqual([]);
+  });
+
+  it('uses no field its kind does not have', () => {
+    expect(manifests.map((m) => [id(m), unknownFields(m)]).filter(([, fields]) => fields.length > 0)).toEqual([]);
+  });
+
+  it("has Services, disruption budgets and network policies that select one Deployment's pods, by ports they have", () => {
+    const deployments = ofKind<IDeployment>(manifests, 'Deployment');
+    const problems: string[] = [];
+    const check = (owner: string, selector: Record<string, string> | undefined, ports: (number | string | undefined)[]) => {
+      const matching = deployments.filter((d) => selects(selector, podLabels(d)));
+      if (matching.length !== 1) problems.push(`${owner} selects ${matching.length} Deployments`);
+      for (const port of matching.length === 1 ? ports : []) {
+        if (portNumber(containerOf(matching[0]), port) === undefined) problems.push(`${owner}: no container port ${port}`);
+      }
+    };
+    for (const s of ofKind<IService>(manifests, 'Service')) check(id(s), s.spec?.selector, (s.spec?.ports ?? []).map((p) => p.targetPort));
+    for (const b of ofKind<IPodDisruptionBudget>(manifests, 'PodDisruptionBudget')) check(id(b), b.spec?.selector?.matchLabels, []);
+    for (const n of ofKind<INetworkPolicy>(manifests, 'NetworkPolicy')) {
+      check(id(n), n.spec?.podSelector.matchLabels, (n.spec?.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((p) => p.port)));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('autoscales the gateway and reference, whose Deployments leave their replica count to the autoscaler', () => {
+    const autoscalers = ofKind<IHorizontalPodAutoscaler>(manifests, 'HorizontalPodAutoscaler');
+    expect(autoscalers.map((a) => a.spec?.scaleTargetRef.name).sort()).toEqual([...AUTOSCALED].sort());
+    for (const autoscaler of autoscalers) {
+      const target = only<IDeployment>(manifests, autoscaler.spec?.scaleTargetRef.kind ?? '', autoscaler.spec?.scaleTargetRef.name ?? '');
+      expect(target.spec?.replicas).toBeUndefined();
+      expect(autoscaler.spec?.minReplicas).toBeGreaterThanOrEqual(2);
+      // CPU utilisation is a share of the request: without one the autoscaler cannot act.
+      expect(containerOf(target).resources?.requests?.cpu).toBeDefined();
+    }
+    for (const deployment of ofKind<IDeployment>(manifests, 'Deployment').filter((d) => !AUTOSCALED.includes(d.metadata.name))) {
+      expect([deployment.metadata.name, deployment.spec?.replicas]).toEqual([deployment.metadata.name, 2]);
+    }
+  });
+
+  describe.each(SERVICES)('%s', (service) => {
+    const deployment = only<IDeployment>(manifests, 'Deployment', service);
+    const container = containerOf(deployment);
+    // Parsed in each test, so that a value the service refuses fails the test that says so.
+    const configOf = () => effectiveConfig(manifests, service);
+    const grpc = service !== 'gateway';
+
+    it('has a Service, a disruption budget and a network policy', () => {
+      const kubernetesService = only<IService>(manifests, 'Service', service);
+      // The gRPC services are headless, so that the gateway's round-robin client sees every pod.
+      expect(kubernetesService.spec?.clusterIP).toBe(grpc ? 'None' : undefined);
+      expect(only<IPodDisruptionBudget>(manifests, 'PodDisruptionBudget', service).spec?.maxUnavailable).toBe(1);
+      only<INetworkPolicy>(manifests, 'NetworkPolicy', service);
+    });
+
+    it('sets only variables its configuration schema reads, to values it accepts', () => {
+      const names = (container.env ?? []).map((v) => v.name);
+      expect(names.filter((name) => !(name in SCHEMAS[service].shape))).toEqual([]);
+      expect(new Set(names).size).toBe(names.length);
+      expect(container.envFrom).toBeUndefined();
+      // parseConfig throws, naming the variable, on a value the service would refuse at start.
+      expect(configOf).not.toThrow();
+    });
+
+    it("runs its Dockerfile target's image as built, on the ports the service listens on", () => {
+      const config = configOf();
+      // clinical-finance/<target> as built, under whichever registry and tag an overlay gives it.
+      expect(container.image).toMatch(new RegExp(`^([\\w.:-]+/)*clinical-finance/${service}(:[\\w.-]+|@sha256:[0-9a-f]{64})?$`));
+      // The image's CMD carries the node flags (heap cap) that the memory figures below were measured with.
+      expect(container.command).toBeUndefined();
+      expect(container.args).toBeUndefined();
+      const ports = Object.fromEntries((container.ports ?? []).map((p) => [p.name, p.containerPort]));
+      const listening = grpc ? { grpc: config.GRPC_PORT, metrics: config.METRICS_PORT } : { http: config.PORT, metrics: config.METRICS_PORT };
+      expect(ports).toEqual(listening);
+      expect(stages.get(service)?.expose.sort()).toEqual(Object.values(listening).sort());
+      expect(deployment.spec?.template.metadata?.annotations?.['prometheus.io/port']).toBe(String(config.METRICS_PORT));
+      // Every port must be reachable from the pod network, not only on loopback.
+      const hosts = grpc ? [config.GRPC_HOST] : [config.HOST, config.METRICS_HOST];
+      expect(hosts).toEqual(hosts.map(() => '0.0.0.0'));
+    });
+
+    it('is probed where the service answers', () => {
+      const config = configOf();
+      const probe = (p: IProbe | undefined) => (p?.grpc ? { grpc: p.grpc.port } : { path: p?.httpGet?.path, port: portNumber(container, p?.httpGet?.port) });
+      const probes = [container.startupProbe, container.readinessProbe, container.livenessProbe].map(probe);
+      if (grpc) {
+        // grpc.health.v1.Health, which every gRPC service serves (libs/grpc).
+        expect(probes).toEqual(Array(3).fill({ grpc: config.GRPC_PORT }));
+      } else {
+        // Traffic once /readyz says the database and every upstream answer; after that, the process itself.
+        expect(probes).toEqual([
+          { path: '/readyz', port: config.PORT },
+          { path: '/healthz', port: config.PORT },
+          { path: '/healthz', port: config.PORT },
+        ]);
+      }
+      // Liveness must not restart a process that is only busy: more lenient than readiness.
+      const patience = (p: IProbe | undefined) => (p?.periodSeconds ?? 10) * (p?.failureThreshold ?? 3);
+      expect(patience(container.livenessProbe)).toBeGreaterThan(patience(container.readinessProbe));
+    });
+
+    it('requests the memory the benchmark measured, and is limited with room above it', () => {
+      const peak = peakRssMb[service];
+      expect(peak).toEqual(expect.any(Number));
+      const request = mebibytes(container.resources?.requests?.memory);
+      const limit = mebibytes(container.resources?.limits?.memory);
+      expect(request).toBeGreaterThanOrEqual(peak);
+      expect(limit).toBeGreaterThanOrEqual(peak * 1.25);
+      // The comment beside the figures names the figure they were chosen from.
+      const yaml = readFileSync(join(KUBERNETES, 'base', service, 'deployment.yaml'), 'utf8');
+      expect(yaml).toContain(`peak RSS ${peak.toFixed(1)} MiB`);
+      expect(yaml).toContain(`peakRssMb.${service}`);
+    });
+
+    it('has time to drain its calls before it is killed', () => {
+      const config = configOf();
+      const preStop = container.lifecycle?.preStop?.exec?.command ?? [];
+      const sleepMs = preStop[0] === 'sleep' ? Number(preStop[1]) * 1000 : 0;
+      expect((deployment.spec?.template.spec?.terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThanOrEqual(
+        sleepMs + Number(config.SHUTDOWN_GRACE_MS) + SHUTDOWN_MARGIN_MS,
+      );
+    });
+  });
+
+  describe('the gateway', () => {
+    const config = effectiveConfig(manifests, 'gateway');
+
+    it.each(GRPC_SERVICES)('reaches %s through its headless Service, on its gRPC port', (service) => {
+      const address = String(config[`${service.toUpperCase()}_ADDR`]);
+      const kubernetesService = only<IService>(manifests, 'Service', service);
+      expect(address).toBe(`${service}:${kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port}`);
+      expect(kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port).toBe(effectiveConfig(manifests, service).GRPC_PORT);
+    });
+
+    it.each(GRPC_SERVICES)('is the only caller the network policy lets reach the gRPC port of %s', (service) => {
+      const policy = only<INetworkPolicy>(manifests, 'NetworkPolicy', service);
+      const grpcRules = (policy.spec?.ingress ?? []).filter((rule) => rule.ports?.some((p) => p.port === 'grpc'));
+      expect(grpcRules.map((rule) => rule.from)).toEqual([[{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }]]);
+    });
+  });
+});
+
+describe('the services in the manifests', () => {
+  it('are the Dockerfile\'s service targets', () => {
+    expect([...stages.keys()].filter((stage) => !['build', 'runtime'].includes(stage)).sort()).toEqual([...SERVICES].sort());
+  });
+});
+
+describe('the example overlay', () => {
+  const secrets = ofKind<ISecret>(example, 'Secret');
+  const decoded = (secret: ISecret) =>
+    Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+
+  it.each(SERVICES)('has every Secret key that %s requires', (service) => {
+    const container = containerOf(only(example, 'Deployment', service));
+    const missing = (container.env ?? [])
+      .map((v) => v.valueFrom?.secretKeyRef)
+      .filter((ref) => ref !== undefined && !ref.optional)
+      .filter((ref) => !(ref?.key && ref.key in decoded(only<ISecret>(example, 'Secret', ref.name ?? ''))));
+    expect(missing).toEqual([]);
+  });
+
+  it('ships no usable secret: every secret and password is empty, and every password in a URL a placeholder', () => {
+    const values = secrets.flatMap((secret) => Object.entries(decoded(secret)));
+    expect(values.filter(([key, value]) => /SECRET|PASSWORD/.test(key) && value !== '')).toEqual([]);
+    expect(values.filter(([key, value]) => key.endsWith('_URL') && !value.includes(':CHANGE-ME@'))).toEqual([]);
+  });
+
+  it('runs every service from the registry it names, in its namespace', () => {
+    expect(example.map((m) => m.metadata.namespace)).toEqual(example.map(() => 'clinical-finance'));
+    for (const service of SERVICES) {
+      expect(containerOf(only(example, 'Deployment', service)).image).toBe(`registry.example.com/clinical-finance/${service}:0.1.0`);
+    }
+  });
+});
