@@ -62,28 +62,35 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
     }
   });
 
-  it('PATCH needs If-Match: stale versions get 412, a missing one 428, and no update is lost', async () => {
+  it('PATCH without If-Match: last write wins; a stale If-Match gets 412, and no checked update is lost', async () => {
     const transaction = await fixtures(system).transaction();
     const path = `/api/v1/transactions/${transaction.id}`;
     const fetched = await call(path);
     expect(fetched.headers.get('etag')).toBe('"1"');
 
-    expect((await call(path, { method: 'PATCH', body: { payee: 'No precondition' } })).status).toBe(428);
+    // A client that sends only the changed fields, as a plain fetch does, updates the record.
+    const unconditional = await call(path, { method: 'PATCH', body: { payee: 'No precondition' } });
+    expect(unconditional.status).toBe(200);
+    expect(unconditional.body).toMatchObject({ payee: 'No precondition', version: 2 });
+    expect(unconditional.headers.get('etag')).toBe('"2"');
+
+    // The ETag read before that write is now stale.
+    expect((await call(path, { method: 'PATCH', body: { payee: 'Stale' }, headers: { 'if-match': '"1"' } })).status).toBe(412);
 
     // Two clients edit from the same version at once: exactly one wins, the other must re-read.
     const [a, b] = await Promise.all([
-      call(path, { method: 'PATCH', body: { notes: 'client A' }, headers: { 'if-match': '"1"' } }),
-      call(path, { method: 'PATCH', body: { amount: -1 }, headers: { 'if-match': '"1"' } }),
+      call(path, { method: 'PATCH', body: { notes: 'client A' }, headers: { 'if-match': '"2"' } }),
+      call(path, { method: 'PATCH', body: { amount: -1 }, headers: { 'if-match': '"2"' } }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 412]);
     const winner = a.status === 200 ? a : b;
-    expect(winner.headers.get('etag')).toBe('"2"');
-    expect(winner.body.version).toBe(2);
+    expect(winner.headers.get('etag')).toBe('"3"');
+    expect(winner.body.version).toBe(3);
 
-    const retried = await call(path, { method: 'PATCH', body: { payee: 'Bursary office' }, headers: { 'if-match': '"2"' } });
+    const retried = await call(path, { method: 'PATCH', body: { payee: 'Bursary office' }, headers: { 'if-match': '"3"' } });
     expect(retried.status).toBe(200);
     const final = await call(path);
-    expect(final.body).toMatchObject({ payee: 'Bursary office', version: 3 });
+    expect(final.body).toMatchObject({ payee: 'Bursary office', version: 4 });
     expect(a.status === 200 ? final.body.notes : final.body.amount).toEqual(a.status === 200 ? 'client A' : -1);
   });
 

@@ -29,14 +29,13 @@ const securitySchemes = {
 const IF_MATCH = {
   name: 'If-Match',
   in: 'header',
-  required: true,
-  description: 'The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412.',
+  required: false,
+  description: 'The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412.',
   schema: { type: 'string' },
 };
 
 const ifMatchResponses = {
   '412': problem('The If-Match version is not the current one: fetch again and reapply.'),
-  '428': problem('If-Match is required.'),
 };
 
 function accessText(spec: OperationSpec): string {
