@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { fieldErrorsOf, type FieldProblem } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
+import { methodNotAllowed, methodsByPath } from './method-not-allowed';
 import type { AccessGuard } from '../../identity/access-guard';
 import { expectedVersion } from '../http/if-match';
 import { parseBody } from '../http/json-body';
@@ -71,5 +72,8 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
     // One route per path, so that metrics and traces name the path template the request took.
     for (const path of operationPaths(spec)) router[spec.method](expressPath(path), answer);
   }
+  // After every operation: a path that exists answers other methods with 405 and what it allows.
+  const declared = routes.flatMap(({ spec }) => operationPaths(spec).map((path) => ({ path: expressPath(path), method: spec.method })));
+  for (const [path, methods] of methodsByPath(declared)) router.all(path, methodNotAllowed(methods));
   return router;
 }
