@@ -22,7 +22,8 @@ describe('proofs of payment, statements and finance records', () => {
       body: { amount: 30_000, date: '2026-10-05', description: 'Receipt 7731' },
     });
     expect(submitted.status).toBe(201);
-    expect(submitted.body).toMatchObject({ studentId: DEMO_STUDENT_ID, amount: 30_000, status: 'pending', outcome: null });
+    // No note yet: null, as every absent value, never "".
+    expect(submitted.body).toMatchObject({ studentId: DEMO_STUDENT_ID, amount: 30_000, status: 'pending', outcome: null, note: null });
     const path = `/api/v1/transactions/payments/${submitted.body.id}`;
 
     const opening = await statement();

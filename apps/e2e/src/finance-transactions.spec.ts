@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { ageIdempotencyKeys, financeCounts, outboxActionsSince } from './finance-db';
 import { fixtures } from './finance-fixtures';
 import { api, DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, validTransaction } from './http';
@@ -109,6 +109,23 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ amount: 777, payee: transaction.payee, date: transaction.date, version: 2 });
     expect(await outboxActionsSince(system, before.outbox)).toEqual([{ action: 'transaction.updated', entityIds: [transaction.id] }]);
+  });
+
+  it('answers notes left empty as null, never "", and null clears them', async () => {
+    const created = await call('/api/v1/transactions', { method: 'POST', body: validTransaction() });
+    expect(created.status).toBe(201);
+    expect(created.body.notes).toBeNull();
+    const path = `/api/v1/transactions/${created.body.id}`;
+    expect((await call(path, { method: 'PATCH', body: { notes: 'paid in two parts' } })).body.notes).toBe('paid in two parts');
+    expect((await call(path, { method: 'PATCH', body: { notes: null } })).body.notes).toBeNull();
+    expect((await call(path)).body.notes).toBeNull();
+    // The audit log holds the same shape.
+    const notesInAudit = await waitFor('the three audit entries', async () => {
+      const trail = await call(`/api/v1/audit?entityType=transaction&entityId=${created.body.id}`);
+      const entries = trail.body.entries as { after: { notes: unknown } }[];
+      return entries.length === 3 ? entries.map((entry) => entry.after.notes) : undefined;
+    });
+    expect(new Set(notesInAudit)).toEqual(new Set([null, 'paid in two parts']));
   });
 
   it('deletes, returning the id; the id is then gone', async () => {
