@@ -187,9 +187,12 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
       api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: apiKey, body, headers: { 'idempotency-key': idempotencyKey } });
     const first = await post(validTransaction({ payee: 'Idempotent' }));
     expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     const before = await financeCounts(system);
 
     const retry = await post(validTransaction({ payee: 'Idempotent' }));
+    // Marked as the stored answer, as Stripe marks it.
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect({ status: retry.status, body: retry.body, location: retry.headers.get('location') }).toEqual({
       status: first.status,
       body: first.body,

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { fieldErrorsOf, type FieldProblem } from '@libs/contracts';
+import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import { methodNotAllowed, methodsByPath } from './method-not-allowed';
 import type { AccessGuard } from '../../identity/access-guard';
@@ -46,7 +47,11 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
   const read = req.method === 'GET' || req.method === 'HEAD';
   // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
   const cache = !read ? 'skip' : /no-cache/i.test(req.get('cache-control') ?? '') ? 'refresh' : 'use';
-  return { requestId: res.locals.requestId as string, key, retryable: read, cache };
+  // A write that repeated an Idempotency-Key is answered with the first response, and says so (as Stripe does).
+  const onHeaders = (headers: Metadata) => {
+    if (headers.get(METADATA.idempotentReplayed)[0] === 'true') res.set('Idempotent-Replayed', 'true');
+  };
+  return { requestId: res.locals.requestId as string, key, retryable: read, cache, ...(read ? {} : { onHeaders }) };
 }
 
 /**
