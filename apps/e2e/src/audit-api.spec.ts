@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
-import { DEMO_USER_IDS } from '@libs/contracts';
+import { AUDIT_SCHEMA_VERSION, canonicalJson, DEMO_USER_IDS } from '@libs/contracts';
 import { AMQP_URL, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { allAuditEntries, createTransactions, waitForAuditTotal } from './audit-helpers';
 import { api } from './http';
@@ -82,6 +82,17 @@ describe('GET /api/v1/audit, /verify and /dead-letters', () => {
     const replayed = await get(`/api/v1/audit?limit=2&entityType=payment&cursor=${first.body.nextCursor}`);
     expect(replayed.status).toBe(400);
     expect(replayed.body.errors).toEqual([{ field: 'cursor', message: expect.stringMatching(/different query/) }]);
+  });
+
+  it('serves each entry so that a client can recompute its hash from what it is served', async () => {
+    const entries = await allAuditEntries(system);
+    for (const entry of entries) {
+      expect(entry.schemaVersion).toBe(AUDIT_SCHEMA_VERSION);
+      const { eventId, occurredAt, action, entityType, entityIds, actor, requestId, schemaVersion, before, after } = entry;
+      const event = { eventId, occurredAt, action, entityType, entityIds, actor, requestId, schemaVersion, before, after };
+      const hash = createHash('sha256').update(entry.prevHash).update(canonicalJson(event)).digest('hex');
+      expect(hash).toBe(entry.hash);
+    }
   });
 
   it('reports an intact chain', async () => {

@@ -8,4 +8,6 @@ export const METADATA = {
   fieldErrors: 'x-field-errors',
   /** On RESOURCE_EXHAUSTED: the service refused the call for its cost, and says when to try again (seconds). */
   retryAfter: 'x-retry-after',
+  /** In a write's response headers: it repeated an Idempotency-Key, and the answer is the first one's. */
+  idempotentReplayed: 'x-idempotent-replayed',
 } as const;

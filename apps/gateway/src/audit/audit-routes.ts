@@ -16,6 +16,7 @@ function toEntryJson(entry: auditV1.AuditEntry) {
     actor: entry.actor,
     requestId: entry.requestId,
     ...(entry.traceId && { traceId: entry.traceId }),
+    ...(entry.schemaVersion && { schemaVersion: entry.schemaVersion }),
     before: JSON.parse(entry.beforeJson || 'null'),
     after: JSON.parse(entry.afterJson || 'null'),
     prevHash: entry.prevHash,

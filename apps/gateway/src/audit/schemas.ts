@@ -15,6 +15,15 @@ export const auditEntry = z
     actor: z.object({ userId: z.string(), role: z.string() }),
     requestId: z.string(),
     traceId: z.string().optional().meta({ description: 'W3C trace id of the request that caused the change.' }),
+    schemaVersion: z
+      .int()
+      .min(2)
+      .optional()
+      .meta({
+        description:
+          'The shape of `before`/`after` when the event was written; absent for version 1, whose entries are ' +
+          'served converted to the current shape (docs/AUDIT.md).',
+      }),
     before: z.unknown().meta({ description: 'The record before the change; null on create.' }),
     after: z.unknown().meta({ description: 'The record after the change; null on delete.' }),
     prevHash: sha256,

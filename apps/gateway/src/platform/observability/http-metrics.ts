@@ -26,17 +26,20 @@ const inFlight = new Gauge({
 
 /**
  * The route template (/api/v1/transactions/:id), never the raw path: raw paths
- * would make one time series per id. Requests no route took share one label.
+ * would make one time series per id. Files served by static middleware carry
+ * the label it set (staticRoute); requests nothing took share `unmatched`.
  */
 export function routeTemplate(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  const label = req.res?.locals.routeLabel as unknown;
+  return typeof label === 'string' ? label : 'unmatched';
 }
 
 /**
  * A label set's counter and histogram, looked up once: prom-client otherwise
  * sorts and joins the labels into a key on every call. Bounded: methods are
- * the few Node parses, routes are templates, statuses are three digits.
+ * the few Node parses, routes are templates or static trees' labels, statuses are three digits.
  */
 const seriesByLabels = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
 
@@ -52,6 +55,14 @@ function seriesOf(method: string, route: string, status: string) {
   }
   return series;
 }
+
+/** Labels the requests a static file tree answers (`/dashboard/*`): one series for the tree, not one per file. */
+export const staticRoute =
+  (label: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.routeLabel = label;
+    next();
+  };
 
 /** Counts and times every request, including those that end in an error or that the client abandons. */
 export function httpMetrics(): RequestHandler {

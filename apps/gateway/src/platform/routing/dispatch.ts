@@ -26,7 +26,7 @@ function prefixesOf(path: string): string[] {
 }
 
 export interface RouteEntry {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all';
   /** An Express path (`/api/v1/drugs/:id`). */
   path: string;
   handler: RequestHandler;

@@ -1,7 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { fieldErrorsOf, type FieldProblem } from '@libs/contracts';
+import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
+import { methodNotAllowed, methodsByPath } from './method-not-allowed';
 import type { AccessGuard } from '../../identity/access-guard';
 import { expectedVersion } from '../http/if-match';
 import { parseBody } from '../http/json-body';
@@ -46,7 +48,11 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
   const read = req.method === 'GET' || req.method === 'HEAD';
   // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
   const cache = !read ? 'skip' : /no-cache/i.test(req.get('cache-control') ?? '') ? 'refresh' : 'use';
-  return { requestId: res.locals.requestId as string, key, retryable: read, cache };
+  // A write that repeated an Idempotency-Key is answered with the first response, and says so (as Stripe does).
+  const onHeaders = (headers: Metadata) => {
+    if (headers.get(METADATA.idempotentReplayed)[0] === 'true') res.set('Idempotent-Replayed', 'true');
+  };
+  return { requestId: res.locals.requestId as string, key, retryable: read, cache, ...(read ? {} : { onHeaders }) };
 }
 
 /**
@@ -72,5 +78,9 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): RequestHandler
     // One route per path, so that metrics and traces name the path template the request took.
     for (const path of operationPaths(spec)) entries.push({ method: spec.method, path: expressPath(path), handler: answer });
   }
+  // After every operation (of its group, which holds every route its path can match): a path that exists answers
+  // other methods with 405 and what it allows.
+  const declared = routes.flatMap(({ spec }) => operationPaths(spec).map((path) => ({ path: expressPath(path), method: spec.method })));
+  for (const [path, methods] of methodsByPath(declared)) entries.push({ method: 'all', path, handler: methodNotAllowed(methods) });
   return routesByPrefix(entries);
 }
