@@ -1,4 +1,3 @@
-import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
@@ -26,6 +25,7 @@ import { docsAssets, docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
 import { landingRoutes } from './landing-routes';
 import { requireHostHeader } from './http/client-errors';
+import { compressWhenAccepted } from './http/compression';
 import { cors } from './http/cors';
 import { dashboard } from './http/dashboard';
 import { evaluatePreconditionsAsOrigin } from './http/freshness';
@@ -68,8 +68,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   app.use(requestLog(logger));
   app.use(requireHostHeader());
   app.use(cors(config.CORS_ALLOWED_ORIGINS));
-  // Small bodies gain nothing from compression and cost CPU, hence the threshold.
-  app.use(compression({ threshold: 1024 }));
+  app.use(compressWhenAccepted());
   // Bodies are read by the operations that take one, after their key check (platform/routing/mount.ts).
   app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
