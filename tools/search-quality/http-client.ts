@@ -1,4 +1,4 @@
-import { Agent, get } from 'node:http';
+import { Agent, get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 
 /**
@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 export class JsonClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-  get(url: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: unknown }> {
     return new Promise((resolve, reject) => {
       get(url, { agent: this.agent, headers: { ...headers, 'accept-encoding': 'gzip' } }, (response) => {
         const chunks: Buffer[] = [];
@@ -20,7 +20,7 @@ export class JsonClient {
           try {
             const raw = Buffer.concat(chunks);
             const text = (response.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
-            resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) });
           } catch (error) {
             reject(error);
           }

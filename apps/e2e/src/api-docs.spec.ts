@@ -23,7 +23,7 @@ describe('the API documentation', () => {
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[^"]+"$/);
     expect(((await first.json()) as { openapi: string }).openapi).toBe('3.1.0');
-    // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which forbids a 304.
+    // A client without fetch's Cache-Control: no-cache (curl-like); real-clients.spec.ts asks with fetch.
     const again = await new Promise<number | undefined>((resolve, reject) =>
       get(`${system.gatewayUrl}/openapi.json`, { headers: { 'if-none-match': etag as string } }, (response) => {
         response.resume();

@@ -7,6 +7,7 @@ describe('configuration is validated at start', () => {
   it.each([
     ['gateway', 'PORT', 'not-a-port'],
     ['gateway', 'REFERENCE_ADDR', 'no port here'],
+    ['gateway', 'CORS_ALLOWED_ORIGINS', 'https://app.example.org/path'],
     ['reference', 'GRPC_PORT', '99999'],
     ['finance', 'AMQP_URL', 'http://localhost'],
     ['audit', 'DATABASE_URL', 'mysql://localhost/audit'],

@@ -55,6 +55,9 @@ describe('the dashboard in a real browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Signed in as browser-user@example.org' }).waitFor();
     await expectText(page, '#account-role', 'reader');
+    // A reader learns why finance will refuse it, and where the docs are.
+    await expectText(page, '#reader-hint', 'Finance answers 403 to a reader');
+    expect(await page.getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe('/docs');
     // Signed in, the page creates the first key.
     await expectText(page, '#notice', 'Your account is ready. Here is your first key.');
     const firstKey = await page.locator('#new-key-value').textContent();
@@ -79,9 +82,30 @@ describe('the dashboard in a real browser', () => {
     const shown = JSON.parse((await page.locator('#try-result').textContent()) ?? '{}');
     expect(shown.diseases.map((d: { Disease_Name: string }) => d.Disease_Name)).toContain('Asthma');
 
-    // Revoke it: the page says so, and the key now gets 401, from the page and from any client.
+    // At phone width the key table fits the screen: nothing scrolls sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    expect(await page.locator('#keys-table').evaluate((table) => table.getBoundingClientRect().right)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: screenshotPath(system, 'dashboard-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    // Revoking asks first: declined, the key stays and still works.
     const prefix = key.split('_').slice(0, 2).join('_');
-    await page.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+    const revoke = page.getByRole('button', { name: `Revoke key ${prefix}` });
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await revoke.click();
+    await waitFor('the confirmation', async () => (questions.length > 0 ? true : undefined));
+    expect(questions[0]).toContain(`Revoke key ${prefix} (from the browser)?`);
+    await revoke.waitFor();
+    expect((await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key })).status).toBe(200);
+
+    // Confirmed: the page says so, and the key now gets 401, from the page and from any client.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await revoke.click();
     await expectText(page, '#notice', `Key ${prefix} is revoked. Requests with it now get 401.`);
     await page.getByRole('button', { name: 'Run GET /api/v1/diseases' }).click();
     await expectText(page, '#try-status', 'Status 401');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { ageIdempotencyKeys, financeCounts, outboxActionsSince } from './finance-db';
 import { fixtures } from './finance-fixtures';
 import { api, DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, validTransaction } from './http';
@@ -62,28 +62,35 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
     }
   });
 
-  it('PATCH needs If-Match: stale versions get 412, a missing one 428, and no update is lost', async () => {
+  it('PATCH without If-Match: last write wins; a stale If-Match gets 412, and no checked update is lost', async () => {
     const transaction = await fixtures(system).transaction();
     const path = `/api/v1/transactions/${transaction.id}`;
     const fetched = await call(path);
     expect(fetched.headers.get('etag')).toBe('"1"');
 
-    expect((await call(path, { method: 'PATCH', body: { payee: 'No precondition' } })).status).toBe(428);
+    // A client that sends only the changed fields, as a plain fetch does, updates the record.
+    const unconditional = await call(path, { method: 'PATCH', body: { payee: 'No precondition' } });
+    expect(unconditional.status).toBe(200);
+    expect(unconditional.body).toMatchObject({ payee: 'No precondition', version: 2 });
+    expect(unconditional.headers.get('etag')).toBe('"2"');
+
+    // The ETag read before that write is now stale.
+    expect((await call(path, { method: 'PATCH', body: { payee: 'Stale' }, headers: { 'if-match': '"1"' } })).status).toBe(412);
 
     // Two clients edit from the same version at once: exactly one wins, the other must re-read.
     const [a, b] = await Promise.all([
-      call(path, { method: 'PATCH', body: { notes: 'client A' }, headers: { 'if-match': '"1"' } }),
-      call(path, { method: 'PATCH', body: { amount: -1 }, headers: { 'if-match': '"1"' } }),
+      call(path, { method: 'PATCH', body: { notes: 'client A' }, headers: { 'if-match': '"2"' } }),
+      call(path, { method: 'PATCH', body: { amount: -1 }, headers: { 'if-match': '"2"' } }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 412]);
     const winner = a.status === 200 ? a : b;
-    expect(winner.headers.get('etag')).toBe('"2"');
-    expect(winner.body.version).toBe(2);
+    expect(winner.headers.get('etag')).toBe('"3"');
+    expect(winner.body.version).toBe(3);
 
-    const retried = await call(path, { method: 'PATCH', body: { payee: 'Bursary office' }, headers: { 'if-match': '"2"' } });
+    const retried = await call(path, { method: 'PATCH', body: { payee: 'Bursary office' }, headers: { 'if-match': '"3"' } });
     expect(retried.status).toBe(200);
     const final = await call(path);
-    expect(final.body).toMatchObject({ payee: 'Bursary office', version: 3 });
+    expect(final.body).toMatchObject({ payee: 'Bursary office', version: 4 });
     expect(a.status === 200 ? final.body.notes : final.body.amount).toEqual(a.status === 200 ? 'client A' : -1);
   });
 
@@ -102,6 +109,23 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ amount: 777, payee: transaction.payee, date: transaction.date, version: 2 });
     expect(await outboxActionsSince(system, before.outbox)).toEqual([{ action: 'transaction.updated', entityIds: [transaction.id] }]);
+  });
+
+  it('answers notes left empty as null, never "", and null clears them', async () => {
+    const created = await call('/api/v1/transactions', { method: 'POST', body: validTransaction() });
+    expect(created.status).toBe(201);
+    expect(created.body.notes).toBeNull();
+    const path = `/api/v1/transactions/${created.body.id}`;
+    expect((await call(path, { method: 'PATCH', body: { notes: 'paid in two parts' } })).body.notes).toBe('paid in two parts');
+    expect((await call(path, { method: 'PATCH', body: { notes: null } })).body.notes).toBeNull();
+    expect((await call(path)).body.notes).toBeNull();
+    // The audit log holds the same shape.
+    const notesInAudit = await waitFor('the three audit entries', async () => {
+      const trail = await call(`/api/v1/audit?entityType=transaction&entityId=${created.body.id}`);
+      const entries = trail.body.entries as { after: { notes: unknown } }[];
+      return entries.length === 3 ? entries.map((entry) => entry.after.notes) : undefined;
+    });
+    expect(new Set(notesInAudit)).toEqual(new Set([null, 'paid in two parts']));
   });
 
   it('deletes, returning the id; the id is then gone', async () => {
@@ -163,9 +187,12 @@ describe('transactions: list, update, delete, bulk and idempotency', () => {
       api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: apiKey, body, headers: { 'idempotency-key': idempotencyKey } });
     const first = await post(validTransaction({ payee: 'Idempotent' }));
     expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     const before = await financeCounts(system);
 
     const retry = await post(validTransaction({ payee: 'Idempotent' }));
+    // Marked as the stored answer, as Stripe marks it.
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect({ status: retry.status, body: retry.body, location: retry.headers.get('location') }).toEqual({
       status: first.status,
       body: first.body,

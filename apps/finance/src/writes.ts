@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Actor } from '@libs/grpc';
+import { METADATA, type Actor, type CallContext } from '@libs/grpc';
 import type { FinanceDeps } from './finance-deps';
 import { idempotent, type IdempotentCall } from '@libs/idempotency';
 
@@ -10,9 +10,13 @@ export async function mutate<T>(deps: FinanceDeps, write: (transaction: Transact
   return result;
 }
 
-/** Like mutate, for POSTs that honour Idempotency-Key: a replay commits nothing new and returns the first response. */
+/**
+ * Like mutate, for POSTs that honour Idempotency-Key: a replay commits nothing new and returns the first
+ * response, marked as a replay in the response headers (the gateway answers `Idempotent-Replayed: true`).
+ */
 export async function mutateOnce<T>(
   deps: FinanceDeps,
+  context: CallContext,
   actor: Actor,
   call: IdempotentCall<T>,
   write: (transaction: Transaction) => Promise<T>,
@@ -20,6 +24,7 @@ export async function mutateOnce<T>(
   const outcome = await deps.sequelize.transaction((transaction) =>
     idempotent(deps.sequelize, transaction, actor, call, () => write(transaction)),
   );
-  if (!outcome.replayed) deps.afterCommit();
+  if (outcome.replayed) context.sendHeaders?.({ [METADATA.idempotentReplayed]: 'true' });
+  else deps.afterCommit();
   return outcome.response;
 }

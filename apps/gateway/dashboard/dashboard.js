@@ -84,6 +84,8 @@ function showNewKey(key) {
   $('copy-key').focus();
 }
 
+const COLUMNS = ['Prefix', 'Name', 'Created', 'Last used', 'Requests', 'Limits'];
+
 async function loadKeys() {
   const { keys } = await accountCall('GET', '/api/v1/auth/keys');
   const body = $('keys-body');
@@ -92,11 +94,14 @@ async function loadKeys() {
     const row = document.createElement('tr');
     const { rateLimit, dailyQuota, concurrencyLimit } = key.limits;
     const limits = `${rateLimit} a minute, ${dailyQuota} a day, ${concurrencyLimit} at once`;
-    for (const text of [key.prefix, key.name, formatTime(key.createdAt), formatTime(key.lastUsedAt), String(key.requestCount), limits]) {
+    const texts = [key.prefix, key.name, formatTime(key.createdAt), formatTime(key.lastUsedAt), String(key.requestCount), limits];
+    texts.forEach((text, index) => {
       const cell = document.createElement('td');
       cell.textContent = text;
+      // At phone width each row is a stack of cells, each labelled by its column (dashboard.css).
+      cell.dataset.label = COLUMNS[index];
       row.append(cell);
-    }
+    });
     const actions = document.createElement('td');
     const revoke = document.createElement('button');
     revoke.type = 'button';
@@ -113,6 +118,8 @@ async function loadKeys() {
 }
 
 async function revokeKey(key) {
+  const label = key.name ? `${key.prefix} (${key.name})` : key.prefix;
+  if (!window.confirm(`Revoke key ${label}? Every request with it will get 401 from now on. This cannot be undone.`)) return;
   await accountCall('DELETE', `/api/v1/auth/keys/${encodeURIComponent(key.id)}`);
   if ($('new-key-value').textContent.startsWith(`${key.prefix}_`)) $('new-key-panel').hidden = true;
   showNotice(`Key ${key.prefix} is revoked. Requests with it now get 401.`);
@@ -126,6 +133,7 @@ function render() {
   if (!current) return;
   $('account-email').textContent = current.user.email;
   $('account-role').textContent = current.user.role;
+  $('reader-hint').hidden = current.user.role !== 'reader';
 }
 
 async function signIn(email, password) {

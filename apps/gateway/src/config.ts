@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 import { emailField } from './identity/schemas';
+import { corsOriginsField } from './platform/http/cors';
 import { keyLimitFields } from './identity/limits/key-limits';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
@@ -24,6 +25,8 @@ export const configSchema = z
     // Express's `trust proxy`: empty = the socket's peer is the client; a hop count or the proxies' addresses
     // (e.g. `loopback, 10.0.0.0/8`) make X-Forwarded-For name the client, as login throttling needs behind a balancer.
     TRUST_PROXY: env.text(''),
+    // Origins whose pages may call the API from a browser (CORS); none by default.
+    CORS_ALLOWED_ORIGINS: corsOriginsField,
     HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
     HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
     // Node's own default: room for a key, tracing and a proxy's headers, while a connection's headers stay small.

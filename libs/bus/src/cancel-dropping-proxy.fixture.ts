@@ -44,13 +44,14 @@ export async function startCancelDroppingProxy(target: { host: string; port: num
 
   const server = createServer((client) => {
     const upstream = connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
+    const pair = [client, upstream];
+    // Either side ending or failing ends both, as a dropped connection would.
+    const endPair = () => pair.forEach((socket) => socket.destroy());
+    pair.forEach((socket) => {
       open.add(socket);
-      socket.on('close', () => open.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+      socket.once('close', () => open.delete(socket) && endPair());
+      socket.on('error', endPair);
+    });
     client.pipe(upstream); // the client's protocol header and frames go through as they are
     upstream.on('data', frameFilter(client));
   });

@@ -3,3 +3,4 @@ export { createSequelize } from './sequelize';
 export { runMigrations, type Migration } from './migrate';
 export { openServiceDatabase } from './open-database';
 export { isTransientDatabaseError, sqlStateOf } from './database-errors';
+export { selectRows } from './select-rows';

@@ -45,4 +45,16 @@ describe('signed actors', () => {
     expect(signer.verify(admin, longAgo, signature)).toBe(false);
     expect(signer.verify(admin, 'not a time', signature)).toBe(false);
   });
+
+  it('reuses a signature for a while, and still refuses a changed copy of one it has checked', () => {
+    const first = signer.sign(admin);
+    expect(signer.sign(admin)).toEqual(first);
+    expect(signer.sign({ userId: 'u-1', role: 'reader' }).signature).not.toBe(first.signature);
+    expect(signer.verify(admin, first.issuedAt, first.signature)).toBe(true);
+    expect(signer.verify(admin, first.issuedAt, first.signature)).toBe(true);
+    const altered = `${first.signature.startsWith('A') ? 'B' : 'A'}${first.signature.slice(1)}`;
+    expect(signer.verify(admin, first.issuedAt, altered)).toBe(false);
+    expect(signer.verify({ userId: 'u-1', role: 'reader' }, first.issuedAt, first.signature)).toBe(false);
+    expect(new ActorSigner('some other secret value').verify(admin, first.issuedAt, first.signature)).toBe(false);
+  });
 });

@@ -61,12 +61,14 @@ export function outgoingMetadata(context: { requestId?: string; actor?: Actor },
 export function callUnary<Req, Res>(
   method: UnaryMethod<Req, Res>,
   request: Req,
-  options: { metadata: Metadata; timeoutMs: number; signal?: AbortSignal },
+  options: { metadata: Metadata; timeoutMs: number; signal?: AbortSignal; onHeaders?: (headers: Metadata) => void },
 ): Promise<Res> {
   return new Promise<Res>((resolve, reject) => {
     const call = method(request, options.metadata, { deadline: Date.now() + options.timeoutMs }, (error, response) =>
       error ? reject(error) : resolve(response),
     );
+    // The response headers (initial metadata) arrive before the answer.
+    if (options.onHeaders) call.on('metadata', options.onHeaders);
     options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
   });
 }

@@ -19,6 +19,8 @@ export interface CallContext {
   actor?: Actor;
   /** When the caller stops waiting (ms since the epoch); absent for a call without a deadline. */
   deadline?: number;
+  /** Sends response headers (gRPC initial metadata) ahead of the answer; absent where no call carries them (tests). */
+  sendHeaders?: (headers: Record<string, string>) => void;
 }
 
 function firstString(metadata: Metadata, key: string): string | undefined {
@@ -107,7 +109,14 @@ export function unaryHandler<Req, Res>(
       answer(error.toServiceError() as ServiceError);
     };
     try {
-      const context = contextOf(call.metadata, call.getDeadline(), actors);
+      const context: CallContext = {
+        ...contextOf(call.metadata, call.getDeadline(), actors),
+        sendHeaders: (headers) => {
+          const metadata = new Metadata();
+          for (const [name, value] of Object.entries(headers)) metadata.set(name, value);
+          call.sendMetadata(metadata);
+        },
+      };
       const traced = startSpanFrom(method, SpanKind.SERVER, call.metadata.getMap(), {
         'rpc.system': 'grpc',
         'rpc.method': method,

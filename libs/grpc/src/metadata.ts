@@ -10,4 +10,6 @@ export const METADATA = {
   retryAfter: 'x-retry-after',
   /** On a refusal that carries more than a message: `{type, ...members}` as JSON (ProblemError). */
   problem: 'x-problem',
+  /** In a write's response headers: it repeated an Idempotency-Key, and the answer is the first one's. */
+  idempotentReplayed: 'x-idempotent-replayed',
 } as const;

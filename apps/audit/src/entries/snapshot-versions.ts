@@ -64,7 +64,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * names, timestamps or version); anything not recognised is shown as stored.
  */
 export function currentShape(entityType: string, schemaVersion: number | undefined, snapshot: unknown): unknown {
-  // Version 2 is the current one (AUDIT_SCHEMA_VERSION); a version 3 would add the step from 2 after this one.
+  // Versions 2 and 3 (AUDIT_SCHEMA_VERSION) are shown as stored: 3 only writes null where 2 wrote "" for empty text.
   const differences = VERSION_1[entityType];
   if (schemaVersion !== undefined || differences === undefined) return snapshot;
   const upgrade = (item: unknown) => (isRecord(item) ? upgradeRecord(item, differences) : item);

@@ -103,7 +103,7 @@ export function paymentHandlers(deps: FinanceDeps) {
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse };
-      return mutateOnce(deps, actor, call, async (transaction) => {
+      return mutateOnce(deps, context, actor, call, async (transaction) => {
         const studentId = await submitterStudent(sequelize, actor, request.studentId, transaction);
         await checkReferences(sequelize, checks, [{ table: 'students', id: studentId, field: 'studentId' }], transaction);
         checks.throwIfAny();

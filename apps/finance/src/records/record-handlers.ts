@@ -38,7 +38,7 @@ export function recordHandlers(deps: FinanceDeps) {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     input.checks.throwIfAny();
     const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec };
-    return mutateOnce(deps, actor, call, async (transaction) => {
+    return mutateOnce(deps, context, actor, call, async (transaction) => {
       await checkReferences(sequelize, input.checks, input.references, transaction);
       input.checks.throwIfAny();
       const record = await insertRecord(sequelize, kind, input.values, transaction);

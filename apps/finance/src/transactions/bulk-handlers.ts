@@ -28,7 +28,7 @@ export function bulkHandlers(deps: FinanceDeps) {
         request: request.items,
         codec: financeV1.BulkCreateTransactionsResponse,
       };
-      return mutateOnce(deps, actor, call, async (transaction) => {
+      return mutateOnce(deps, context, actor, call, async (transaction) => {
         const references = request.items.flatMap((item, index) => referencesOf(item, `[${index}].`));
         await checkReferences(sequelize, checks, references, transaction);
         checks.throwIfAny();
@@ -58,7 +58,7 @@ export function bulkHandlers(deps: FinanceDeps) {
         request: request.ids,
         codec: financeV1.BulkDeleteTransactionsResponse,
       };
-      return mutateOnce(deps, actor, call, async (transaction) => {
+      return mutateOnce(deps, context, actor, call, async (transaction) => {
         const before = await lockTransactions(sequelize, request.ids, transaction);
         const found = new Set(before.map((row) => row.id));
         request.ids.forEach((id, index) => checks.check(found.has(id.toLowerCase()), `[${index}]`, 'does not exist'));

@@ -80,7 +80,7 @@ export function transactionHandlers(deps: FinanceDeps) {
         request: input,
         codec: financeV1.CreateTransactionResponse,
       };
-      return mutateOnce(deps, actor, call, async (transaction) => {
+      return mutateOnce(deps, context, actor, call, async (transaction) => {
         await checkReferences(sequelize, checks, referencesOf(input), transaction);
         checks.throwIfAny();
         const created = await insertTransaction(sequelize, fieldsOf(input), actor.userId, transaction);

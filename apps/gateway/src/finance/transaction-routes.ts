@@ -72,6 +72,7 @@ export function transactionRoutes(upstreams: Upstreams): Route[] {
         expectedVersion,
         ...body,
         studentId: body.studentId === undefined ? undefined : (body.studentId ?? ''),
+        notes: body.notes === undefined ? undefined : (body.notes ?? ''),
         amount: body.amount === undefined ? undefined : String(body.amount),
       };
       const { transaction } = await finance.call((client) => client.updateTransaction, request, upstream);

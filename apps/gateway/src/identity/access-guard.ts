@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Sequelize } from 'sequelize';
-import { isGranted, type Permission, type Role } from '@libs/contracts';
+import { grantedRoles, isGranted, type Permission, type Role } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import type { Access } from '../platform/routing/operation';
 import type { KeyOwner } from './key-store';
@@ -10,8 +10,12 @@ import { findSessionOwner, looksLikeSessionToken } from './session-store';
 export const unauthorized = (detail: string) =>
   new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
 
+/** Names the roles that would do, so that a new sign-up (a reader) learns why and whom to ask. */
 const forbidden = (role: Role, permission: Permission) =>
-  new HttpProblem(403, `the ${role} role does not have the ${permission} permission`);
+  new HttpProblem(
+    403,
+    `the ${role} role does not have the ${permission} permission; it needs the role ${grantedRoles(permission).join(' or ')}, which an admin grants`,
+  );
 
 function bearerToken(req: Request, expected: string): string {
   const match = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '');

@@ -1,4 +1,3 @@
-import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
@@ -24,8 +23,12 @@ import type { Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
 import { docsAssets, docsRoutes } from './docs-routes';
 import { healthRoutes } from './health-routes';
+import { landingRoutes } from './landing-routes';
 import { requireHostHeader } from './http/client-errors';
+import { compressWhenAccepted } from './http/compression';
+import { cors } from './http/cors';
 import { dashboard } from './http/dashboard';
+import { evaluatePreconditionsAsOrigin } from './http/freshness';
 import { databaseUnavailable } from './http/database-unavailable';
 import { deferredJsonBody } from './http/json-body';
 import { pipeliningLimit } from './http/pipelining-limit';
@@ -55,6 +58,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  evaluatePreconditionsAsOrigin(app);
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(pipeliningLimit());
   app.use(requestId());
@@ -63,16 +67,17 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   app.use(httpMetrics());
   app.use(requestLog(logger));
   app.use(requireHostHeader());
-  // Small bodies gain nothing from compression and cost CPU, hence the threshold.
-  app.use(compression({ threshold: 1024 }));
+  app.use(cors(config.CORS_ALLOWED_ORIGINS));
+  app.use(compressWhenAccepted());
   // Bodies are read by the operations that take one, after their key check (platform/routing/mount.ts).
   app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
   // The API's version is the newest release's: an Unreleased section has none yet.
-  const released = releases.find((release) => release.date !== null);
+  const version = releases.find((release) => release.date !== null)?.version ?? '0.0.0';
   const routes = [
+    ...landingRoutes(version),
     ...healthRoutes(config, sequelize, upstreams),
-    ...docsRoutes(buildOpenApiDocument(allOperations(), released?.version ?? '0.0.0')),
+    ...docsRoutes(buildOpenApiDocument(allOperations(), version)),
     ...changelogRoutes(releases),
     ...accountRoutes(config, sequelize),
     ...keyRoutes(config, sequelize, keys),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
 import { htmlPageHeaders } from './http/security-headers';
+import { staticRoute } from './observability/http-metrics';
 import type { OpenApiDocument } from './openapi/document';
 import { apiDocs, openApiDocument } from './platform-operations';
 import { route, type Route } from './routing/operation';
@@ -61,7 +62,7 @@ const pageHeaders = htmlPageHeaders(DOCS_CSP);
 /** The files the /docs page loads: assets, not operations, so served by middleware that stays out of the route table. */
 export function docsAssets(): Router {
   const router = Router();
-  router.use('/docs/assets', pageHeaders, (req, res, next) => {
+  router.use('/docs/assets', staticRoute('/docs/assets/*'), pageHeaders, (req, res, next) => {
     if (req.path === '/init.js') res.type('application/javascript').send(INIT);
     else next();
   });

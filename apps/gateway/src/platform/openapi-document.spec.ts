@@ -63,4 +63,23 @@ describe('the OpenAPI document', () => {
     );
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('declares If-Match as optional on every PATCH (stale → 412, never 428) and Idempotent-Replayed on idempotent writes', () => {
+    type Operation = { parameters?: { name: string; required?: boolean }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const operations = Object.values(document.paths).flatMap((item) => Object.entries(item as Record<string, Operation>));
+    const patches = operations.filter(([method]) => method === 'patch').map(([, op]) => op);
+    const conditional = patches.filter((op) => op.parameters?.some((p) => p.name === 'If-Match'));
+    expect(conditional.length).toBeGreaterThanOrEqual(4);
+    for (const op of conditional) {
+      expect(op.parameters?.find((p) => p.name === 'If-Match')?.required).toBe(false);
+      expect(Object.keys(op.responses)).toContain('412');
+      expect(Object.keys(op.responses)).not.toContain('428');
+    }
+    const idempotent = operations.filter(([, op]) => op.parameters?.some((p) => p.name === 'Idempotency-Key')).map(([, op]) => op);
+    expect(idempotent.length).toBeGreaterThan(0);
+    for (const op of idempotent) {
+      const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+      for (const [, response] of success) expect(Object.keys(response.headers ?? {})).toContain('Idempotent-Replayed');
+    }
+  });
 });

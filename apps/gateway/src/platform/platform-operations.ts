@@ -89,3 +89,38 @@ export const apiDocs = operation({
   request: {},
   responses: { '200': { description: 'An HTML page.', content: { 'text/html': null } } },
 });
+
+/** Where a newcomer goes next: the same links in the HTML page and the JSON index. */
+export const LANDING_LINKS = {
+  docs: { href: '/docs', title: 'API documentation' },
+  openapi: { href: '/openapi.json', title: 'OpenAPI document' },
+  dashboard: { href: '/dashboard/', title: 'Dashboard: sign up and manage API keys' },
+  changelog: { href: '/api/v1/changelog', title: 'Changelog' },
+  status: { href: '/readyz', title: 'Status' },
+} as const;
+
+const linkSchema = z.object({ href: z.string(), title: z.string() });
+
+export const landing = operation({
+  method: 'get',
+  path: '/',
+  operationId: 'landing',
+  summary: 'Where to start: links to the docs, dashboard, changelog and status',
+  description: 'A short HTML page for a browser (`Accept: text/html`); a JSON index of the same links otherwise.',
+  tag,
+  access,
+  request: {},
+  responses: {
+    '200': {
+      description: 'The links, as JSON or as an HTML page.',
+      content: {
+        'application/json': z.object({
+          name: z.string(),
+          version: z.string(),
+          links: z.object(Object.fromEntries(Object.keys(LANDING_LINKS).map((name) => [name, linkSchema])) as Record<keyof typeof LANDING_LINKS, typeof linkSchema>),
+        }),
+        'text/html': null,
+      },
+    },
+  },
+});

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows } from '@libs/db';
 import { SqlParams } from './sql-params';
 
 /** Keyset position in a list ordered by name: [lower(name), id]. */
@@ -31,9 +32,10 @@ export function selectByName<R>(
   if (options.after) {
     where.push(`(lower(t.name), t.id) > (${params.add(options.after[0])}, ${params.add(options.after[1])}::bigint)`);
   }
-  return sequelize.query<R & NamedRow>(
+  return selectRows<R & NamedRow>(
+    sequelize,
     `SELECT ${options.columns}, t.id::text AS id, lower(t.name) AS sort_name FROM ${options.table} t
       WHERE ${where.join(' AND ')} ORDER BY lower(t.name), t.id LIMIT ${params.add(options.limit)}`,
-    { bind: params.values, type: QueryTypes.SELECT },
+    params.values,
   );
 }

@@ -4,6 +4,7 @@ import { REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
 import { CONTROL_CHARACTER } from '../catalogue/request-checks';
 import {
   diseasesByPk,
+  FUZZY_RANKING,
   fuzzyPage,
   listDiseases,
   SearchTimeoutError,
@@ -66,8 +67,9 @@ const isFuzzyPosition = (position: unknown): position is FuzzyPosition => {
 
 export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
   async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string) {
-    // The page size is not part of the query a cursor is bound to: a client may change b mid-walk.
-    const query = { term, exact: false, order };
+    // The page size is not part of the query a cursor is bound to: a client may change b mid-walk. The ranking is:
+    // a cursor's position means nothing to another.
+    const query = { term, exact: false, order, ranking: FUZZY_RANKING };
     // The fuzzy pass ranks every candidate in memory (fuzzyPage), so it finds the next page itself.
     const page = await fuzzyPage(db, term, order, limit, cursorPosition(cursors, cursor, query, isFuzzyPosition));
     return {

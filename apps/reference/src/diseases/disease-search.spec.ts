@@ -75,6 +75,32 @@ describe('disease search on the default dataset', () => {
     expect((await search(searchRequest({ name: 'alzhiemer' }))).diseases.map((d) => d.diseaseName)).toContain('Alzheimer Disease');
   });
 
+  it('finds what a misspelling at the first letter, a part match or a near tie used to hide', async () => {
+    const disease = (diseaseName: string, diseaseId: string, synonyms: string[]): CtdDisease => ({
+      diseaseName, diseaseId, synonyms, altDiseaseIds: [], definition: '', parentIds: [], treeNumbers: [], parentTreeNumbers: [], slimMappings: [],
+    });
+    // Real names (the default dataset has Dystonia only), added after it: ties on everything else go to the older id.
+    const added = [
+      disease('Skull Neoplasms', 'MESH:D012888', ['Skull Neoplasm']),
+      disease('Polydipsia', 'MESH:D059606', ['Polydipsias']),
+      disease('Polydipsia, Psychogenic', 'MESH:D059607', ['Psychogenic Polydipsia']),
+      disease('Autolysis', 'MESH:D001329', ['Autolyses']),
+      disease('Osteolysis', 'MESH:D010014', ['Osteolyses']),
+      disease('Dystocia', 'MESH:D004420', ['Dystocias']),
+    ];
+    await db.sequelize.transaction((t) => upsertDiseases(db.sequelize, added, t));
+    const top = async (name: string, count: number) =>
+      (await search(searchRequest({ name, batchSize: count }))).diseases.map((d) => d.diseaseName);
+    // Two swaps, one at the first letter: 7 of 15 trigrams left, a similarity of 7/23, exactly the wide pass's bound.
+    expect(await top('Ksull Neoplsam', 1)).toEqual(['Skull Neoplasms']);
+    // "polydipsia, psychogenic" matches in part; the whole name is two typos away and only the wide pass finds it.
+    expect(await top('Pylydpsia', 1)).toEqual(['Polydipsia']);
+    // Two dropped letters are likelier than a dropped and a wrong one.
+    expect(await top('stolyses', 2)).toEqual(['Osteolysis', 'Autolysis']);
+    // One dropped letter from both; "dystocias" is two from it as well.
+    expect(await top('Dystoia', 2)).toEqual(['Dystocia', 'Dystonia']);
+  });
+
   const fieldOf = async (fields: Partial<referenceV1.SearchDiseasesRequest>) => {
     try {
       await search(searchRequest(fields));

@@ -52,7 +52,7 @@ export const transactionFields = {
   categoryId: uuid,
   payee: text(LIMITS.payee, { required: true }),
   amount: amount.meta({ description: 'Minor units (cents). An integer: a fraction or a float is refused.' }),
-  notes: text(LIMITS.notes),
+  notes: text(LIMITS.notes).nullable().meta({ description: 'null (or "") clears the notes (PATCH).' }),
   accountId: uuid,
 };
 

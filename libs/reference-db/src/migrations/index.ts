@@ -3,6 +3,13 @@ import { m0001Diseases } from './0001-diseases';
 import { m0002Catalogue } from './0002-catalogue';
 import { m0003DiseaseSearch } from './0003-disease-search';
 import { m0004TrigramPendingLists } from './0004-trigram-pending-lists';
+import { m0005TermStatistics } from './0005-term-statistics';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Diseases, m0002Catalogue, m0003DiseaseSearch, m0004TrigramPendingLists];
+export const migrations: Migration[] = [
+  m0001Diseases,
+  m0002Catalogue,
+  m0003DiseaseSearch,
+  m0004TrigramPendingLists,
+  m0005TermStatistics,
+];

@@ -1,5 +1,5 @@
 import { editDistances } from './edit-distance';
-import { rankDiseases, type FuzzyCandidate } from './fuzzy-rank';
+import { compareKeys, rankDiseases, type FuzzyCandidate } from './fuzzy-rank';
 
 describe('editDistances', () => {
   it.each([
@@ -15,8 +15,22 @@ describe('editDistances', () => {
   });
 
   it('measures the distance to the closest start of the term', () => {
-    expect(editDistances('alzhiemer', 'alzheimer disease')).toEqual({ full: 9, prefix: 1 });
+    expect(editDistances('alzhiemer', 'alzheimer disease')).toMatchObject({ full: 9, prefix: 1 });
     expect(editDistances('diabetes', 'diabetes mellitus').prefix).toBe(0);
+  });
+
+  it.each([
+    ['stolyses', 'osteolyses', 2, 0], // two dropped letters
+    ['stolyses', 'autolyses', 2, 1], // a dropped letter and a wrong one
+    ['synndrome', 'syndrome', 1, 0], // a doubled letter
+    ['synxdrome', 'syndrome', 1, 1], // an extra letter that doubles nothing
+    ['sydnrome', 'syndrome', 1, 0], // swapped neighbours
+  ])('%s -> %s: of the fewest edits (%i), %i uncommon', (query, term, full, uncommon) => {
+    expect(editDistances(query, term)).toMatchObject({ full, fullUncommon: uncommon });
+  });
+
+  it('counts the uncommon edits of the prefix alignment apart', () => {
+    expect(editDistances('alzhxmer', 'alzheimer disease')).toMatchObject({ prefix: 2, prefixUncommon: 1 });
   });
 });
 
@@ -30,7 +44,7 @@ describe('rankDiseases', () => {
   });
   const order = (query: string, candidates: FuzzyCandidate[]) =>
     rankDiseases(query, candidates)
-      .sort((a, b) => a.key.join(',').localeCompare(b.key.join(',')) || Number(a.diseasePk) - Number(b.diseasePk))
+      .sort((a, b) => compareKeys(a.key, b.key) || Number(a.diseasePk) - Number(b.diseasePk))
       .map((d) => d.diseasePk);
 
   it('puts an exact match first, then an exact prefix, then the fewest typos', () => {
@@ -43,8 +57,22 @@ describe('rankDiseases', () => {
     expect(order('gout', candidates)).toEqual(['3', '1', '4', '2']);
   });
 
-  it('scores a disease by its best name or synonym', () => {
-    const ranked = rankDiseases('mellitus', [candidate('7', 'diabetes mellitus'), candidate('7', 'mellitus', false)]);
-    expect(ranked).toEqual([{ diseasePk: '7', nameKey: 'mellitus', key: [0, 0, 500, 1] }]);
+  it('scores a disease by its best name or synonym, and counts its terms within the allowed typos once each', () => {
+    const ranked = rankDiseases('mellitus', [
+      candidate('7', 'diabetes mellitus'),
+      candidate('7', 'mellitus', false),
+      candidate('7', 'mellitus', false), // offered by both candidate passes
+      candidate('7', 'melitus', false),
+    ]);
+    expect(ranked).toEqual([{ diseasePk: '7', nameKey: 'diabetes mellitus', key: [0, 0, 0, -2, 500, 1], closeTerms: 2 }]);
+  });
+
+  it('prefers common slips to uncommon ones, then the disease more of whose terms are near', () => {
+    expect(order('stolyses', [candidate('1', 'autolyses'), candidate('2', 'osteolyses')])).toEqual(['2', '1']);
+    expect(order('dystoia', [candidate('1', 'dystonia'), candidate('2', 'dystocia'), candidate('2', 'dystocias', false)])).toEqual(['2', '1']);
+  });
+
+  it('counts no term of a disease matched only in part', () => {
+    expect(rankDiseases('alzhiemer', [candidate('3', 'alzheimer disease')])[0].closeTerms).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { editDistances } from './edit-distance';
+import { allowedTypos, editDistances } from './edit-distance';
 
 /** A name or synonym that the trigram index offered for a query. */
 export interface FuzzyCandidate {
@@ -12,19 +12,38 @@ export interface FuzzyCandidate {
 }
 
 /**
- * Relevance of a term, compared element by element, smaller first:
+ * How near a term is to the query, compared element by element, smaller first:
  * 0. cost in half edits: 0 exact, 1 an exact prefix, 2 one typo, 3 one typo in a prefix, ...
  * 1. edits to the whole term (a shorter term wins among equal prefixes);
- * 2. trigram dissimilarity in thousandths (how much of the query's text the term shares);
- * 3. 0 for the disease's own name, 1 for a synonym.
+ * 2. uncommon edits among those of element 0 (a wrong letter, an extra letter that doubles none of its
+ *    neighbours: see edit-distance.ts);
+ * 3. trigram dissimilarity in thousandths (how much of the query's text the term shares);
+ * 4. 0 for the disease's own name, 1 for a synonym.
+ */
+type TermKey = [number, number, number, number, number];
+
+function termKey(query: string, candidate: FuzzyCandidate): TermKey {
+  const { full, prefix, fullUncommon, prefixUncommon } = editDistances(query, candidate.term);
+  const wholeTerm = 2 * full <= 2 * prefix + 1;
+  return [
+    wholeTerm ? 2 * full : 2 * prefix + 1,
+    full,
+    wholeTerm ? fullUncommon : prefixUncommon,
+    1000 - Math.round(candidate.similarity * 1000),
+    candidate.isName ? 0 : 1,
+  ];
+}
+
+/**
+ * Relevance of a disease: the key of its best term, with, after the edits, how
+ * many of its names and synonyms are within the allowed typos of the whole
+ * query (negated, so that more comes first). Of two diseases whose best terms
+ * are equally near, the one that more of its terms would explain is the
+ * likelier meant: "dystoia" is one dropped letter from both "dystocia" and
+ * "dystonia", and two from "dystocias" too.
  * The disease id breaks the remaining ties, so the order is total and stable for keyset paging.
  */
-export type RankKey = [number, number, number, number];
-
-export function rankKey(query: string, candidate: FuzzyCandidate): RankKey {
-  const { full, prefix } = editDistances(query, candidate.term);
-  return [Math.min(2 * full, 2 * prefix + 1), full, 1000 - Math.round(candidate.similarity * 1000), candidate.isName ? 0 : 1];
-}
+export type RankKey = [number, number, number, number, number, number];
 
 export function compareKeys(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -35,17 +54,30 @@ export interface RankedDisease {
   diseasePk: string;
   nameKey?: string;
   key: RankKey;
+  /** How many of its terms are within the allowed typos of the whole query: none means only part matches. */
+  closeTerms: number;
 }
 
 /** Each disease once, scored by its best-matching name or synonym. */
 export function rankDiseases(query: string, candidates: FuzzyCandidate[]): RankedDisease[] {
-  const best = new Map<string, RankedDisease>();
+  const typos = allowedTypos(query);
+  const diseases = new Map<string, { nameKey?: string; best: TermKey; close: Set<string> }>();
   for (const candidate of candidates) {
-    const key = rankKey(query, candidate);
-    const known = best.get(candidate.diseasePk);
-    if (!known || compareKeys(key, known.key) < 0) {
-      best.set(candidate.diseasePk, { diseasePk: candidate.diseasePk, nameKey: candidate.nameKey, key });
+    const key = termKey(query, candidate);
+    let disease = diseases.get(candidate.diseasePk);
+    if (!disease) {
+      disease = { nameKey: candidate.nameKey, best: key, close: new Set() };
+      diseases.set(candidate.diseasePk, disease);
+    } else if (compareKeys(key, disease.best) < 0) {
+      disease.best = key;
     }
+    // A term can come from both candidate passes: count it once.
+    if (key[1] <= typos) disease.close.add(candidate.term);
   }
-  return [...best.values()];
+  return [...diseases].map(([diseasePk, { nameKey, best, close }]) => ({
+    diseasePk,
+    nameKey,
+    key: [best[0], best[1], best[2], -close.size, best[3], best[4]],
+    closeTerms: close.size,
+  }));
 }

@@ -1,4 +1,4 @@
-import { allowedTypos, candidateFilter, fuzzyCandidates } from './fuzzy-candidates';
+import { candidateFilter, fuzzyCandidates } from './fuzzy-candidates';
 import { rankDiseases, type RankedDisease } from './fuzzy-rank';
 import { boundedQuery } from './query-bounds';
 import type { SearchDb } from './search-statement';
@@ -6,9 +6,18 @@ import type { SearchDb } from './search-statement';
 export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';
 
 /**
- * Where a page of a fuzzy search ends: the candidate pass the walk uses (fixed
- * by its first page, so rows added mid-walk cannot switch it) and the sort
- * tuple of the last disease served, ending with its id.
+ * The version of the ranking and of the candidate passes, which a cursor's
+ * position depends on: bound to every fuzzy cursor, so that one made before
+ * either changed is refused rather than misread. 2: uncommon edits and near
+ * terms in the key; the wide pass adds to the first instead of replacing it.
+ */
+export const FUZZY_RANKING = 2;
+
+/**
+ * Where a page of a fuzzy search ends: the candidates the walk uses (0: the
+ * first pass's; 1: those and the wide pass's), fixed by its first page so that
+ * rows added mid-walk cannot switch them, and the sort tuple of the last
+ * disease served, ending with its id.
  */
 export interface FuzzyPosition {
   pass: 0 | 1;
@@ -29,12 +38,24 @@ function compareTuples(a: (number | string)[], b: (number | string)[]): number {
   return 0;
 }
 
-async function rankedMatches(db: SearchDb, query: string, pass: 0 | 1, order: FuzzyOrder): Promise<RankedDisease[]> {
-  return rankDiseases(query, await fuzzyCandidates(db, query, pass, order !== 'relevance'));
-}
+/** Whether the wide pass could find anything the first has not: only when its similarity threshold is lower. */
+const widens = (query: string) => candidateFilter(query, 1).similarity < candidateFilter(query, 0).similarity;
 
-/** Within the allowed typos of the whole term or of its start: what a user who misspelt a name would mean. */
-const plausible = (query: string) => (disease: RankedDisease) => disease.key[0] <= 2 * allowedTypos(query, 2) + 1;
+/**
+ * The ranked matches of the first pass; and, when the walk uses them or (on a
+ * first page) when no whole term is within the allowed typos of the query, the
+ * wide pass's too. A part match ("polydipsia, psychogenic" for "pylydpsia") or
+ * a term too many typos away is no reason to stop looking for what was
+ * misspelt ("polydipsia", which only the wide pass finds).
+ */
+async function rankedMatches(db: SearchDb, query: string, order: FuzzyOrder, position?: FuzzyPosition) {
+  const byName = order !== 'relevance';
+  const first = await fuzzyCandidates(db, query, 0, byName);
+  const matches = rankDiseases(query, first);
+  const wide = position ? position.pass === 1 : widens(query) && !matches.some((disease) => disease.closeTerms > 0);
+  if (!wide) return { pass: 0 as const, matches };
+  return { pass: 1 as const, matches: rankDiseases(query, [...first, ...(await fuzzyCandidates(db, query, 1, byName))]) };
+}
 
 /**
  * One page of typo-tolerant matches: candidates from the trigram index,
@@ -51,13 +72,7 @@ export async function fuzzyPage(
   position?: FuzzyPosition,
 ): Promise<{ diseasePks: string[]; next?: FuzzyPosition }> {
   const query = boundedQuery(text);
-  let pass: 0 | 1 = position?.pass ?? 0;
-  let matches = await rankedMatches(db, query, pass, order);
-  const widens = candidateFilter(query, 1).similarity < candidateFilter(query, 0).similarity;
-  if (!position && widens && !matches.some(plausible(query))) {
-    pass = 1;
-    matches = await rankedMatches(db, query, pass, order);
-  }
+  const { pass, matches } = await rankedMatches(db, query, order, position);
   const direction = order === 'name-desc' ? -1 : 1;
   let rows = matches.map((disease) => ({ disease, tuple: sortTuple(order, disease) }));
   rows.sort((a, b) => direction * compareTuples(a.tuple, b.tuple));

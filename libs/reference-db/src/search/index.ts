@@ -4,6 +4,6 @@
  * service and the benchmark's single-process baseline, so both run the same SQL.
  */
 export { diseasesByPk, listDiseases, type DiseaseRow, type DiseaseListing, type ListOrder } from './disease-store';
-export { fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
+export { FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
 export { MAX_QUERY_WORDS, MAX_WORD_LENGTH } from './query-bounds';
 export { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, SearchTimeoutError, type SearchDb } from './search-statement';

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows, sqlStateOf } from '@libs/db';
 
 /** The reference database as disease search uses it: every statement is cut off after statementTimeoutMs. */
 export interface SearchDb {
@@ -27,9 +28,7 @@ export class SearchTimeoutError extends Error {
  * 57014 query_canceled: the statement timeout, or an operator's pg_cancel_backend; either way this search was
  * stopped and may pass later. The code, not the message, decides: the message follows the server's lc_messages.
  */
-function isStatementTimeout(error: unknown): boolean {
-  return (error as { parent?: { code?: unknown } }).parent?.code === '57014';
-}
+const isStatementTimeout = (error: unknown): boolean => sqlStateOf(error) === '57014';
 
 /**
  * Runs one search SELECT after its settings, all in one simple-query message:
@@ -43,7 +42,8 @@ function isStatementTimeout(error: unknown): boolean {
  * sequential scans: a search must come from an index whatever its input, and
  * the planner prices `%` like an integer comparison, so for a long query
  * (many trigrams, a costly index scan on paper) it would rather compute the
- * similarity of all 77k terms, 470 ms where the index takes 5.
+ * similarity of all 77k terms, 470 ms where the index takes 5. It is sent
+ * with selectRows, past Sequelize's query layer.
  */
 export async function runSearchStatement<Row extends object>(db: SearchDb, settings: string[], select: string): Promise<Row[]> {
   const statements = [
@@ -53,7 +53,7 @@ export async function runSearchStatement<Row extends object>(db: SearchDb, setti
     select,
   ];
   try {
-    return await db.sequelize.query<Row>(statements.join(';\n'), { type: QueryTypes.SELECT });
+    return await selectRows<Row>(db.sequelize, statements.join(';\n'));
   } catch (error) {
     if (isStatementTimeout(error)) throw new SearchTimeoutError(db.statementTimeoutMs);
     throw error;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { Router } from 'express';
+import { staticRoute } from '../observability/http-metrics';
 import { htmlPageHeaders } from './security-headers';
 
 // Built: dist/apps/gateway/dashboard (copied as a build asset). From source (tests): apps/gateway/dashboard.
@@ -20,7 +21,7 @@ const CONTENT_SECURITY_POLICY = [
 /** The API management dashboard: static HTML, CSS and JS at /dashboard. */
 export function dashboard(): Router {
   const router = Router();
-  router.use('/dashboard', htmlPageHeaders(CONTENT_SECURITY_POLICY), (_req, res, next) => {
+  router.use('/dashboard', staticRoute('/dashboard/*'), htmlPageHeaders(CONTENT_SECURITY_POLICY), (_req, res, next) => {
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-cache');
     next();

@@ -19,7 +19,8 @@ export function listRoutes(app: Express): RouteEntry[] {
       if (layer.route) {
         // A route may answer several paths (e.g. /dosages and /api/v1/dosages).
         for (const path of ([] as string[]).concat(layer.route.path)) {
-          for (const method of Object.keys(layer.route.methods)) {
+          // `_all`: the 405 answer a declared path gives other methods (routing/method-not-allowed.ts), no operation.
+          for (const method of Object.keys(layer.route.methods).filter((name) => name !== '_all')) {
             routes.push({ method, path: path.replace(/:(\w+)/g, '{$1}') });
           }
         }

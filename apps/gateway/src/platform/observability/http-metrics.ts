@@ -26,17 +26,48 @@ const inFlight = new Gauge({
 
 /**
  * The route template (/api/v1/transactions/:id), never the raw path: raw paths
- * would make one time series per id. Requests no route took share one label.
+ * would make one time series per id. Files served by static middleware carry
+ * the label it set (staticRoute); requests nothing took share `unmatched`.
  */
 export function routeTemplate(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  const label = req.res?.locals.routeLabel as unknown;
+  return typeof label === 'string' ? label : 'unmatched';
 }
+
+/**
+ * A label set's counter and histogram, looked up once: prom-client otherwise
+ * sorts and joins the labels into a key on every call. Bounded: methods are
+ * the few Node parses, routes are templates or static trees' labels, statuses are three digits.
+ */
+const seriesByLabels = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+
+function seriesOf(method: string, route: string, status: string) {
+  const key = `${method} ${route} ${status}`;
+  let series = seriesByLabels.get(key);
+  if (!series) {
+    const labels = { method, route, status };
+    const counter = requestsTotal.labels(labels);
+    const histogram = requestDuration.labels(labels);
+    series = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+    seriesByLabels.set(key, series);
+  }
+  return series;
+}
+
+/** Labels the requests a static file tree answers (`/dashboard/*`): one series for the tree, not one per file. */
+export const staticRoute =
+  (label: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.routeLabel = label;
+    next();
+  };
 
 /** Counts and times every request, including those that end in an error or that the client abandons. */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
-    const stop = requestDuration.startTimer();
+    const started = performance.now();
     inFlight.inc();
     let done = false;
     const record = () => {
@@ -45,9 +76,9 @@ export function httpMetrics(): RequestHandler {
       inFlight.dec();
       // A client that hung up before the answer is recorded with status 499, as nginx does.
       const status = res.writableFinished ? String(res.statusCode) : '499';
-      const labels = { method: req.method, route: routeTemplate(req), status };
-      requestsTotal.inc(labels);
-      stop(labels);
+      const series = seriesOf(req.method, routeTemplate(req), status);
+      series.count();
+      series.observe((performance.now() - started) / 1000);
     };
     res.once('finish', record);
     res.once('close', record);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { grantedRoles } from '@libs/contracts';
 import type { OperationSpec, RequestSchemas } from '../routing/operation';
+import { idempotentReplayed, takesIdempotencyKey } from '../routing/headers';
 import { operationPaths } from '../routing/mount';
 import { problem, type ResponseDoc } from '../routing/responses';
 import { JsonSchemas } from './json-schemas';
@@ -29,14 +30,13 @@ const securitySchemes = {
 const IF_MATCH = {
   name: 'If-Match',
   in: 'header',
-  required: true,
-  description: 'The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412.',
+  required: false,
+  description: 'The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412.',
   schema: { type: 'string' },
 };
 
 const ifMatchResponses = {
   '412': problem('The If-Match version is not the current one: fetch again and reapply.'),
-  '428': problem('If-Match is required.'),
 };
 
 function accessText(spec: OperationSpec): string {
@@ -98,7 +98,9 @@ class DocumentWriter {
       Object.entries(responses).map(([status, doc]) => {
         // Every answer to a request made with a key carries the key's limits.
         const withLimits = secured && status.startsWith('2') ? { ...doc, headers: { ...doc.headers, ...rateLimitHeaders } } : doc;
-        return [status, this.response(withLimits)];
+        // A retried write is answered with the first response, marked as such.
+        const replayable = takesIdempotencyKey(spec.request.headers) && status.startsWith('2');
+        return [status, this.response(replayable ? { ...withLimits, headers: { ...withLimits.headers, ...idempotentReplayed } } : withLimits)];
       }),
     );
     const permission = permissionOf(spec);

@@ -16,3 +16,14 @@ export const idempotencyKey = z
 
 /** Headers of a write that honours Idempotency-Key. */
 export const idempotentWrite = z.object({ 'Idempotency-Key': idempotencyKey });
+
+/** On the answer to a write that repeated an Idempotency-Key: the first response, not a new write. */
+export const idempotentReplayed = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written.',
+    schema: z.literal('true'),
+  },
+};
+
+/** Whether an operation's request declares Idempotency-Key. */
+export const takesIdempotencyKey = (headers: z.ZodObject | undefined) => headers !== undefined && 'Idempotency-Key' in headers.shape;

@@ -1,11 +1,14 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { fieldErrorsOf, type FieldProblem } from '@libs/contracts';
+import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
+import { methodNotAllowed, methodsByPath } from './method-not-allowed';
 import type { AccessGuard } from '../../identity/access-guard';
 import { expectedVersion } from '../http/if-match';
 import { parseBody } from '../http/json-body';
 import type { UpstreamCall } from '../upstreams/upstream';
+import { routesByPrefix, type RouteEntry } from './dispatch';
 import type { OperationSpec, ParsedRequest, RequestSchemas, Route } from './operation';
 
 /** `/api/v1/transactions/{id}` → `/api/v1/transactions/:id`. */
@@ -45,7 +48,11 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
   const read = req.method === 'GET' || req.method === 'HEAD';
   // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
   const cache = !read ? 'skip' : /no-cache/i.test(req.get('cache-control') ?? '') ? 'refresh' : 'use';
-  return { requestId: res.locals.requestId as string, key, retryable: read, cache };
+  // A write that repeated an Idempotency-Key is answered with the first response, and says so (as Stripe does).
+  const onHeaders = (headers: Metadata) => {
+    if (headers.get(METADATA.idempotentReplayed)[0] === 'true') res.set('Idempotent-Replayed', 'true');
+  };
+  return { requestId: res.locals.requestId as string, key, retryable: read, cache, ...(read ? {} : { onHeaders }) };
 }
 
 /**
@@ -54,8 +61,8 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
  * If-Match when the operation takes it, then the handler with the parsed input.
  * The schemas are zod objects built once at start; a request only runs them.
  */
-export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
-  const router = Router();
+export function mountRoutes(routes: Route[], guard: AccessGuard): RequestHandler {
+  const entries: RouteEntry[] = [];
   for (const { spec, handler } of routes) {
     const { body } = spec.request;
     const answer = async (req: Request, res: Response) => {
@@ -69,7 +76,11 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): Router {
       await handler(input, { req, res, caller, upstream: upstreamCallOf(req, res, caller.key) });
     };
     // One route per path, so that metrics and traces name the path template the request took.
-    for (const path of operationPaths(spec)) router[spec.method](expressPath(path), answer);
+    for (const path of operationPaths(spec)) entries.push({ method: spec.method, path: expressPath(path), handler: answer });
   }
-  return router;
+  // After every operation (of its group, which holds every route its path can match): a path that exists answers
+  // other methods with 405 and what it allows.
+  const declared = routes.flatMap(({ spec }) => operationPaths(spec).map((path) => ({ path: expressPath(path), method: spec.method })));
+  for (const [path, methods] of methodsByPath(declared)) entries.push({ method: 'all', path, handler: methodNotAllowed(methods) });
+  return routesByPrefix(entries);
 }

@@ -47,7 +47,7 @@ export interface OperationSpec<R extends RequestSchemas = RequestSchemas> {
   request: R;
   /** How much body a request may send: operations that need no key read less. */
   bodyLimit?: 'keyed' | 'public';
-  /** The operation changes a versioned record: If-Match is required (428 without, 412 when stale). */
+  /** The operation changes a versioned record: If-Match is honoured (optional; a stale one is a 412). */
   ifMatch?: boolean;
   responses: Record<string, ResponseDoc>;
 }
@@ -58,7 +58,7 @@ export interface ParsedRequest<R extends RequestSchemas> {
   query: R['query'] extends Shape ? z.output<R['query']> : Record<string, never>;
   headers: R['headers'] extends Shape ? z.output<R['headers']> : Record<string, never>;
   body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
-  /** With `ifMatch`: the version If-Match names, 0 for `*`. */
+  /** With `ifMatch`: the version If-Match names, 0 for `*` or no If-Match (last write wins). */
   expectedVersion: number;
 }
 

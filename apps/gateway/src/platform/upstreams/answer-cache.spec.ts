@@ -1,4 +1,4 @@
-import { AnswerCache } from './answer-cache';
+import { AnswerCache, jsonLengthOf } from './answer-cache';
 
 describe('AnswerCache', () => {
   const counting = () => {
@@ -65,5 +65,14 @@ describe('AnswerCache', () => {
     await cache.answer('/m', {}, upstream.fetch);
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(await cache.answer('/m', {}, upstream.fetch)).toBe('answer 2');
+  });
+
+  it.each([
+    ['text', 'a "quoted" name'],
+    ['a page', { diseases: [{ Disease_Name: 'Asthma', id: 12, exact: true, parent: null }, { Disease_Name: 'Acne' }], nextCursor: 'abc' }],
+    ['nested arrays', [[1, 2.5, -3], [], [false, 'x']]],
+  ])('sizes %s at about its JSON length without making the JSON', (_kind, value) => {
+    const exact = JSON.stringify(value).length;
+    expect(Math.abs(jsonLengthOf(value) - exact)).toBeLessThanOrEqual(exact * 0.2);
   });
 });

@@ -2,6 +2,7 @@ import CircuitBreaker from 'opossum';
 import {
   callUnary,
   GrpcStatus,
+  type Metadata,
   outgoingMetadata,
   type ActorSigner,
   READ_RETRY_POLICY,
@@ -49,6 +50,8 @@ export interface UpstreamCall {
   retryable: boolean;
   /** `use`: an answer in the cache will do; `refresh`: fetch anew and cache that; `skip`: keep out of the cache. */
   cache: 'use' | 'refresh' | 'skip';
+  /** Sees the service's response headers (gRPC initial metadata) of an uncached call, before its answer. */
+  onHeaders?: (headers: Metadata) => void;
 }
 
 export interface UpstreamOptions {
@@ -113,7 +116,7 @@ export class Upstream<C extends object> {
   private async callUpstream<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, call: UpstreamCall): Promise<Res> {
     const method = pick(this.client).bind(this.client) as UnaryMethod<Req, Res>;
     const context = { requestId: call.requestId, actor: call.key && { userId: call.key.userId, role: call.key.role } };
-    const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context, this.options.actorSigner), timeoutMs });
+    const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context, this.options.actorSigner), timeoutMs, onHeaders: call.onHeaders });
     const deadline = Date.now() + this.options.timeoutMs;
     const stopTimer = upstreamDuration.startTimer({ upstream: this.name });
     const retryAfter = Math.ceil(this.options.resetMs / 1000);
