@@ -24,6 +24,9 @@ export const configSchema = z
     // Express's `trust proxy`: empty = the socket's peer is the client; a hop count or the proxies' addresses
     // (e.g. `loopback, 10.0.0.0/8`) make X-Forwarded-For name the client, as login throttling needs behind a balancer.
     TRUST_PROXY: env.text(''),
+    // How clients reach the gateway (`https://api.example.org`, maybe with a path prefix): absolute links such as
+    // FHIR Bundle paging and the document's `servers` use it. Unset: the request's own origin (see TRUST_PROXY).
+    PUBLIC_BASE_URL: env.optionalUrl(['http:', 'https:']).transform((url) => url?.replace(/\/+$/, '')),
     HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
     HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
     // Node's own default: room for a key, tracing and a proxy's headers, while a connection's headers stay small.

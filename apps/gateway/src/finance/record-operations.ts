@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { financeApi, type Permission } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
-import { etagHeader, json, problem } from '../platform/routing/responses';
+import { etagHeader, json, problem, locationHeader } from '../platform/routing/responses';
 import * as schemas from './schemas';
 
 /** The supporting finance records under /api/v1/finance/, and a student's statement. */
@@ -57,7 +57,7 @@ function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(
       access: { key: 'finance:write' },
       request: { headers: idempotentWrite, body: kind.create },
       responses: {
-        '201': json('Created; `Location` names it.', kind.record, etagHeader),
+        '201': json('Created; `Location` names it.', kind.record, { ...etagHeader, ...locationHeader }),
         '409': problem('A unique value is taken, or the Idempotency-Key was used with another request.'),
       },
     }),

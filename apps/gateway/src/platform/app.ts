@@ -19,6 +19,7 @@ import { diseaseRoutes } from '../reference/diseases-routes';
 import { dosageRoutes } from '../reference/dosages-routes';
 import { drugRoutes } from '../reference/drugs-routes';
 import { labRoutes } from '../reference/labs-routes';
+import { metadataRoutes } from '../reference/metadata-routes';
 import { premiseRoutes } from '../reference/premises-routes';
 import type { Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
@@ -27,6 +28,7 @@ import { healthRoutes } from './health-routes';
 import { requireHostHeader } from './http/client-errors';
 import { dashboard } from './http/dashboard';
 import { databaseUnavailable } from './http/database-unavailable';
+import { fhirErrors } from './http/fhir-request';
 import { deferredJsonBody } from './http/json-body';
 import { pipeliningLimit } from './http/pipelining-limit';
 import { requestId } from './http/request-id';
@@ -55,9 +57,11 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.locals.publicBaseUrl = config.PUBLIC_BASE_URL;
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(pipeliningLimit());
   app.use(requestId());
+  app.use(fhirErrors());
   app.use(noSniff());
   app.use(tracing());
   app.use(httpMetrics());
@@ -73,6 +77,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   const routes = [
     ...healthRoutes(config, sequelize, upstreams),
     ...docsRoutes(buildOpenApiDocument(allOperations(), released?.version ?? '0.0.0')),
+    ...metadataRoutes(allOperations(), released),
     ...changelogRoutes(releases),
     ...accountRoutes(config, sequelize),
     ...keyRoutes(config, sequelize, keys),

@@ -1,8 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { grantedRoles } from '@libs/contracts';
 import type { OperationSpec, RequestSchemas } from '../routing/operation';
 import { operationPaths } from '../routing/mount';
-import { problem, type ResponseDoc } from '../routing/responses';
+import { operationOutcomeSchema, problem, type ResponseDoc } from '../routing/responses';
 import { JsonSchemas } from './json-schemas';
 import { rateLimitHeaders, tooManyRequests } from './rate-limit-responses';
 
@@ -39,6 +39,16 @@ const ifMatchResponses = {
   '428': problem('If-Match is required.'),
 };
 
+const retryAfter = { description: 'Seconds to wait before retrying (with 503).', schema: z.int().min(0) };
+
+const requestIdHeader = {
+  'X-Request-Id': { description: 'The request id: the one sent, when plain, or a generated one.', schema: z.string() },
+};
+
+const unauthorized = problem('No API key, or an unknown or revoked one.', {
+  'WWW-Authenticate': { description: '`Bearer`, with the error when a key was sent.', schema: z.string() },
+});
+
 function accessText(spec: OperationSpec): string {
   const { access } = spec;
   if ('public' in access) return 'Public: no API key needed.';
@@ -70,7 +80,10 @@ class DocumentWriter {
     return [...place('path', request.path), ...place('query', request.query), ...place('header', request.headers)];
   }
 
-  response(doc: ResponseDoc) {
+  /** `fhir`: the operation answers FHIR on request, and then its problems as OperationOutcome too. */
+  response(doc: ResponseDoc, fhir = false) {
+    const content =
+      fhir && doc.content?.['application/problem+json'] ? { ...doc.content, 'application/fhir+json': operationOutcomeSchema } : doc.content;
     return {
       description: doc.description,
       ...(doc.headers && {
@@ -81,9 +94,9 @@ class DocumentWriter {
           ]),
         ),
       }),
-      ...(doc.content && {
+      ...(content && {
         content: Object.fromEntries(
-          Object.entries(doc.content).map(([type, schema]) => [type, schema ? { schema: this.schemas.of(schema, 'input') } : {}]),
+          Object.entries(content).map(([type, schema]) => [type, schema ? { schema: this.schemas.of(schema, 'input') } : {}]),
         ),
       }),
     };
@@ -93,12 +106,19 @@ class DocumentWriter {
     const secured = !('public' in spec.access) && !('keyIfGiven' in spec.access);
     const parameters = [...this.parameters(spec.request), ...(spec.ifMatch ? [IF_MATCH] : [])];
     const body = spec.request.body;
-    const responses: Record<string, ResponseDoc> = { ...spec.responses, ...(spec.ifMatch ? ifMatchResponses : {}) };
+    const responses: Record<string, ResponseDoc> = {
+      ...spec.responses,
+      ...(spec.ifMatch ? ifMatchResponses : {}),
+      ...(parameters.length || body ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),
+      ...(secured ? { '401': unauthorized, '403': problem('The key is valid but its role lacks the permission.'), '429': tooManyRequests } : {}),
+      default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.', { 'Retry-After': retryAfter }),
+    };
+    const fhir = Boolean(spec.responses['200']?.fhir);
     const documented = Object.fromEntries(
       Object.entries(responses).map(([status, doc]) => {
-        // Every answer to a request made with a key carries the key's limits.
-        const withLimits = secured && status.startsWith('2') ? { ...doc, headers: { ...doc.headers, ...rateLimitHeaders } } : doc;
-        return [status, this.response(withLimits)];
+        // Every answer to a request made with a key carries the key's limits; every answer carries its request id.
+        const limits = secured && status.startsWith('2') ? rateLimitHeaders : {};
+        return [status, this.response({ ...doc, headers: { ...doc.headers, ...limits, ...requestIdHeader } }, fhir)];
       }),
     );
     const permission = permissionOf(spec);
@@ -117,20 +137,7 @@ class DocumentWriter {
       }),
       security: secured ? [{ bearerKey: [] }] : [],
       ...(permission ? { 'x-permission': permission } : {}),
-      responses: {
-        ...documented,
-        ...(parameters.length || body
-          ? { '400': this.response(problem('The request is malformed; `errors` names each bad field or parameter.')) }
-          : {}),
-        ...(secured
-          ? {
-              '401': this.response(problem('No API key, or an unknown or revoked one. Carries `WWW-Authenticate: Bearer`.')),
-              '403': this.response(problem('The key is valid but its role lacks the permission.')),
-              '429': this.response(tooManyRequests),
-            }
-          : {}),
-        default: this.response(problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.')),
-      },
+      responses: documented,
     };
   }
 }

@@ -1,0 +1,39 @@
+import type { Request, RequestHandler } from 'express';
+import type { ProblemFormat } from '@libs/http-problems';
+
+/** `_format=fhir` (or `application/fhir+json`), else `Accept: application/fhir+json` (docs/REFERENCE.md, "FHIR"). */
+export function asksForFhir(req: Request, format: unknown = req.query._format): boolean {
+  if (typeof format === 'string' && format !== '') return format.includes('fhir');
+  return /application\/fhir\+json/i.test(req.get('accept') ?? '');
+}
+
+/** A request that asked for FHIR gets its errors as OperationOutcome, whichever middleware raises them. */
+export function fhirErrors(): RequestHandler {
+  return (req, res, next) => {
+    if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
+    next();
+  };
+}
+
+// A host as a client may name it: a name or IPv4 address, or a bracketed IPv6 one, and a port.
+const PLAIN_HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/**
+ * The gateway's address as its clients know it, without a trailing slash:
+ * PUBLIC_BASE_URL when configured, else the request's own origin (its Host,
+ * or X-Forwarded-Proto and -Host when TRUST_PROXY trusts the proxy). A Host
+ * that is no plain host name is not echoed into links: they stay relative.
+ */
+export function publicBaseOf(req: Request): string {
+  const configured = req.app.locals.publicBaseUrl as string | undefined;
+  if (configured) return configured;
+  const host = req.host;
+  return host && PLAIN_HOST.test(host) ? `${req.protocol}://${host}` : '';
+}
+
+/** The request's own URL under the public base, with the query changed by `edit`. */
+export function publicUrlOf(req: Request, edit: (query: URLSearchParams) => void = () => undefined): string {
+  const url = new URL(req.originalUrl, 'http://gateway.invalid');
+  edit(url.searchParams);
+  return `${publicBaseOf(req)}${url.pathname}${url.search}`;
+}
