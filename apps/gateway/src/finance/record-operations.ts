@@ -25,13 +25,15 @@ interface RecordKind<C extends z.ZodType, U extends z.ZodType | undefined> {
 function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(kind: RecordKind<C, U>) {
   const base = `/api/v1/finance/${kind.path}`;
   const words = kind.path.replace('-', ' ').replace(/s$/, '');
+  // The path is the plural (`categories`), so the list's id needs no English rules: `listCategories`.
+  const plural = kind.path.replace(/(?:^|-)(\w)/g, (_match, letter: string) => letter.toUpperCase());
   const byId = z.object({ id: financeApi.uuid.meta({ description: `${kind.noun} id.` }) });
   return {
     kind,
     list: operation({
       method: 'get',
       path: base,
-      operationId: `list${kind.noun}s`,
+      operationId: `list${plural}`,
       summary: `Every ${words}`,
       tag,
       access: { key: kind.read },

@@ -76,7 +76,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   const released = releases.find((release) => release.date !== null);
   const routes = [
     ...healthRoutes(config, sequelize, upstreams),
-    ...docsRoutes(buildOpenApiDocument(allOperations(), released?.version ?? '0.0.0')),
+    ...docsRoutes(buildOpenApiDocument(allOperations(), released?.version ?? '0.0.0', config.PUBLIC_BASE_URL)),
     ...metadataRoutes(allOperations(), released),
     ...changelogRoutes(releases),
     ...accountRoutes(config, sequelize),

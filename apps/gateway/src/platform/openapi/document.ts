@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { grantedRoles } from '@libs/contracts';
 import type { OperationSpec, RequestSchemas } from '../routing/operation';
 import { operationPaths } from '../routing/mount';
-import { operationOutcomeSchema, problem, type ResponseDoc } from '../routing/responses';
+import { operationOutcomeSchema, problem, unauthorized, type ResponseDoc } from '../routing/responses';
 import { JsonSchemas } from './json-schemas';
 import { rateLimitHeaders, tooManyRequests } from './rate-limit-responses';
 
@@ -44,10 +44,6 @@ const retryAfter = { description: 'Seconds to wait before retrying (with 503).',
 const requestIdHeader = {
   'X-Request-Id': { description: 'The request id: the one sent, when plain, or a generated one.', schema: z.string() },
 };
-
-const unauthorized = problem('No API key, or an unknown or revoked one.', {
-  'WWW-Authenticate': { description: '`Bearer`, with the error when a key was sent.', schema: z.string() },
-});
 
 function accessText(spec: OperationSpec): string {
   const { access } = spec;
@@ -110,7 +106,9 @@ class DocumentWriter {
       ...spec.responses,
       ...(spec.ifMatch ? ifMatchResponses : {}),
       ...(parameters.length || body ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),
-      ...(secured ? { '401': unauthorized, '403': problem('The key is valid but its role lacks the permission.'), '429': tooManyRequests } : {}),
+      ...(secured ? { '401': unauthorized('No API key, or an unknown or revoked one.'), '403': problem('The key is valid but its role lacks the permission.'), '429': tooManyRequests } : {}),
+      // Node answers these for any path, before an operation runs.
+      '4XX': problem('The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431).'),
       default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.', { 'Retry-After': retryAfter }),
     };
     const fhir = Boolean(spec.responses['200']?.fhir);
@@ -142,8 +140,11 @@ class DocumentWriter {
   }
 }
 
-/** The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. */
-export function buildOpenApiDocument(operations: OperationSpec[], version: string) {
+/**
+ * The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. Its server is the
+ * configured public base URL, else "/": clients resolve that against where they fetched the document.
+ */
+export function buildOpenApiDocument(operations: OperationSpec[], version: string, publicBaseUrl?: string) {
   const writer = new DocumentWriter();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of operations) {
@@ -154,7 +155,14 @@ export function buildOpenApiDocument(operations: OperationSpec[], version: strin
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Clinical reference and student finance API', version, description: DESCRIPTION },
+    info: {
+      title: 'Clinical reference and student finance API',
+      version,
+      description: DESCRIPTION,
+      // package.json's UNLICENSED: no open-source licence, hence SPDX's form for a licence of one's own.
+      license: { name: 'Proprietary (UNLICENSED): all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: publicBaseUrl ?? '/', description: publicBaseUrl ? 'This gateway' : 'The gateway that serves this document' }],
     tags: TAGS,
     paths,
     components: { schemas: writer.schemas.components, securitySchemes },

@@ -75,3 +75,7 @@ export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
 export const etagHeader = { ETag: { description: 'The record version, e.g. `"3"`.', schema: z.string() } };
 
 export const locationHeader = { Location: { description: 'The path of the new record.', schema: z.string() } };
+
+/** A 401: every one carries the challenge (identity/access-guard.ts). */
+export const unauthorized = (description: string): ResponseDoc =>
+  problem(description, { 'WWW-Authenticate': { description: '`Bearer realm="api"`.', schema: z.string() } });

@@ -31,7 +31,7 @@ export function searchsetBundle(req: Request, resources: FhirResource[], nextCur
       { relation: 'self', url: pageUrl(req, typeof req.query.cursor === 'string' ? req.query.cursor : undefined) },
       ...(nextCursor ? [{ relation: 'next', url: pageUrl(req, nextCursor) }] : []),
     ],
-    // No fullUrl: FHIR wants it absolute, and the gateway does not know its public address.
+    // No fullUrl: the resources have no address of their own to read them at.
     entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
   };
 }
