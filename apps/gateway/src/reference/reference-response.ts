@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { asksForFhir } from '../platform/http/fhir-request';
+import { asksForFhir, FHIR_FORMATS } from '../platform/http/fhir-request';
 import { queryChoice } from '../platform/routing/query-fields';
 import { problem, type FhirInteraction, type ResponseDoc } from '../platform/routing/responses';
 
@@ -8,7 +8,7 @@ import { problem, type FhirInteraction, type ResponseDoc } from '../platform/rou
 export type Representation = 'json' | 'fhir';
 
 /** `_format`, which every reference operation takes. */
-export const format = queryChoice(['fhir', 'json', 'application/json', 'application/fhir+json'])
+export const format = queryChoice(['json', 'application/json', ...FHIR_FORMATS])
   .optional()
   .meta({ description: 'Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON.' });
 

@@ -2659,7 +2659,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -2728,7 +2728,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path: {
@@ -2876,7 +2876,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path: {
@@ -3024,7 +3024,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path: {
@@ -3172,7 +3172,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path: {
@@ -3346,7 +3346,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -3505,7 +3505,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -3672,7 +3672,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -3843,7 +3843,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -4014,7 +4014,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -4185,7 +4185,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -4344,7 +4344,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;
@@ -4515,7 +4515,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
-                _format?: "fhir" | "json" | "application/json" | "application/fhir+json";
+                _format?: "json" | "application/json" | "fhir" | "application/fhir+json";
             };
             header?: never;
             path?: never;

@@ -1,9 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import type { ProblemFormat } from '@libs/http-problems';
 
+/** The `_format` values that ask for FHIR; any other value (`fhirx`) is a bad parameter, answered as problem+json. */
+export const FHIR_FORMATS = ['fhir', 'application/fhir+json'] as const;
+
 /** `_format=fhir` (or `application/fhir+json`), else `Accept: application/fhir+json` (docs/REFERENCE.md, "FHIR"). */
 export function asksForFhir(req: Request, format: unknown = req.query._format): boolean {
-  if (typeof format === 'string' && format !== '') return format.includes('fhir');
+  if (typeof format === 'string' && format !== '') return (FHIR_FORMATS as readonly string[]).includes(format);
   return /application\/fhir\+json/i.test(req.get('accept') ?? '');
 }
 
