@@ -61,7 +61,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(pipeliningLimit());
   app.use(requestId());
-  app.use(fhirErrors());
+  app.use(fhirErrors(allOperations()));
   app.use(noSniff());
   app.use(tracing());
   app.use(httpMetrics());

@@ -1103,6 +1103,24 @@ export interface components {
             email: string;
             password: string;
         };
+        /** @description FHIR R4 OperationOutcome: the problem, then one issue per bad field. */
+        OperationOutcome: {
+            /** @constant */
+            resourceType: "OperationOutcome";
+            issue: ({
+                /** @constant */
+                severity: "error";
+                /** @description A FHIR IssueType code: `invalid`, `login`, `forbidden`, `not-found`, `throttled`, … */
+                code: string;
+                diagnostics?: string;
+                /** @description The bad parameter or field. */
+                expression?: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
         Dosage: {
             /** @example tablet */
             form: string;
@@ -1122,24 +1140,6 @@ export interface components {
             /** @example 500 mg */
             strength: string;
             id: string;
-        };
-        /** @description FHIR R4 OperationOutcome: the problem, then one issue per bad field. */
-        OperationOutcome: {
-            /** @constant */
-            resourceType: "OperationOutcome";
-            issue: ({
-                /** @constant */
-                severity: "error";
-                /** @description A FHIR IssueType code: `invalid`, `login`, `forbidden`, `not-found`, `throttled`, … */
-                code: string;
-                diagnostics?: string;
-                /** @description The bad parameter or field. */
-                expression?: string[];
-            } & {
-                [key: string]: unknown;
-            })[];
-        } & {
-            [key: string]: unknown;
         };
         Drug: {
             id: string;
@@ -2696,6 +2696,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
@@ -2707,6 +2708,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
             /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
@@ -2720,6 +2722,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
         };

@@ -1,4 +1,6 @@
-import type { Request, RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import { expressPath, operationPaths } from '../routing/mount';
+import type { OperationSpec } from '../routing/operation';
 import type { ProblemFormat } from '@libs/http-problems';
 
 /** The `_format` values that ask for FHIR; any other value (`fhirx`) is a bad parameter, answered as problem+json. */
@@ -10,12 +12,21 @@ export function asksForFhir(req: Request, format: unknown = req.query._format): 
   return /application\/fhir\+json/i.test(req.get('accept') ?? '');
 }
 
-/** A request that asked for FHIR gets its errors as OperationOutcome, whichever middleware raises them. */
-export function fhirErrors(): RequestHandler {
-  return (req, res, next) => {
+/** An operation that answers FHIR (on request, or always): its errors may be OperationOutcomes. */
+export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+json' in (spec.responses['200']?.content ?? {});
+
+/**
+ * A request to an operation that serves FHIR and asked for it gets its errors as OperationOutcome, whichever
+ * middleware raises them (the key check included); every other error stays problem+json.
+ */
+export function fhirErrors(operations: OperationSpec[]): Router {
+  const router = Router();
+  const mark: RequestHandler = (req, res, next) => {
     if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
     next();
   };
+  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router.all(expressPath(path), mark);
+  return router;
 }
 
 // A host as a client may name it: a name or IPv4 address, or a bracketed IPv6 one, and a port.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { grantedRoles } from '@libs/contracts';
 import type { OperationSpec, RequestSchemas } from '../routing/operation';
 import { operationPaths } from '../routing/mount';
+import { servesFhir } from '../http/fhir-request';
 import { operationOutcomeSchema, problem, unauthorized, type ResponseDoc } from '../routing/responses';
 import { JsonSchemas } from './json-schemas';
 import { rateLimitHeaders, tooManyRequests } from './rate-limit-responses';
@@ -111,7 +112,7 @@ class DocumentWriter {
       '4XX': problem('The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431).'),
       default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.', { 'Retry-After': retryAfter }),
     };
-    const fhir = Boolean(spec.responses['200']?.fhir);
+    const fhir = servesFhir(spec);
     const documented = Object.fromEntries(
       Object.entries(responses).map(([status, doc]) => {
         // Every answer to a request made with a key carries the key's limits; every answer carries its request id.
