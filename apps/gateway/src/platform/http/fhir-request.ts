@@ -25,7 +25,7 @@ export function fhirErrors(operations: OperationSpec[]): Router {
     if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
     next();
   };
-  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router.all(expressPath(path), mark);
+  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router.use(expressPath(path), mark);
   return router;
 }
 
