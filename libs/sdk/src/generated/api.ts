@@ -972,6 +972,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to start: links to the docs, dashboard, changelog and status
+         * @description A short HTML page for a browser (`Accept: text/html`); a JSON index of the same links otherwise.
+         *
+         *     Public: no API key needed.
+         */
+        get: operations["landing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1277,7 +1299,8 @@ export interface components {
             payee: string;
             /** @description Minor units (cents). An integer: a fraction or a float is refused. */
             amount: number;
-            notes?: string;
+            /** @description null (or "") clears the notes (PATCH). */
+            notes?: string | null;
             /** Format: uuid */
             accountId: string;
         };
@@ -1297,7 +1320,7 @@ export interface components {
             payee: string;
             /** @description Minor units (cents). Negative is money out, positive money in. */
             amount: number;
-            notes: string;
+            notes: string | null;
             /** Format: uuid */
             accountId: string;
             account: {
@@ -1324,13 +1347,14 @@ export interface components {
             userId: string;
             /** @description Minor units (cents). Positive. */
             amount: number;
-            description: string;
+            description: string | null;
             /** Format: date */
             date: string;
             /** @enum {string} */
             status: "pending" | "processed" | "resolved";
             outcome: ("accepted" | "rejected") | null;
-            note: string;
+            /** @description The bursar's note, if any. */
+            note: string | null;
             processedBy: string | null;
             processedAt: string | null;
             resolvedBy: string | null;
@@ -1350,7 +1374,8 @@ export interface components {
             payee?: string;
             /** @description Minor units (cents). An integer: a fraction or a float is refused. */
             amount?: number;
-            notes?: string;
+            /** @description null (or "") clears the notes (PATCH). */
+            notes?: string | null;
             /** Format: uuid */
             accountId?: string;
         };
@@ -1442,6 +1467,8 @@ export interface components {
             requestId: string;
             /** @description W3C trace id of the request that caused the change. */
             traceId?: string;
+            /** @description The shape of `before`/`after` when the event was written; absent for version 1, whose entries are served converted to the current shape (docs/AUDIT.md). */
+            schemaVersion?: number;
             /** @description The record before the change; null on create. */
             before: unknown;
             /** @description The record after the change; null on delete. */
@@ -4690,6 +4717,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4812,6 +4841,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5054,6 +5085,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5413,9 +5446,9 @@ export interface operations {
     updateTransaction: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412. */
-                "If-Match": string;
+            header?: {
+                /** @description The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description Transaction id. */
@@ -5494,17 +5527,6 @@ export interface operations {
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description If-Match is required. */
-            428: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
@@ -5704,6 +5726,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6192,6 +6216,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6410,9 +6436,9 @@ export interface operations {
     updateAccount: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412. */
-                "If-Match": string;
+            header?: {
+                /** @description The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description Account id. */
@@ -6505,17 +6531,6 @@ export interface operations {
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description If-Match is required. */
-            428: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
@@ -6690,6 +6705,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6908,9 +6925,9 @@ export interface operations {
     updateCategory: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412. */
-                "If-Match": string;
+            header?: {
+                /** @description The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description Category id. */
@@ -7002,17 +7019,6 @@ export interface operations {
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description If-Match is required. */
-            428: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
@@ -7187,6 +7193,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7527,6 +7535,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7745,9 +7755,9 @@ export interface operations {
     updateStudent: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The ETag of the version being changed, or `*` to overwrite. Without it → 428; stale → 412. */
-                "If-Match": string;
+            header?: {
+                /** @description The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description Student id. */
@@ -7840,17 +7850,6 @@ export interface operations {
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description If-Match is required. */
-            428: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
@@ -8058,6 +8057,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8664,6 +8665,78 @@ export interface operations {
                             };
                         }[];
                     };
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    landing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links, as JSON or as an HTML page. */
+            200: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        version: string;
+                        links: {
+                            docs: {
+                                href: string;
+                                title: string;
+                            };
+                            openapi: {
+                                href: string;
+                                title: string;
+                            };
+                            dashboard: {
+                                href: string;
+                                title: string;
+                            };
+                            changelog: {
+                                href: string;
+                                title: string;
+                            };
+                            status: {
+                                href: string;
+                                title: string;
+                            };
+                        };
+                    };
+                    "text/html": unknown;
                 };
             };
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
