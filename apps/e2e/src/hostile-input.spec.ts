@@ -54,6 +54,11 @@ function faultOf({ status, contentType, text }: Outcome): string | undefined {
   if (status >= 500) return `${status}`;
   // 431: Node's HTTP parser refuses an oversized head before the gateway sees it.
   if (status < 400 || status === 431) return undefined;
+  // A FHIR operation asked for FHIR answers its errors as OperationOutcome (docs/REFERENCE.md).
+  if (/^application\/fhir\+json/.test(contentType ?? '')) {
+    const outcome = parsed(text) as { resourceType?: unknown; issue?: { diagnostics?: unknown }[] } | undefined;
+    return outcome?.resourceType === 'OperationOutcome' && typeof outcome.issue?.[0]?.diagnostics === 'string' ? undefined : `${status} with a malformed OperationOutcome`;
+  }
   if (!/^application\/problem\+json/.test(contentType ?? '')) return `${status} as ${contentType}`;
   const body = parsed(text) as { status?: unknown; detail?: unknown } | undefined;
   return body?.status === status && typeof body.detail === 'string' ? undefined : `${status} with a malformed problem`;

@@ -1,6 +1,9 @@
+import Client from 'fhir-kit-client';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { fhirProblems } from './fhir';
 import { api } from './http';
+
+type Bundle = { resourceType: string; link: { relation: string; url: string }[]; entry?: { resource: { id: string } }[] };
 
 // Walks make many requests and the run shares the machine: the root Jest run's 5 s default is too tight
 // (testTimeout in apps/e2e/jest.config.cjs applies only when this project runs alone).
@@ -20,6 +23,9 @@ describe('FHIR R4 output and caching of reference responses', () => {
   const get = (path: string, headers: Record<string, string> = {}) =>
     api(system.gatewayUrl, path, { key: system.keys.reader, headers });
   const fhir = (path: string) => get(path, { accept: 'application/fhir+json' });
+  // A FHIR client whose base is the API's root, as a FHIR application would be configured.
+  const fhirClient = () =>
+    new Client({ baseUrl: `${system.gatewayUrl}/api/v1`, customHeaders: { Authorization: `Bearer ${system.keys.reader}` } });
 
   it.each([
     ['/api/v1/diseases?n=asthma', 'ValueSet'],
@@ -74,15 +80,75 @@ describe('FHIR R4 output and caching of reference responses', () => {
     });
   });
 
-  it('carries the next cursor in the Bundle link, and leaves it out on the last page', async () => {
+  it('carries the next cursor in an absolute Bundle link, and leaves it out on the last page', async () => {
     const first = await fhir('/api/v1/drugs');
-    const next = first.body.link.find((l: { relation: string }) => l.relation === 'next');
-    expect(next.url).toMatch(/^\/api\/v1\/drugs\?cursor=/);
-    const second = await fhir(next.url);
-    expect(second.status).toBe(200);
-    expect(second.body.entry[0].resource.id).not.toBe(first.body.entry[0].resource.id);
+    const links = Object.fromEntries(first.body.link.map((l: { relation: string; url: string }) => [l.relation, l.url]));
+    expect(links.self).toBe(`${system.gatewayUrl}/api/v1/drugs`);
+    expect(links.next).toMatch(new RegExp(`^${system.gatewayUrl}/api/v1/drugs\\?cursor=`));
     const last = await fhir('/api/v1/premises?n=pharmacy');
     expect(last.body.link.map((l: { relation: string }) => l.relation)).toEqual(['self']);
+  });
+
+  it('pages a Bundle with fhir-kit-client from the base /api/v1 until no next link is left', async () => {
+    const client = fhirClient();
+    let bundle = (await client.request('drugs')) as unknown as Bundle;
+    const seen = new Set<string>();
+    let pages = 0;
+    while (bundle) {
+      pages += 1;
+      expect(bundle.resourceType).toBe('Bundle');
+      expect(fhirProblems(bundle)).toEqual([]);
+      for (const entry of bundle.entry ?? []) seen.add(entry.resource.id);
+      bundle = (await client.nextPage({ bundle: bundle as never })) as unknown as Bundle;
+    }
+    const json = await get('/api/v1/drugs');
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.size).toBeGreaterThan(json.body.drugs.length);
+  });
+
+  it('answers a FHIR client\'s errors as OperationOutcome', async () => {
+    const notFound = await fhir('/api/v1/drugs/999999999');
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+    expect(notFound.body).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-found' }] });
+    const badParameter = await get('/api/v1/diseases?n=asthma&b=0&_format=fhir');
+    expect(badParameter.status).toBe(400);
+    expect(badParameter.body.issue).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'invalid', expression: ['b'] })]),
+    );
+    const noKey = await api(system.gatewayUrl, '/api/v1/drugs?_format=fhir');
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(noKey.body.issue[0].code).toBe('login');
+    for (const outcome of [notFound.body, badParameter.body, noKey.body]) expect(fhirProblems(outcome)).toEqual([]);
+    // fhir-kit-client hands the OperationOutcome to the caller as the error's body.
+    const failure = await fhirClient().request('drugs/999999999').catch((error: { response: { status: number; data: unknown } }) => error);
+    expect(failure).toMatchObject({ response: { status: 404, data: { resourceType: 'OperationOutcome' } } });
+    // Without FHIR asked for, errors stay problem+json.
+    expect((await get('/api/v1/drugs/999999999')).headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('serves a valid CapabilityStatement at the base\'s metadata, listing what the operations serve', async () => {
+    const statement = (await fhirClient().capabilityStatement()) as unknown as {
+      rest: { resource: { type: string; interaction: { code: string }[]; searchParam?: { name: string; type: string }[] }[] }[];
+      implementation: { url: string };
+      fhirVersion: string;
+    };
+    // R4's current version is 4.0.1; the validator's schema dates from 4.0.0 and lists no later version.
+    expect(statement.fhirVersion).toBe('4.0.1');
+    expect(fhirProblems({ ...statement, fhirVersion: '4.0.0' } as never)).toEqual([]);
+    expect(statement.implementation.url).toBe(`${system.gatewayUrl}/api/v1`);
+    const resources = Object.fromEntries(statement.rest[0].resource.map((r) => [r.type, r]));
+    expect(Object.keys(resources).sort()).toEqual(
+      ['Location', 'MedicationKnowledge', 'MedicinalProductInteraction', 'ObservationDefinition', 'ValueSet'],
+    );
+    expect(resources.MedicationKnowledge.interaction.map((i) => i.code).sort()).toEqual(['read', 'search-type']);
+    expect(resources.ObservationDefinition.searchParam).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'n', type: 'string' }), expect.objectContaining({ name: 'r', type: 'token' })]),
+    );
+    // Public, as FHIR clients read it before they have credentials.
+    const anonymous = await api(system.gatewayUrl, '/api/v1/metadata');
+    expect(anonymous.status).toBe(200);
   });
 
   it('refuses an unknown _format naming it', async () => {

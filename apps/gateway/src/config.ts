@@ -27,6 +27,9 @@ export const configSchema = z
     TRUST_PROXY: env.text(''),
     // Origins whose pages may call the API from a browser (CORS); none by default.
     CORS_ALLOWED_ORIGINS: corsOriginsField,
+    // How clients reach the gateway (`https://api.example.org`, maybe with a path prefix): absolute links such as
+    // FHIR Bundle paging and the document's `servers` use it. Unset: the request's own origin (see TRUST_PROXY).
+    PUBLIC_BASE_URL: env.optionalUrl(['http:', 'https:']).transform((url) => url?.replace(/\/+$/, '')),
     HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
     HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
     // Node's own default: room for a key, tracing and a proxy's headers, while a connection's headers stay small.

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@libs/logging';
+import { operationOutcome } from './operation-outcome';
 import { HttpProblem } from './problem';
 
 function requestIdOf(res: Response): string | undefined {
@@ -12,11 +13,19 @@ function unreadBody(req: Request): boolean {
   return declared && !req.complete;
 }
 
+/** Set by a request whose client asked for FHIR (`res.locals.problemFormat = 'fhir'`): its errors are OperationOutcomes. */
+export type ProblemFormat = 'problem' | 'fhir';
+
 export function sendProblem(res: Response, problem: HttpProblem): void {
   for (const [name, value] of Object.entries(problem.options.headers ?? {})) res.setHeader(name, value);
   // Otherwise Node would read the rest of the body only to throw it away (a megabyte sent without a key, say).
   if (unreadBody(res.req)) res.setHeader('Connection', 'close');
-  res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.body(requestIdOf(res))));
+  res.status(problem.status);
+  if ((res.locals.problemFormat as ProblemFormat | undefined) === 'fhir') {
+    res.type('application/fhir+json').send(JSON.stringify(operationOutcome(problem, requestIdOf(res))));
+  } else {
+    res.type('application/problem+json').send(JSON.stringify(problem.body(requestIdOf(res))));
+  }
 }
 
 /** Errors raised by express.json() carry a `type`; map them to what the client did wrong. */

@@ -1,2 +1,3 @@
 export { HttpProblem, type ProblemFieldError } from './problem';
-export { sendProblem, problemHandler, notFoundHandler } from './express';
+export { sendProblem, problemHandler, notFoundHandler, type ProblemFormat } from './express';
+export { operationOutcome } from './operation-outcome';

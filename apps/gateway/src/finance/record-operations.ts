@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { financeApi, type Permission } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
-import { etagHeader, json, problem } from '../platform/routing/responses';
+import { etagHeader, json, problem, locationHeader } from '../platform/routing/responses';
 import * as schemas from './schemas';
 
 /** The supporting finance records under /api/v1/finance/, and a student's statement. */
@@ -25,13 +25,15 @@ interface RecordKind<C extends z.ZodType, U extends z.ZodType | undefined> {
 function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(kind: RecordKind<C, U>) {
   const base = `/api/v1/finance/${kind.path}`;
   const words = kind.path.replace('-', ' ').replace(/s$/, '');
+  // The path is the plural (`categories`), so the list's id needs no English rules: `listCategories`.
+  const plural = kind.path.replace(/(?:^|-)(\w)/g, (_match, letter: string) => letter.toUpperCase());
   const byId = z.object({ id: financeApi.uuid.meta({ description: `${kind.noun} id.` }) });
   return {
     kind,
     list: operation({
       method: 'get',
       path: base,
-      operationId: `list${kind.noun}s`,
+      operationId: `list${plural}`,
       summary: `Every ${words}`,
       tag,
       access: { key: kind.read },
@@ -57,7 +59,7 @@ function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(
       access: { key: 'finance:write' },
       request: { headers: idempotentWrite, body: kind.create },
       responses: {
-        '201': json('Created; `Location` names it.', kind.record, etagHeader),
+        '201': json('Created; `Location` names it.', kind.record, { ...etagHeader, ...locationHeader }),
         '409': problem('A unique value is taken, or the Idempotency-Key was used with another request.'),
       },
     }),

@@ -3,7 +3,7 @@ import { FINANCE_LIMITS, financeApi } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryChoice, queryInteger, queryOf } from '../platform/routing/query-fields';
-import { etagHeader, json, page, problem } from '../platform/routing/responses';
+import { etagHeader, json, page, problem, locationHeader } from '../platform/routing/responses';
 import { ids, payment, transaction } from './schemas';
 
 /** Transactions and proofs of payment (docs/FINANCE.md). */
@@ -47,7 +47,7 @@ export const createTransaction = operation({
   access: { key: 'finance:write' },
   request: { headers: idempotentWrite, body: financeApi.newTransaction },
   responses: {
-    '201': json('Created; `Location` names it.', transaction, etagHeader),
+    '201': json('Created; `Location` names it.', transaction, { ...etagHeader, ...locationHeader }),
     '413': problem('The body is over the size limit.'),
     '415': problem('The body is not JSON.'),
     ...conflictOnKey,
@@ -147,7 +147,7 @@ export const submitPayment = operation({
   tag,
   access: { key: 'payments:submit' },
   request: { headers: idempotentWrite, body: financeApi.paymentSubmission },
-  responses: { '201': json('The payment, pending.', payment), ...conflictOnKey },
+  responses: { '201': json('The payment, pending; `Location` names it.', payment, locationHeader), ...conflictOnKey },
 });
 
 export const processPayment = operation({

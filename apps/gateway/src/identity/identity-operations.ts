@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IDENTITY_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { queryInteger, queryText } from '../platform/routing/query-fields';
-import { json, noContent, problem } from '../platform/routing/responses';
+import { json, noContent, problem, locationHeader, unauthorized } from '../platform/routing/responses';
 import * as schemas from './schemas';
 
 /** Accounts, sign-in and API keys (docs/IDENTITY.md). */
@@ -47,7 +47,7 @@ export const login = operation({
   bodyLimit: 'public',
   responses: {
     '200': json('Signed in.', schemas.session),
-    '401': problem('The email or password is wrong. Carries `WWW-Authenticate: Bearer`.'),
+    '401': unauthorized('The email or password is wrong.'),
     '413': tooLarge,
     '429': problem('Too many failed sign-ins; `Retry-After` says when to try again.'),
     '503': hashing,
@@ -97,7 +97,7 @@ export const createKey = operation({
   access: { account: 'any' },
   request: { body: schemas.newKeyBody },
   responses: {
-    '201': json('The new key; `Location` names it.', schemas.newKey),
+    '201': json('The new key; `Location` names it.', schemas.newKey, locationHeader),
     '409': problem('The account holds the most live keys it may (20); revoke one first.'),
   },
 });

@@ -18,6 +18,7 @@ import { diseaseRoutes } from '../reference/diseases-routes';
 import { dosageRoutes } from '../reference/dosages-routes';
 import { drugRoutes } from '../reference/drugs-routes';
 import { labRoutes } from '../reference/labs-routes';
+import { metadataRoutes } from '../reference/metadata-routes';
 import { premiseRoutes } from '../reference/premises-routes';
 import type { Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
@@ -30,6 +31,7 @@ import { cors } from './http/cors';
 import { dashboard } from './http/dashboard';
 import { evaluatePreconditionsAsOrigin } from './http/freshness';
 import { databaseUnavailable } from './http/database-unavailable';
+import { fhirErrors } from './http/fhir-request';
 import { deferredJsonBody } from './http/json-body';
 import { pipeliningLimit } from './http/pipelining-limit';
 import { requestId } from './http/request-id';
@@ -59,9 +61,11 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   evaluatePreconditionsAsOrigin(app);
+  app.locals.publicBaseUrl = config.PUBLIC_BASE_URL;
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(pipeliningLimit());
   app.use(requestId());
+  app.use(fhirErrors(allOperations()));
   app.use(noSniff());
   app.use(tracing());
   app.use(httpMetrics());
@@ -73,11 +77,13 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
   // The API's version is the newest release's: an Unreleased section has none yet.
-  const version = releases.find((release) => release.date !== null)?.version ?? '0.0.0';
+  const released = releases.find((release) => release.date !== null);
+  const version = released?.version ?? '0.0.0';
   const routes = [
     ...landingRoutes(version),
     ...healthRoutes(config, sequelize, upstreams),
-    ...docsRoutes(buildOpenApiDocument(allOperations(), version)),
+    ...docsRoutes(buildOpenApiDocument(allOperations(), version, config.PUBLIC_BASE_URL)),
+    ...metadataRoutes(allOperations(), released),
     ...changelogRoutes(releases),
     ...accountRoutes(config, sequelize),
     ...keyRoutes(config, sequelize, keys),

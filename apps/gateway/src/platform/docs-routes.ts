@@ -30,6 +30,7 @@ const PAGE = `<!doctype html>
 <title>API documentation</title>
 <link rel="icon" href="/docs/assets/favicon-32x32.png" type="image/png">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/assets/accessible.css">
 </head>
 <body>
 <div id="swagger-ui"></div>
@@ -39,7 +40,27 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const INIT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n";
+// No deep links: Swagger UI puts them as links inside each operation's toggle button (nested controls, which
+// screen readers cannot reach). The servers list gets the name Swagger UI does not give it.
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: false });
+new MutationObserver(() => {
+  const servers = document.getElementById('servers');
+  if (servers && !servers.hasAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
+}).observe(document.getElementById('swagger-ui'), { childList: true, subtree: true });
+`;
+
+// Swagger UI's own colours that fall short of WCAG AA contrast (4.5:1), darkened (checked by docs-browser.spec.ts).
+const ACCESSIBLE_CSS = `.swagger-ui .json-schema-2020-12-expand-deep-button { color: #4a4a4a; }
+.swagger-ui .info .title small { background: #4f5663; }
+.swagger-ui .info .title small.version-stamp { background: #3b6e00; }
+.swagger-ui .info a, .swagger-ui .info .url, .swagger-ui .info__license__url .link { color: #1d5fae; }
+.swagger-ui .btn.authorize, .swagger-ui .btn.authorize span { color: #1e6b47; border-color: #1e6b47; }
+.swagger-ui .btn.authorize svg { fill: #1e6b47; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1a5e9a; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1e6b47; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f6b5a; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b3261e; }
+`;
 
 /** /openapi.json and the /docs page that renders it. Public. */
 export function docsRoutes(document: OpenApiDocument): Route[] {
@@ -64,6 +85,7 @@ export function docsAssets(): Router {
   const router = Router();
   router.use('/docs/assets', staticRoute('/docs/assets/*'), pageHeaders, (req, res, next) => {
     if (req.path === '/init.js') res.type('application/javascript').send(INIT);
+    else if (req.path === '/accessible.css') res.type('text/css').send(ACCESSIBLE_CSS);
     else next();
   });
   router.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));

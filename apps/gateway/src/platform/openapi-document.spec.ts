@@ -52,6 +52,9 @@ describe('the OpenAPI document', () => {
     // Schema objects are reached through $dynamicRef, which Ajv resolves wrongly here; they are plain
     // JSON Schema 2020-12, which Ajv compiles (and so checks) in the e2e contract check instead.
     const metaSchema = JSON.parse(JSON.stringify(openapi.v31).replaceAll('{"$dynamicRef":"#meta"}', '{"type":["object","boolean"]}'));
+    // OpenAPI 3.1 §4.8.5.1 lets a server URL be relative ("/"), as ours is unless PUBLIC_BASE_URL is set;
+    // this copy of the schema demands an absolute URI there.
+    metaSchema.$defs.server.properties.url = { type: 'string' };
     const validate = ajv.compile(metaSchema);
     validate(JSON.parse(JSON.stringify(document)));
     expect(validate.errors ?? []).toEqual([]);
@@ -81,5 +84,32 @@ describe('the OpenAPI document', () => {
       const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
       for (const [, response] of success) expect(Object.keys(response.headers ?? {})).toContain('Idempotent-Replayed');
     }
+  });
+
+  type Op = { operationId: string; responses: Record<string, { headers?: Record<string, unknown> }> };
+  const operations = () => Object.values(document.paths).flatMap((item) => Object.values(item) as Op[]);
+
+  it('names list operations with real plurals', () => {
+    const ids = operations().map((op) => op.operationId);
+    expect(ids).toEqual(expect.arrayContaining(['listCategories', 'listAccounts', 'listRegistrationNumbers', 'listStudents']));
+    expect(ids.filter((id) => /[^aeiou]ys$/.test(id))).toEqual([]);
+  });
+
+  it('declares the headers the gateway sends: X-Request-Id everywhere, WWW-Authenticate on 401, Location on 201', () => {
+    for (const op of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect([op.operationId, status, Object.keys(response.headers ?? {})]).toEqual([op.operationId, status, expect.arrayContaining(['X-Request-Id'])]);
+        if (status === '401') expect(Object.keys(response.headers ?? {})).toContain('WWW-Authenticate');
+      }
+      if (op.responses['201'] && op.operationId !== 'bulkCreateTransactions' && op.operationId !== 'addStatementLine') {
+        expect([op.operationId, Object.keys(op.responses['201'].headers ?? {})]).toEqual([op.operationId, expect.arrayContaining(['Location'])]);
+      }
+      expect([op.operationId, Object.keys(op.responses).some((status) => status.startsWith('4'))]).toEqual([op.operationId, true]);
+    }
+  });
+
+  it('has a server: relative unless PUBLIC_BASE_URL is set', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(buildOpenApiDocument(allOperations(), 'test', 'https://api.example.org').servers[0].url).toBe('https://api.example.org');
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operation } from './routing/operation';
-import { json, problem } from './routing/responses';
+import { json, problem, unauthorized } from './routing/responses';
 
 /** The gateway's own operations: health, documentation and the changelog. */
 
@@ -63,7 +63,7 @@ export const readinessCheck = operation({
   responses: {
     '200': json('Ready.', readiness),
     '503': json('Not ready; with an admin key, `checks` says what is down.', readiness),
-    '401': problem('An `Authorization` header whose key is unknown or revoked.'),
+    '401': unauthorized('An `Authorization` header whose key is unknown or revoked.'),
     '403': problem('A key without the `health:details` permission.'),
   },
 });

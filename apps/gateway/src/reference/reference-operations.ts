@@ -16,6 +16,8 @@ const commaList = (description: string) =>
     .optional()
     .meta({ description: `${description} A comma-separated list (at most ${REFERENCE_LIMITS.maxTerms} terms).` });
 const detail = (description: string) => queryBoolean(false).meta({ description });
+const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
+const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
 const byId = (what: string) => z.object({ id: z.string().meta({ description: `${what} id (a decimal string).` }) });
 
 export const searchDiseases = operation({
@@ -43,7 +45,7 @@ export const searchDiseases = operation({
     ...referenceResponses(
       'A page of diseases.',
       page('diseases', z.union([schemas.disease, schemas.diseaseName])),
-      'ValueSet (expansion.contains: system, code, display, synonyms as designations)',
+      searchOf('ValueSet'),
       'No disease matches.',
     ),
     '429': problem(
@@ -67,7 +69,7 @@ export const searchLabTests = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 tests.', page('tests', schemas.labTest), 'Bundle of ObservationDefinition', 'No test matches.'),
+  responses: referenceResponses('A page of 25 tests.', page('tests', schemas.labTest), searchOf('ObservationDefinition'), 'No test matches.'),
 });
 
 export const searchDosages = operation({
@@ -90,7 +92,7 @@ export const searchDosages = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of drug groups.', page('dosages', schemas.drugGroup), 'Bundle of MedicationKnowledge', 'No dosage matches.'),
+  responses: referenceResponses('A page of drug groups.', page('dosages', schemas.drugGroup), searchOf('MedicationKnowledge'), 'No dosage matches.'),
 });
 
 export const getDosage = operation({
@@ -105,7 +107,7 @@ export const getDosage = operation({
   responses: referenceResponses(
     'The dosage and its drug.',
     z.object({ drugName: z.string(), dosage: schemas.dosage }),
-    'MedicationKnowledge',
+    readOf('MedicationKnowledge'),
     'No dosage has that id.',
   ),
 });
@@ -119,7 +121,7 @@ export const listDrugs = operation({
   tag,
   access,
   request: { query: z.object({ cursor, _format: format }) },
-  responses: referenceResponses('A page of 50 drugs.', page('drugs', schemas.drug), 'Bundle of MedicationKnowledge'),
+  responses: referenceResponses('A page of 50 drugs.', page('drugs', schemas.drug), searchOf('MedicationKnowledge')),
 });
 
 export const getDrug = operation({
@@ -133,7 +135,7 @@ export const getDrug = operation({
   responses: referenceResponses(
     'The drug.',
     z.intersection(schemas.drug, z.object({ dosages: z.array(schemas.dosage), categories: z.array(schemas.drugCategory) })),
-    'MedicationKnowledge',
+    readOf('MedicationKnowledge'),
     'No drug has that id.',
   ),
 });
@@ -152,7 +154,7 @@ export const getDrugFoodInteractions = operation({
       drug: z.object({ id: z.string(), name: z.string(), drugbankId: z.string().nullable() }),
       interactions: z.array(schemas.foodInteraction),
     }),
-    'Bundle of MedicinalProductInteraction',
+    searchOf('MedicinalProductInteraction'),
     'No drug has that id.',
   ),
 });
@@ -172,7 +174,7 @@ export const searchDrugCategories = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 categories (possibly empty).', page('categories', schemas.drugCategory), 'ValueSet'),
+  responses: referenceResponses('A page of 25 categories (possibly empty).', page('categories', schemas.drugCategory), searchOf('ValueSet')),
 });
 
 export const searchConditions = operation({
@@ -190,7 +192,7 @@ export const searchConditions = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 10 conditions (possibly empty).', page('conditions', schemas.condition), 'ValueSet'),
+  responses: referenceResponses('A page of 10 conditions (possibly empty).', page('conditions', schemas.condition), searchOf('ValueSet')),
 });
 
 export const searchPremises = operation({
@@ -208,5 +210,27 @@ export const searchPremises = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 premises (possibly empty).', page('premises', schemas.premise), 'Bundle of Location'),
+  responses: referenceResponses('A page of 25 premises (possibly empty).', page('premises', schemas.premise), searchOf('Location')),
+});
+
+export const fhirMetadata = operation({
+  method: 'get',
+  path: '/api/v1/metadata',
+  operationId: 'fhirCapabilities',
+  summary: 'The FHIR CapabilityStatement: resources, interactions and search parameters served',
+  description:
+    'For FHIR clients whose base is `/api/v1`. Lists what the operations above answer with `_format=fhir`, derived from their declarations.',
+  tag,
+  access: { public: true },
+  request: { query: z.object({ _format: format }) },
+  responses: {
+    '200': {
+      description: 'The CapabilityStatement.',
+      content: {
+        'application/fhir+json': z
+          .looseObject({ resourceType: z.literal('CapabilityStatement'), fhirVersion: z.string(), rest: z.array(z.looseObject({})) })
+          .meta({ description: 'FHIR R4 CapabilityStatement.' }),
+      },
+    },
+  },
 });

@@ -1,9 +1,10 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { grantedRoles } from '@libs/contracts';
 import type { OperationSpec, RequestSchemas } from '../routing/operation';
 import { idempotentReplayed, takesIdempotencyKey } from '../routing/headers';
 import { operationPaths } from '../routing/mount';
-import { problem, type ResponseDoc } from '../routing/responses';
+import { servesFhir } from '../http/fhir-request';
+import { operationOutcomeSchema, problem, unauthorized, type ResponseDoc } from '../routing/responses';
 import { JsonSchemas } from './json-schemas';
 import { rateLimitHeaders, tooManyRequests } from './rate-limit-responses';
 
@@ -39,6 +40,12 @@ const ifMatchResponses = {
   '412': problem('The If-Match version is not the current one: fetch again and reapply.'),
 };
 
+const retryAfter = { description: 'Seconds to wait before retrying (with 503).', schema: z.int().min(0) };
+
+const requestIdHeader = {
+  'X-Request-Id': { description: 'The request id: the one sent, when plain, or a generated one.', schema: z.string() },
+};
+
 function accessText(spec: OperationSpec): string {
   const { access } = spec;
   if ('public' in access) return 'Public: no API key needed.';
@@ -70,7 +77,10 @@ class DocumentWriter {
     return [...place('path', request.path), ...place('query', request.query), ...place('header', request.headers)];
   }
 
-  response(doc: ResponseDoc) {
+  /** `fhir`: the operation answers FHIR on request, and then its problems as OperationOutcome too. */
+  response(doc: ResponseDoc, fhir = false) {
+    const content =
+      fhir && doc.content?.['application/problem+json'] ? { ...doc.content, 'application/fhir+json': operationOutcomeSchema } : doc.content;
     return {
       description: doc.description,
       ...(doc.headers && {
@@ -81,9 +91,9 @@ class DocumentWriter {
           ]),
         ),
       }),
-      ...(doc.content && {
+      ...(content && {
         content: Object.fromEntries(
-          Object.entries(doc.content).map(([type, schema]) => [type, schema ? { schema: this.schemas.of(schema, 'input') } : {}]),
+          Object.entries(content).map(([type, schema]) => [type, schema ? { schema: this.schemas.of(schema, 'input') } : {}]),
         ),
       }),
     };
@@ -93,14 +103,24 @@ class DocumentWriter {
     const secured = !('public' in spec.access) && !('keyIfGiven' in spec.access);
     const parameters = [...this.parameters(spec.request), ...(spec.ifMatch ? [IF_MATCH] : [])];
     const body = spec.request.body;
-    const responses: Record<string, ResponseDoc> = { ...spec.responses, ...(spec.ifMatch ? ifMatchResponses : {}) };
+    const responses: Record<string, ResponseDoc> = {
+      ...spec.responses,
+      ...(spec.ifMatch ? ifMatchResponses : {}),
+      ...(parameters.length || body ? { '400': problem('The request is malformed; `errors` names each bad field or parameter.') } : {}),
+      ...(secured ? { '401': unauthorized('No API key, or an unknown or revoked one.'), '403': problem('The key is valid but its role lacks the permission.'), '429': tooManyRequests } : {}),
+      // Node answers these for any path, before an operation runs.
+      '4XX': problem('The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431).'),
+      default: problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.', { 'Retry-After': retryAfter }),
+    };
+    const fhir = servesFhir(spec);
     const documented = Object.fromEntries(
       Object.entries(responses).map(([status, doc]) => {
-        // Every answer to a request made with a key carries the key's limits.
-        const withLimits = secured && status.startsWith('2') ? { ...doc, headers: { ...doc.headers, ...rateLimitHeaders } } : doc;
+        // Every answer to a request made with a key carries the key's limits; every answer carries its request id.
+        const limits = secured && status.startsWith('2') ? rateLimitHeaders : {};
         // A retried write is answered with the first response, marked as such.
         const replayable = takesIdempotencyKey(spec.request.headers) && status.startsWith('2');
-        return [status, this.response(replayable ? { ...withLimits, headers: { ...withLimits.headers, ...idempotentReplayed } } : withLimits)];
+        const replay = replayable ? idempotentReplayed : {};
+        return [status, this.response({ ...doc, headers: { ...doc.headers, ...limits, ...replay, ...requestIdHeader } }, fhir)];
       }),
     );
     const permission = permissionOf(spec);
@@ -119,26 +139,16 @@ class DocumentWriter {
       }),
       security: secured ? [{ bearerKey: [] }] : [],
       ...(permission ? { 'x-permission': permission } : {}),
-      responses: {
-        ...documented,
-        ...(parameters.length || body
-          ? { '400': this.response(problem('The request is malformed; `errors` names each bad field or parameter.')) }
-          : {}),
-        ...(secured
-          ? {
-              '401': this.response(problem('No API key, or an unknown or revoked one. Carries `WWW-Authenticate: Bearer`.')),
-              '403': this.response(problem('The key is valid but its role lacks the permission.')),
-              '429': this.response(tooManyRequests),
-            }
-          : {}),
-        default: this.response(problem('Any other failure: 429, 500, 503 (with `Retry-After`) or 504.')),
-      },
+      responses: documented,
     };
   }
 }
 
-/** The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. */
-export function buildOpenApiDocument(operations: OperationSpec[], version: string) {
+/**
+ * The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. Its server is the
+ * configured public base URL, else "/": clients resolve that against where they fetched the document.
+ */
+export function buildOpenApiDocument(operations: OperationSpec[], version: string, publicBaseUrl?: string) {
   const writer = new DocumentWriter();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of operations) {
@@ -149,7 +159,14 @@ export function buildOpenApiDocument(operations: OperationSpec[], version: strin
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Clinical reference and student finance API', version, description: DESCRIPTION },
+    info: {
+      title: 'Clinical reference and student finance API',
+      version,
+      description: DESCRIPTION,
+      // package.json's UNLICENSED: no open-source licence, hence SPDX's form for a licence of one's own.
+      license: { name: 'Proprietary (UNLICENSED): all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: publicBaseUrl ?? '/', description: publicBaseUrl ? 'This gateway' : 'The gateway that serves this document' }],
     tags: TAGS,
     paths,
     components: { schemas: writer.schemas.components, securitySchemes },

@@ -6,9 +6,18 @@ export interface HeaderDoc {
   schema: z.ZodType;
 }
 
+/** What an answer is to a FHIR client (`_format=fhir`): the CapabilityStatement (GET /api/v1/metadata) lists it. */
+export interface FhirInteraction {
+  resourceType: string;
+  /** `read`: one resource; `search-type`: a searchset Bundle of them. */
+  interaction: 'read' | 'search-type';
+}
+
 /** One documented answer of an operation: its media types and their body schemas, and its headers. */
 export interface ResponseDoc {
   description: string;
+  /** Set on the success of an operation that also answers in FHIR R4. */
+  fhir?: FhirInteraction;
   /** Media type → body schema; `null` for a body of that type without a schema (an HTML page). */
   content?: Record<string, z.ZodType | null>;
   headers?: Record<string, HeaderDoc>;
@@ -27,6 +36,21 @@ export const problemSchema = z
       .meta({ description: 'Field-level problems: which field or parameter, and what is wrong with it.' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
+
+/** The FHIR form of a problem, answered instead when the client asked for FHIR (libs/http-problems). */
+export const operationOutcomeSchema = z
+  .looseObject({
+    resourceType: z.literal('OperationOutcome'),
+    issue: z.array(
+      z.looseObject({
+        severity: z.literal('error'),
+        code: z.string().meta({ description: 'A FHIR IssueType code: `invalid`, `login`, `forbidden`, `not-found`, `throttled`, …' }),
+        diagnostics: z.string().optional(),
+        expression: z.array(z.string()).optional().meta({ description: 'The bad parameter or field.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'OperationOutcome', description: 'FHIR R4 OperationOutcome: the problem, then one issue per bad field.' });
 
 export const json = (description: string, schema: z.ZodType, headers?: Record<string, HeaderDoc>): ResponseDoc => ({
   description,
@@ -49,3 +73,9 @@ export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
   });
 
 export const etagHeader = { ETag: { description: 'The record version, e.g. `"3"`.', schema: z.string() } };
+
+export const locationHeader = { Location: { description: 'The path of the new record.', schema: z.string() } };
+
+/** A 401: every one carries the challenge (identity/access-guard.ts). */
+export const unauthorized = (description: string): ResponseDoc =>
+  problem(description, { 'WWW-Authenticate': { description: '`Bearer realm="api"`.', schema: z.string() } });

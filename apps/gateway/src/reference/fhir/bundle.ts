@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { publicUrlOf } from '../../platform/http/fhir-request';
 
 /** A FHIR R4 resource as JSON; the mappers in this folder build them. */
 export interface FhirResource {
@@ -7,17 +8,20 @@ export interface FhirResource {
   [field: string]: unknown;
 }
 
-/** The request's own URL with the cursor replaced (relative: the gateway does not trust the Host header). */
-function pageUrl(req: Request, cursor: string | undefined): string {
-  const url = new URL(req.originalUrl, 'http://gateway.invalid');
-  url.searchParams.delete('cursor');
-  if (cursor) url.searchParams.set('cursor', cursor);
-  return `${url.pathname}${url.search}`;
-}
+/**
+ * The request's own URL, absolute (FHIR clients resolve links against their base, not the server's root),
+ * with the cursor replaced.
+ */
+const pageUrl = (req: Request, cursor: string | undefined): string =>
+  publicUrlOf(req, (query) => {
+    query.delete('cursor');
+    if (cursor) query.set('cursor', cursor);
+  });
 
 /**
- * A list as a searchset Bundle (docs/REFERENCE.md): the link with relation "next"
- * carries the cursor of the next page and is absent on the last page.
+ * A list as a searchset Bundle (docs/REFERENCE.md): absolute links; "next"
+ * carries the cursor of the next page and is absent on the last page. Cursors
+ * run forward only, so there is no "previous".
  */
 export function searchsetBundle(req: Request, resources: FhirResource[], nextCursor: string | undefined): FhirResource {
   return {
@@ -27,7 +31,7 @@ export function searchsetBundle(req: Request, resources: FhirResource[], nextCur
       { relation: 'self', url: pageUrl(req, typeof req.query.cursor === 'string' ? req.query.cursor : undefined) },
       ...(nextCursor ? [{ relation: 'next', url: pageUrl(req, nextCursor) }] : []),
     ],
-    // No fullUrl: FHIR wants it absolute, and the gateway does not know its public address.
+    // No fullUrl: the resources have no address of their own to read them at.
     entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
   };
 }

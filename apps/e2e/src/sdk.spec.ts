@@ -1,0 +1,61 @@
+import { ApiProblemError, createApiClient, newIdempotencyKey, ok, pages } from '@libs/sdk';
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { validTransaction } from './http';
+
+jest.setTimeout(60_000);
+
+/** The generated SDK (libs/sdk) against the real system: what a TypeScript client writes, compiled and run. */
+describe('the typed SDK against the running system', () => {
+  let system: RunningSystem;
+  beforeAll(async () => {
+    system = await startSystem();
+  }, 90_000);
+  afterAll(() => system?.shutdown());
+
+  const client = (apiKey: string) => createApiClient({ baseUrl: system.gatewayUrl, apiKey });
+
+  it('reads a page as typed JSON, with no type guard for the FHIR variant', async () => {
+    const page = await ok(client(system.keys.reader).GET('/api/v1/labs', { params: { query: { n: 'potassium' } } }));
+    // These lines compile only because `data` is the JSON answer alone (npm run typecheck covers this file).
+    const names: string[] = page.tests.map((test) => test.name);
+    const next: string | undefined = page.nextCursor;
+    expect(names).toContain('Potassium');
+    expect(next).toBeUndefined();
+  });
+
+  it('follows nextCursor through every page of a list', async () => {
+    const reader = client(system.keys.reader);
+    const ids: string[] = [];
+    let count = 0;
+    for await (const page of pages((cursor) => reader.GET('/api/v1/drugs', { params: { query: { cursor } } }))) {
+      count += 1;
+      ids.push(...page.drugs.map((drug) => drug.id));
+    }
+    expect(count).toBeGreaterThan(1);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('throws problem+json errors as ApiProblemError, with the fields and the request id', async () => {
+    const reader = client(system.keys.reader);
+    const bad = await reader.GET('/api/v1/diseases', { params: { query: { b: 0 } } }).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(ApiProblemError);
+    const problem = bad as ApiProblemError;
+    expect(problem.status).toBe(400);
+    expect(problem.fieldErrors).toEqual([{ field: 'b', message: expect.any(String) }]);
+    expect(problem.requestId).toMatch(/\S/);
+    const anonymous = await createApiClient({ baseUrl: system.gatewayUrl }).GET('/api/v1/drugs').catch((error: unknown) => error);
+    expect(anonymous).toMatchObject({ name: 'ApiProblemError', status: 401 });
+  });
+
+  it('sends an Idempotency-Key so that a retried create writes once', async () => {
+    const bursar = client(system.keys.bursar);
+    const key = newIdempotencyKey();
+    const create = () =>
+      ok(bursar.POST('/api/v1/transactions', { params: { header: { 'Idempotency-Key': key } }, body: validTransaction({ payee: 'SDK' }) }));
+    const first = await create();
+    const retry = await create();
+    expect(retry.id).toBe(first.id);
+    const read = await ok(bursar.GET('/api/v1/transactions/{id}', { params: { path: { id: first.id } } }));
+    expect(read.payee).toBe('SDK');
+  });
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { OperationSpec } from '../../platform/routing/operation';
+import { operationPaths } from '../../platform/routing/mount';
+import type { FhirInteraction } from '../../platform/routing/responses';
+import type { FhirResource } from './bundle';
+
+/** Query parameters that are not searches: paging and the format, which FHIR clients know as such. */
+const NOT_SEARCH = new Set(['cursor', '_format']);
+
+/** A FHIR search parameter type for a query field, from the type it parses to: codes and flags are tokens. */
+function searchType(field: z.ZodType): 'token' | 'number' | 'string' {
+  const json = z.toJSONSchema(field, { io: 'output', unrepresentable: 'any' }) as { type?: string; enum?: unknown[] };
+  if (json.enum || json.type === 'boolean') return 'token';
+  if (json.type === 'integer' || json.type === 'number') return 'number';
+  return 'string';
+}
+
+interface ResourceEntry {
+  type: string;
+  interaction: Map<FhirInteraction['interaction'], string[]>;
+  searchParam: Map<string, { type: string; paths: string[]; description?: string }>;
+}
+
+function resourceEntries(operations: OperationSpec[]): ResourceEntry[] {
+  const byType = new Map<string, ResourceEntry>();
+  for (const spec of operations) {
+    const fhir = spec.responses['200']?.fhir;
+    if (!fhir) continue;
+    const entry = byType.get(fhir.resourceType) ?? { type: fhir.resourceType, interaction: new Map(), searchParam: new Map() };
+    byType.set(fhir.resourceType, entry);
+    const paths = operationPaths(spec).map((path) => `GET ${path}`);
+    entry.interaction.set(fhir.interaction, [...(entry.interaction.get(fhir.interaction) ?? []), ...paths]);
+    for (const [name, field] of Object.entries((spec.request.query?.shape ?? {}) as Record<string, z.ZodType>)) {
+      if (NOT_SEARCH.has(name)) continue;
+      const known = entry.searchParam.get(name);
+      const description = field.meta()?.description;
+      entry.searchParam.set(name, {
+        type: known?.type ?? searchType(field),
+        paths: [...(known?.paths ?? []), ...paths],
+        description: known?.description ?? description,
+      });
+    }
+  }
+  return [...byType.values()].sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/**
+ * The CapabilityStatement of the FHIR view (GET /api/v1/metadata), derived from
+ * the operation declarations: every resource type an operation answers with
+ * `_format=fhir`, its interactions and the query parameters that search it. The
+ * paths are the API's own rather than FHIR's `[base]/[type]`, so each entry's
+ * documentation names them.
+ */
+export function capabilityStatement(operations: OperationSpec[], release: { version: string; date: string }): FhirResource {
+  return {
+    resourceType: 'CapabilityStatement',
+    status: 'active',
+    date: release.date,
+    publisher: 'Clinical reference and student finance API',
+    kind: 'instance',
+    software: { name: 'clinical-finance gateway', version: release.version },
+    fhirVersion: '4.0.1',
+    format: ['application/fhir+json', 'json'],
+    rest: [
+      {
+        mode: 'server',
+        documentation:
+          'Read-only reference data. Ask for FHIR with `_format=fhir` or `Accept: application/fhir+json`; page with the Bundle\'s `next` link.',
+        security: { description: 'Every interaction needs an API key with the `reference:read` permission: `Authorization: Bearer <key>`.' },
+        resource: resourceEntries(operations).map((entry) => ({
+          type: entry.type,
+          interaction: [...entry.interaction].map(([code, paths]) => ({ code, documentation: paths.join(', ') })),
+          ...(entry.searchParam.size > 0
+            ? {
+                searchParam: [...entry.searchParam].map(([name, param]) => ({
+                  name,
+                  type: param.type,
+                  documentation: [param.description, `On ${param.paths.join(', ')}.`].filter(Boolean).join(' '),
+                })),
+              }
+            : {}),
+        })),
+      },
+    ],
+  };
+}

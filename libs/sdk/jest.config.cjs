@@ -1,0 +1,1 @@
+module.exports = { displayName: 'sdk', preset: '../../jest.preset.cjs' };
