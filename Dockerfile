@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image per service, from one file: docker build --target <gateway|reference|finance|audit> .
+# One image per service, from one file: docker build --target <gateway|reference|finance|audit|scheduling> .
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json ./
@@ -45,3 +45,10 @@ ENV GRPC_PORT=50053 METRICS_PORT=9466
 EXPOSE 50053 9466
 HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
 CMD ["node", "--enable-source-maps", "--max-old-space-size=128", "--max-semi-space-size=16", "dist/apps/audit/main.cjs"]
+
+FROM runtime AS scheduling
+COPY --from=build /repo/dist/apps/scheduling ./dist/apps/scheduling
+ENV GRPC_PORT=50054 METRICS_PORT=9468
+EXPOSE 50054 9468
+HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
+CMD ["node", "--enable-source-maps", "--max-old-space-size=128", "--max-semi-space-size=16", "dist/apps/scheduling/main.cjs"]

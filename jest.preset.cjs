@@ -16,7 +16,10 @@ module.exports = {
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
+    // temporal-polyfill (and its temporal-utils) ship ES modules only, which Jest cannot load: it is compiled to CommonJS like our code.
+    '/node_modules/temporal-(polyfill|utils)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!temporal-(polyfill|utils)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/*.spec.ts'],

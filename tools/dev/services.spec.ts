@@ -19,6 +19,16 @@ describe('planStart', () => {
         address: '127.0.0.1:50053',
         env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/audit', GRPC_PORT: '50053', METRICS_PORT: '9466' },
       },
+      {
+        name: 'scheduling',
+        address: '127.0.0.1:50054',
+        env: {
+          DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/scheduling',
+          GRPC_PORT: '50054',
+          METRICS_PORT: '9468',
+          REFERENCE_ADDR: '127.0.0.1:50051',
+        },
+      },
     ]);
     expect(plan.gateway).toEqual({
       name: 'gateway',
@@ -30,6 +40,7 @@ describe('planStart', () => {
         REFERENCE_ADDR: '127.0.0.1:50051',
         FINANCE_ADDR: '127.0.0.1:50052',
         AUDIT_ADDR: '127.0.0.1:50053',
+        SCHEDULING_ADDR: '127.0.0.1:50054',
       },
     });
     expect(plan.logDir).toMatch(/\/tmp\/logs$/);
@@ -43,6 +54,7 @@ describe('planStart', () => {
       START_GATEWAY_PORT: '3100',
       START_FINANCE_GRPC_PORT: '50152',
       START_FINANCE_METRICS_PORT: '9565',
+      START_REFERENCE_GRPC_PORT: '50151',
     });
     const finance = plan.grpcServices.find((service) => service.name === 'finance');
     expect(finance).toEqual({
@@ -60,7 +72,12 @@ describe('planStart', () => {
       DATABASE_URL: 'postgres://postgres@db:5433/second_gateway',
       PORT: '3100',
       FINANCE_ADDR: '127.0.0.1:50152',
-      REFERENCE_ADDR: '127.0.0.1:50051',
+      REFERENCE_ADDR: '127.0.0.1:50151',
+    });
+    // A service reaches the services it calls where this system runs them.
+    expect(plan.grpcServices.find((service) => service.name === 'scheduling')?.env).toMatchObject({
+      DATABASE_URL: 'postgres://postgres@db:5433/second_scheduling',
+      REFERENCE_ADDR: '127.0.0.1:50151',
     });
     expect(plan.logDir).toBe('/var/tmp/second');
   });

@@ -4,12 +4,14 @@ import { env, parseConfig } from '@libs/config';
 
 /**
  * The gRPC services `npm start` runs, with the ports users see. They start side by side; the gateway starts
- * once every one answers health checks, and reaches each at `<NAME>_ADDR`. A new service is one line here.
+ * once every one answers health checks, and reaches each at `<NAME>_ADDR`, as does a service at those it
+ * `calls`. A new service is one line here.
  */
-const GRPC_SERVICES = [
+const GRPC_SERVICES: { name: string; grpcPort: number; metricsPort: number; calls?: string[] }[] = [
   { name: 'reference', grpcPort: 50051, metricsPort: 9464 },
   { name: 'finance', grpcPort: 50052, metricsPort: 9465 },
   { name: 'audit', grpcPort: 50053, metricsPort: 9466 },
+  { name: 'scheduling', grpcPort: 50054, metricsPort: 9468, calls: ['reference'] },
 ];
 const GATEWAY = { name: 'gateway', port: 3000, metricsPort: 9467 };
 
@@ -60,14 +62,18 @@ export function planStart(source: NodeJS.ProcessEnv): StartPlan {
     DATABASE_URL: `${config.START_POSTGRES_URL}/${namespace ? `${namespace}_` : ''}${name}`,
     ...(namespace ? { AMQP_NAMESPACE: `${namespace}.` } : {}),
   });
-  const grpcServices = GRPC_SERVICES.map(({ name }) => {
-    const port = String(config[overrideOf(name, 'GRPC_PORT')]);
-    return {
-      name,
-      address: `127.0.0.1:${port}`,
-      env: { ...forService(name), GRPC_PORT: port, METRICS_PORT: String(config[overrideOf(name, 'METRICS_PORT')]) },
-    };
-  });
+  const addressOf = (name: string) => `127.0.0.1:${config[overrideOf(name, 'GRPC_PORT')]}`;
+  const addressVariable = (name: string) => [`${name.toUpperCase()}_ADDR`, addressOf(name)];
+  const grpcServices = GRPC_SERVICES.map(({ name, calls = [] }) => ({
+    name,
+    address: addressOf(name),
+    env: {
+      ...forService(name),
+      GRPC_PORT: String(config[overrideOf(name, 'GRPC_PORT')]),
+      METRICS_PORT: String(config[overrideOf(name, 'METRICS_PORT')]),
+      ...Object.fromEntries(calls.map(addressVariable)),
+    },
+  }));
   const gatewayPort = String(config[GATEWAY_PORT]);
   return {
     logDir: String(config.START_LOG_DIR),
@@ -79,7 +85,7 @@ export function planStart(source: NodeJS.ProcessEnv): StartPlan {
         ...forService(GATEWAY.name),
         PORT: gatewayPort,
         METRICS_PORT: String(config[GATEWAY_METRICS_PORT]),
-        ...Object.fromEntries(grpcServices.map(({ name, address }) => [`${name.toUpperCase()}_ADDR`, address])),
+        ...Object.fromEntries(grpcServices.map(({ name }) => addressVariable(name))),
       },
     },
   };

@@ -27,7 +27,7 @@ describe('docker-compose.yml', () => {
   const services = composeServices(readFileSync(join(__dirname, '..', '..', 'docker-compose.yml'), 'utf8'));
 
   it('runs the database, the broker and every service', () => {
-    expect([...services.keys()]).toEqual(expect.arrayContaining(['postgres', 'rabbitmq', 'reference', 'finance', 'audit', 'gateway']));
+    expect([...services.keys()]).toEqual(expect.arrayContaining(['postgres', 'rabbitmq', 'reference', 'finance', 'audit', 'scheduling', 'gateway']));
   });
 
   it.each([...services.keys()])('restarts %s after a crash, unless it was stopped on purpose', (service) => {

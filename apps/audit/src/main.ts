@@ -1,4 +1,4 @@
-import { busTopology, connectBus, PassiveChecks, startConsumer, TopologyKeeper } from '@libs/bus';
+import { busTopology, connectBus, EVENT_STREAMS, PassiveChecks, startConsumer, TopologyKeeper, type EventStream } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer, unaryHandler } from '@libs/grpc';
@@ -17,24 +17,27 @@ async function main(): Promise<void> {
   const config = readConfig();
   const { logger, tracing, sequelize } = await startServiceFoundation('audit', config, migrations);
 
-  const topology = busTopology(config.AMQP_NAMESPACE);
-  const keeper = new TopologyKeeper(topology);
-  const { consumer, attach } = startConsumer({
-    topology: keeper,
-    prefetch: config.CONSUMER_PREFETCH,
-    logger,
-    handle: auditMessageHandler(sequelize, logger),
+  // One consumer per stream (finance's, scheduling's), each on its own queue, all into the same chain.
+  const handle = auditMessageHandler(sequelize, logger);
+  const streams = EVENT_STREAMS.map((stream) => {
+    const topology = busTopology(config.AMQP_NAMESPACE, stream);
+    const keeper = new TopologyKeeper(topology);
+    return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle }) };
   });
   const depths = new PassiveChecks();
-  const deadLetters = new DeadLetterQueue(topology);
+  const deadLetters = Object.fromEntries(streams.map(({ topology }, i) => [EVENT_STREAMS[i], new DeadLetterQueue(topology)])) as Record<
+    EventStream,
+    DeadLetterQueue
+  >;
   const bus = await connectBus(config.AMQP_URL, logger, async (model) => {
-    await keeper.attach(model);
-    await attach(model);
+    for (const { keeper, attach } of streams) {
+      await keeper.attach(model);
+      await attach(model);
+    }
     depths.attach(model);
-    deadLetters.attach(model);
+    for (const queue of Object.values(deadLetters)) queue.attach(model);
   });
-  const queueWatch = watchQueueDepths(depths, topology, consumer, logger);
-
+  const queueWatches = streams.map(({ topology, consumer }) => watchQueueDepths(depths, topology, consumer, logger));
   const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
   const deadLetterAdmin = deadLetterHandlers(deadLetters);
   // Every method is for admins, so every call must carry an actor the gateway signed.
@@ -62,8 +65,8 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     // Finish the messages in hand and ack them before the connection goes;
     // anything unacked is redelivered to another consumer.
-    queueWatch.stop();
-    await consumer.stop(config.SHUTDOWN_GRACE_MS / 2);
+    for (const watch of queueWatches) watch.stop();
+    await Promise.all(streams.map(({ consumer }) => consumer.stop(config.SHUTDOWN_GRACE_MS / 2)));
     await server.shutdown(config.SHUTDOWN_GRACE_MS / 2);
     await bus.close();
     await sequelize.close();

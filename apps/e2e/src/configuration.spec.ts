@@ -12,6 +12,8 @@ describe('configuration is validated at start', () => {
     ['finance', 'AMQP_URL', 'http://localhost'],
     ['audit', 'DATABASE_URL', 'mysql://localhost/audit'],
     ['finance', 'SEED_DEMO_DATA', 'maybe'],
+    ['scheduling', 'REFERENCE_ADDR', 'no port here'],
+    ['scheduling', 'HOLD_SWEEP_MS', '10'],
   ])('%s stops with one line naming %s', (service, variable, value) => {
     const result = spawnSync(process.execPath, [join(ROOT, 'dist/apps', service, 'main.cjs')], {
       env: { ...process.env, [variable]: value },

@@ -137,6 +137,7 @@ const handlerFailures = (log: string) =>
     });
 
 const RPCS = contractRpcs();
+const SERVICES = ['reference', 'finance', 'audit', 'scheduling'] as const;
 
 describe('every RPC of every service, called directly with hostile input', () => {
   let system: RunningSystem;
@@ -147,7 +148,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
 
   beforeAll(async () => {
     const internal = { INTERNAL_AUTH_SECRET: SECRET };
-    system = await startSystem({ env: { gateway: internal, finance: internal, audit: internal } });
+    system = await startSystem({ env: { gateway: internal, finance: internal, audit: internal, scheduling: internal }, instances: { scheduling: 1 } });
     for (const service of new Set(RPCS.map((rpc) => rpc.service))) {
       clients.set(service, new Client(system.grpcAddress(service as GrpcServiceName), credentials.createInsecure()));
       pids.set(service, system.pid(service as GrpcServiceName));
@@ -161,7 +162,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
 
   it('knows every RPC of the contracts, each served by a running process', () => {
     expect(RPCS.length).toBeGreaterThan(30);
-    for (const service of new Set(RPCS.map((rpc) => rpc.service))) expect(['reference', 'finance', 'audit']).toContain(service);
+    for (const service of new Set(RPCS.map((rpc) => rpc.service))) expect(SERVICES).toContain(service);
   });
 
   it.each(RPCS.map((rpc) => [rpc.path, rpc] as const))('%s answers every call with a status, never INTERNAL or UNAVAILABLE', async (_path, rpc) => {
@@ -183,7 +184,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
     expect(pid).toBe(pids.get(rpc.service));
   }, 120_000);
 
-  it.each(['reference', 'finance', 'audit'] as const)('%s is still the same process, SERVING, with no handler failure and no status it could not encode', async (service) => {
+  it.each(SERVICES)('%s is still the same process, SERVING, with no handler failure and no status it could not encode', async (service) => {
     const pid = system.pid(service);
     expect(pid).toBeDefined();
     expect(pid).toBe(pids.get(service));

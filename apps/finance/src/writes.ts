@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { METADATA, type Actor, type CallContext } from '@libs/grpc';
 import type { FinanceDeps } from './finance-deps';
-import { idempotent, type IdempotentCall } from './idempotency/idempotent';
+import { idempotent, type IdempotentCall } from '@libs/idempotency';
 
 /** Runs a write in one database transaction (the change and its outbox event commit together). */
 export async function mutate<T>(deps: FinanceDeps, write: (transaction: Transaction) => Promise<T>): Promise<T> {

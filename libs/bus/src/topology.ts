@@ -11,14 +11,22 @@ export interface BusTopology {
   deliveryLimit: number;
 }
 
-/** The topology's names; a namespace prefix keeps test runs apart from each other and from `npm start`. */
-export function busTopology(namespace: string): BusTopology {
+/** The services that publish their changes for the audit service, each on an exchange and queue of its own. */
+export const EVENT_STREAMS = ['finance', 'scheduling'] as const;
+export type EventStream = (typeof EVENT_STREAMS)[number];
+
+/**
+ * The names of one stream's topology (exchange `<stream>.events`, queue `audit.<stream>-events`, ...); a
+ * namespace prefix keeps test runs apart from each other and from `npm start`. The stream is finance's unless
+ * named: finance's was the only one before scheduling's.
+ */
+export function busTopology(namespace: string, stream: EventStream = 'finance'): BusTopology {
   return {
-    exchange: `${namespace}finance.events`,
-    queue: `${namespace}audit.finance-events`,
-    deadLetterExchange: `${namespace}finance.events.dlx`,
-    deadLetterQueue: `${namespace}audit.finance-events.dead`,
-    deletionWitness: `${namespace}audit.finance-events.witness`,
+    exchange: `${namespace}${stream}.events`,
+    queue: `${namespace}audit.${stream}-events`,
+    deadLetterExchange: `${namespace}${stream}.events.dlx`,
+    deadLetterQueue: `${namespace}audit.${stream}-events.dead`,
+    deletionWitness: `${namespace}audit.${stream}-events.witness`,
     deliveryLimit: 5,
   };
 }

@@ -45,3 +45,13 @@ export const busFields = () => ({
 export const metricsFields = (defaultPort: number) => ({
   METRICS_PORT: env.port(defaultPort),
 });
+
+/** Variables of a service that publishes its changes through a transactional outbox (libs/outbox). */
+export const outboxFields = () => ({
+  OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000),
+  OUTBOX_POLL_MS: env.int(250, 10, 60_000),
+  OUTBOX_LEASE_MS: env.int(30_000, 1_000, 600_000),
+  OUTBOX_RELAY_ENABLED: env.bool(true),
+  OUTBOX_RETENTION_HOURS: env.int(168, 0, 87_600),
+  OUTBOX_QUEUE_CHECK_MS: env.int(2_000, 100, 60_000),
+});

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type * as financeV1 from './generated/finance/v1/finance';
+import type * as schedulingV1 from './generated/scheduling/v1/scheduling';
 import {
   accountJson,
   categoryJson,
@@ -16,10 +17,25 @@ import {
   toTransactionJson,
   transactionJson,
 } from './finance-entities';
+import {
+  appointmentJson,
+  blockJson,
+  locationJson,
+  resourceJson,
+  scheduleJson,
+  serviceJson,
+  toAppointmentJson,
+  toBlockJson,
+  toLocationJson,
+  toResourceJson,
+  toScheduleJson,
+  toServiceJson,
+} from './scheduling-entities';
 
 /**
  * Every entity type an audit event may name, with the JSON shape its `before`/`after` hold (the
- * API's shape of that entity) and how finance makes it from the entity's gRPC message.
+ * API's shape of that entity) and how the service that owns it (finance, scheduling) makes it from the
+ * entity's gRPC message.
  */
 export const AUDITED_ENTITIES = {
   transaction: { schema: transactionJson, toJson: toTransactionJson },
@@ -29,11 +45,17 @@ export const AUDITED_ENTITIES = {
   registration_number: { schema: registrationNumberJson, toJson: toRegistrationNumberJson },
   student: { schema: studentJson, toJson: toStudentJson },
   financial_statement: { schema: statementLineJson, toJson: toStatementLineJson },
+  location: { schema: locationJson, toJson: toLocationJson },
+  resource: { schema: resourceJson, toJson: toResourceJson },
+  service: { schema: serviceJson, toJson: toServiceJson },
+  schedule: { schema: scheduleJson, toJson: toScheduleJson },
+  block: { schema: blockJson, toJson: toBlockJson },
+  appointment: { schema: appointmentJson, toJson: toAppointmentJson },
 } as const;
 
 export type AuditedEntityType = keyof typeof AUDITED_ENTITIES;
 
-/** The gRPC message of an audited entity, as finance holds it when it records the change. */
+/** The gRPC message of an audited entity, as its service holds it when it records the change. */
 export type EntityMessage<E extends AuditedEntityType> = {
   transaction: financeV1.Transaction;
   payment: financeV1.Payment;
@@ -42,6 +64,12 @@ export type EntityMessage<E extends AuditedEntityType> = {
   registration_number: financeV1.RegistrationNumber;
   student: financeV1.Student;
   financial_statement: financeV1.StatementLine;
+  location: schedulingV1.Location;
+  resource: schedulingV1.Resource;
+  service: schedulingV1.Service;
+  schedule: schedulingV1.WeeklyRules | schedulingV1.DateOverride;
+  block: schedulingV1.Block;
+  appointment: schedulingV1.Appointment;
 }[E];
 
 export type EntityJson<E extends AuditedEntityType> = z.infer<(typeof AUDITED_ENTITIES)[E]['schema']>;

@@ -3,6 +3,7 @@ export * as referenceV1 from './generated/reference/v1/reference';
 export * as catalogueV1 from './generated/reference/v1/catalogue';
 export * as financeV1 from './generated/finance/v1/finance';
 export * as auditV1 from './generated/audit/v1/audit';
+export * as schedulingV1 from './generated/scheduling/v1/scheduling';
 export { auditEventSchema, type AuditEvent } from './audit-event';
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
@@ -11,6 +12,7 @@ export * from './api/limits';
 export * as financeApi from './api/finance';
 export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
 export * from './finance-entities';
+export * from './scheduling-entities';
 export {
   AUDIT_SCHEMA_VERSION,
   AUDITED_ENTITIES,

@@ -1,5 +1,5 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { boundedText } from '@libs/safe-text';
+import { boundedText, wellFormed } from '@libs/safe-text';
 import { METADATA } from './metadata';
 
 export interface FieldError {
@@ -63,5 +63,52 @@ export function fieldErrorsOf(error: Partial<ServiceError>): FieldError[] {
     return Array.isArray(parsed) ? parsed.filter(isFieldError) : [];
   } catch {
     return [];
+  }
+}
+
+/** Largest `x-problem` value: it travels in a trailer, which grpc-js caps (with the rest) at 8 KiB by default. */
+const MAX_PROBLEM_LENGTH = 4_096;
+
+/**
+ * Machine-readable members of a refusal, besides its code and message: `type` names the refusal (the gateway
+ * picks the HTTP status and problem type from it), the other members go into the problem as they are (RFC 9457
+ * extension members), e.g. the current state of a record and the states a move is allowed from.
+ */
+export interface Problem {
+  type: string;
+  [member: string]: unknown;
+}
+
+/** An RpcError that carries a Problem in the `x-problem` trailer, as ASCII JSON of at most 4 KiB. */
+export class ProblemError extends RpcError {
+  constructor(
+    code: status,
+    message: string,
+    readonly problem: Problem,
+  ) {
+    super(code, message);
+    this.name = 'ProblemError';
+  }
+
+  override toServiceError(): Partial<ServiceError> {
+    const error = super.toServiceError();
+    // Well-formed: the members may quote the caller's input, lone surrogates included.
+    const text = asciiJson(JSON.parse(JSON.stringify(this.problem, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value))));
+    // Too long to travel: the type alone still lets the caller tell what happened.
+    error.metadata?.set(METADATA.problem, text.length <= MAX_PROBLEM_LENGTH ? text : asciiJson({ type: this.problem.type }));
+    return error;
+  }
+}
+
+/** The Problem a service attached to a refusal, if any. */
+export function problemOf(error: Partial<ServiceError>): Problem | undefined {
+  const raw = error.metadata?.get(METADATA.problem)[0];
+  if (typeof raw !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const type = (parsed as Problem | null)?.type;
+    return typeof type === 'string' ? (parsed as Problem) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -8,7 +8,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { createLogger } from '@libs/logging';
-import { RpcError, fieldErrorsOf } from './errors';
+import { ProblemError, RpcError, fieldErrorsOf, problemOf } from './errors';
 import { unaryHandler } from './handler';
 import { jsonTestService } from './json-test-service';
 import { startGrpcServer, type RunningGrpcServer } from './server';
@@ -91,6 +91,15 @@ describe('what a service answers when its handler misbehaves (over real gRPC)', 
     const error = await call('Refuse');
     expect(error.code).toBe(status.INVALID_ARGUMENT);
     expect(fieldErrorsOf(error).length).toBeGreaterThan(0);
+  });
+
+  it('carries a problem in any script, and its type alone when it is too long to travel', async () => {
+    refusal = new ProblemError(status.FAILED_PRECONDITION, 'cannot confirm', { type: 'illegal_transition', current: `held ${CUT_ID}`, allowed: ['held'] });
+    expect(problemOf(await call('Refuse'))).toEqual({ type: 'illegal_transition', current: `held ${CUT_ID.toWellFormed()}`, allowed: ['held'] });
+    refusal = new ProblemError(status.FAILED_PRECONDITION, 'overlaps', { type: 'overlapping_appointments', ids: Array(1_000).fill(CUT_ID) });
+    const error = await call('Refuse');
+    expect(error.code).toBe(status.FAILED_PRECONDITION);
+    expect(problemOf(error)).toEqual({ type: 'overlapping_appointments' });
   });
 
   it.each(['Reject', 'Throw'] as const)('answers INTERNAL, without the detail, when the handler fails unexpectedly (%s)', async (name) => {

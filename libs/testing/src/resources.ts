@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
-import { busTopology } from '@libs/bus';
+import { busTopology, EVENT_STREAMS } from '@libs/bus';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -68,15 +68,17 @@ export async function dropDatabases(names: string[]): Promise<void> {
 }
 
 export async function deleteBusTopology(namespace: string): Promise<void> {
-  const topology = busTopology(`${namespace}.`);
   const connection = await connect(AMQP_URL);
   try {
     const channel = await connection.createChannel();
-    await channel.deleteQueue(topology.queue);
-    await channel.deleteQueue(topology.deadLetterQueue);
-    await channel.deleteExchange(topology.exchange);
-    await channel.deleteExchange(topology.deadLetterExchange);
-    await channel.deleteExchange(topology.deletionWitness);
+    for (const stream of EVENT_STREAMS) {
+      const topology = busTopology(`${namespace}.`, stream);
+      await channel.deleteQueue(topology.queue);
+      await channel.deleteQueue(topology.deadLetterQueue);
+      await channel.deleteExchange(topology.exchange);
+      await channel.deleteExchange(topology.deadLetterExchange);
+      await channel.deleteExchange(topology.deletionWitness);
+    }
   } finally {
     await connection.close();
   }

@@ -8,11 +8,13 @@ import { raiseKeyLimits } from './generous-limits';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
 
-export type ServiceName = 'reference' | 'finance' | 'audit' | 'gateway';
+export type ServiceName = 'reference' | 'finance' | 'audit' | 'scheduling' | 'gateway';
 export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
 
 const ROOT = resolve(__dirname, '../../..');
-const GRPC_SERVICES = ['reference', 'finance', 'audit'] as const;
+const GRPC_SERVICES = ['reference', 'finance', 'audit', 'scheduling'] as const;
+/** Services a system runs only when asked for (instances): the gateway does not call scheduling yet. */
+const ON_REQUEST: readonly ServiceName[] = ['scheduling'];
 
 export interface RunningSystem {
   namespace: string;
@@ -47,11 +49,16 @@ function entryPoint(service: ServiceName): string {
 export interface SystemOptions {
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /**
-   * How many instances of a gRPC service to run (default 1). They share the
+   * How many instances of a gRPC service to run (default 1; scheduling 0). They share the
    * service's database and queue, as scaled instances do, and the gateway
    * spreads its calls over all of them.
    */
   instances?: Partial<Record<GrpcServiceName, number>>;
+  /**
+   * Only these gRPC services (each with its instances), and no gateway: for tests that call services directly
+   * and need not pay for the rest. `keys` is then empty.
+   */
+  only?: GrpcServiceName[];
   /** Node flags added to every service's own (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
   nodeFlags?: string[];
 }
@@ -66,7 +73,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const namespace = uniqueNamespace();
   const logDir = join(ROOT, 'test-artifacts', namespace);
   mkdirSync(logDir, { recursive: true });
-  const countOf = (service: ServiceName) => (service === 'gateway' ? 1 : (options.instances?.[service] ?? 1));
+  const wanted = (service: ServiceName) => !options.only || (service !== 'gateway' && options.only.includes(service));
+  const countOf = (service: ServiceName) =>
+    !wanted(service) ? 0 : service === 'gateway' ? 1 : (options.instances?.[service] ?? (ON_REQUEST.includes(service) && !options.only ? 0 : 1));
   // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
   const portsOf = async (service: ServiceName) => {
     const list: { main: number; metrics: number }[] = [];
@@ -77,10 +86,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     reference: await portsOf('reference'),
     finance: await portsOf('finance'),
     audit: await portsOf('audit'),
+    scheduling: await portsOf('scheduling'),
     gateway: await portsOf('gateway'),
   };
   const ports = Object.fromEntries(
-    Object.entries(instancePorts).map(([service, list]) => [service, list[0].main]),
+    Object.entries(instancePorts).map(([service, list]) => [service, list[0]?.main]),
   ) as Record<ServiceName, number>;
   const target = (service: GrpcServiceName) =>
     countOf(service) === 1
@@ -104,6 +114,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       : {
           GRPC_PORT: String(instancePorts[service][instance - 1].main),
           GRPC_HOST: '127.0.0.1',
+          ...(service === 'scheduling' ? { REFERENCE_ADDR: target('reference') } : {}),
         }),
     ...options.env?.[service],
   });
@@ -137,7 +148,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     }
     const probe = new HealthProbe(`127.0.0.1:${instancePorts[service][instance - 1].main}`);
     try {
-      await probe.waitUntilServing(30_000);
+      await probe.waitUntilServing(60_000);
     } catch (error) {
       throw new Error(`${key} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
     } finally {
@@ -159,15 +170,16 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   await Promise.all(
     GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => start(service, { instance: i + 1 }))),
   );
-  await start('gateway');
-  const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
-    env: { ...process.env, ...envOf('gateway') },
-    encoding: 'utf8',
-  });
-  const keys = Object.fromEntries(
-    [...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key]),
-  ) as Record<Role, string>;
-  await raiseKeyLimits(`http://127.0.0.1:${ports.gateway}`, keys.admin, Object.values(keys));
+  let keys = {} as Record<Role, string>;
+  if (wanted('gateway')) {
+    await start('gateway');
+    const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
+      env: { ...process.env, ...envOf('gateway') },
+      encoding: 'utf8',
+    });
+    keys = Object.fromEntries([...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key])) as Record<Role, string>;
+    await raiseKeyLimits(`http://127.0.0.1:${ports.gateway}`, keys.admin, Object.values(keys));
+  }
 
   return {
     namespace,
@@ -182,7 +194,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     grpcAddress: (service, instance = 1) => `127.0.0.1:${instancePorts[service][instance - 1].main}`,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
-      await dropDatabases((['reference', 'finance', 'audit', 'gateway'] as const).map((s) => `${namespace}_${s}`));
+      await dropDatabases((['reference', 'finance', 'audit', 'scheduling', 'gateway'] as const).map((s) => `${namespace}_${s}`));
       await deleteBusTopology(namespace);
     },
   };

@@ -19,15 +19,29 @@ export const eventsDeadLettered = new Counter({
 
 export const eventLag = new Histogram({
   name: 'audit_event_lag_seconds',
-  help: 'Time from a finance change (occurredAt) to its audit entry being stored',
+  help: 'Time from a change (occurredAt) to its audit entry being stored',
   buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers,
+});
+
+const queueMessages = new Gauge({
+  name: 'audit_queue_messages',
+  help: 'Messages waiting in an audit queue for a consumer (-1 when unknown), by queue',
+  labelNames: ['queue'],
+  registers,
+});
+
+const deadLetterMessages = new Gauge({
+  name: 'audit_dead_letter_messages',
+  help: 'Messages in a dead-letter queue, waiting for an operator (-1 when unknown), by queue',
+  labelNames: ['queue'],
   registers,
 });
 
 const QUEUE_POLL_MS = 5_000;
 
 /**
- * Polls the depth of the audit queue (consumer lag, in messages) and of its
+ * Polls the depth of one audit queue (consumer lag, in messages) and of its
  * dead-letter queue. Both are broker-wide figures: every instance reports the
  * same. Until the first successful read (or while RabbitMQ is down) they are -1.
  * Each reading of the audit queue is also shown to the consumer, which resubscribes when it shows the
@@ -39,16 +53,8 @@ export function watchQueueDepths(
   consumer: Consumer,
   logger: Logger,
 ): { stop(): void } {
-  const waiting = new Gauge({
-    name: 'audit_queue_messages',
-    help: 'Messages waiting in the audit queue for a consumer (-1 when unknown)',
-    registers,
-  });
-  const dead = new Gauge({
-    name: 'audit_dead_letter_messages',
-    help: 'Messages in the dead-letter queue, waiting for an operator (-1 when unknown)',
-    registers,
-  });
+  const waiting = queueMessages.labels({ queue: topology.queue });
+  const dead = deadLetterMessages.labels({ queue: topology.deadLetterQueue });
   waiting.set(-1);
   dead.set(-1);
   const subscription = watchSubscription({

@@ -1,12 +1,24 @@
+import { EVENT_STREAMS, type EventStream } from '@libs/bus';
 import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
 import type { DeadLetterQueue } from './dead-letter-queue';
 
 const MAX_REPLAY = AUDIT_LIMITS.replay.max;
 
-export function deadLetterHandlers(queue: DeadLetterQueue) {
+/** The dead-letter admin calls, over each stream's dead-letter queue; a call naming no stream means finance's. */
+export function deadLetterHandlers(queues: Record<EventStream, DeadLetterQueue>) {
+  function queueOf(stream: string | undefined): DeadLetterQueue {
+    const name = stream || 'finance';
+    if (!(EVENT_STREAMS as readonly string[]).includes(name)) {
+      const streams = EVENT_STREAMS.join(', ');
+      throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `stream must be one of ${streams}`, [{ field: 'stream', message: `must be one of ${streams}` }]);
+    }
+    return queues[name as EventStream];
+  }
+
   return {
-    async getDeadLetters(): Promise<auditV1.GetDeadLettersResponse> {
+    async getDeadLetters(request: auditV1.GetDeadLettersRequest): Promise<auditV1.GetDeadLettersResponse> {
+      const queue = queueOf(request.stream);
       return { queue: queue.name, depth: await queue.depth() };
     },
 
@@ -14,6 +26,7 @@ export function deadLetterHandlers(queue: DeadLetterQueue) {
       request: auditV1.ReplayDeadLettersRequest,
       context: CallContext,
     ): Promise<auditV1.ReplayDeadLettersResponse> {
+      const queue = queueOf(request.stream);
       const limit = request.limit === 0 ? MAX_REPLAY : request.limit;
       if (limit > MAX_REPLAY) {
         throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `limit must be 1 to ${MAX_REPLAY}`, [

@@ -5,11 +5,11 @@ import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from 
 import { FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { insertStatementLine } from '../statements/statement-store';
 import { amountOf, given, InputProblems, parseInput } from '../validation/input';
-import { notFound, requireUuid } from '../validation/ids';
+import { notFound, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { nextStatus, type PaymentMove } from './payment-states';
 import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';

@@ -3,10 +3,9 @@ import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutate } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { parseInput } from '../validation/input';
-import { notFound, requireUuid } from '../validation/ids';
-import { checkVersion } from '../validation/versions';
+import { checkVersion, notFound, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 

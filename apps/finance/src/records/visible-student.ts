@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { notFound, requireUuid } from '../validation/ids';
+import { notFound, requireUuid } from '@libs/validation';
 import { STUDENTS } from './record-kinds';
 import { findRecord } from './record-store';
 

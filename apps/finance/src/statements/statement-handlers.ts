@@ -3,12 +3,12 @@ import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';
 import { visibleStudent } from '../records/visible-student';
 import { amountOf, given, parseInput } from '../validation/input';
-import { notFound, requireUuid } from '../validation/ids';
+import { notFound, requireUuid } from '@libs/validation';
 import { insertStatementLine, statementOf } from './statement-store';
 
 export function statementHandlers(deps: FinanceDeps) {

@@ -3,7 +3,7 @@ import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
 import { mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { InputProblems, parseInput } from '../validation/input';
 import { checkReferences } from '../validation/references';
 import { apiTransaction } from './transaction-input';

@@ -4,12 +4,11 @@ import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc'
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '../outbox/record-event';
+import { recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { given, InputProblems, parseInput } from '../validation/input';
-import { notFound, requireUuid } from '../validation/ids';
+import { checkVersion, notFound, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
-import { checkVersion } from '../validation/versions';
 import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import {

@@ -30,6 +30,7 @@ export function catalogueService(sequelize: Sequelize, cursors: CursorCodec, han
       listDrugCategories: unaryHandler(handling, 'ListDrugCategories', categories.listDrugCategories),
       listConditions: unaryHandler(handling, 'ListConditions', conditions.listConditions),
       listPremises: unaryHandler(handling, 'ListPremises', premises.listPremises),
+      getPremise: unaryHandler(handling, 'GetPremise', premises.getPremise),
     } satisfies catalogueV1.CatalogueServiceServer,
   };
 }

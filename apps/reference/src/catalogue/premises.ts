@@ -1,9 +1,9 @@
-import type { Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
 import type { PremiseAddress } from '@libs/reference-db';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
-import { normaliseTerms } from './request-checks';
+import { catalogueId, invalid, normaliseTerms, unknownId } from './request-checks';
 import { anyContains } from './sql-params';
 
 export const PREMISE_PAGE = 25;
@@ -43,8 +43,26 @@ const toPremise = (row: PremiseRow): catalogueV1.Premise => ({
   sampleData: row.sample_data,
 });
 
+const PREMISE_COLUMNS = `t.source_id, t.name, t.type, t.address, t.phone, t.opening_hours, t.latitude, t.longitude,
+                        t.services, t.sample_data`;
+
+/** Premise codes are short and plain (PRM-0002); anything else names no premise. */
+const PREMISE_CODE = /^[A-Za-z0-9._-]{1,64}$/;
+
 export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   return {
+    async getPremise(request: catalogueV1.GetPremiseRequest): Promise<catalogueV1.GetPremiseResponse> {
+      if ((request.id === '') === (request.code === '')) throw invalid('id', 'give exactly one of id and code');
+      const byId = request.id !== '';
+      if (!byId && !PREMISE_CODE.test(request.code)) throw unknownId('premise');
+      const [row] = await sequelize.query<PremiseRow>(
+        `SELECT t.id::text AS id, ${PREMISE_COLUMNS} FROM premises t WHERE ${byId ? 't.id = $1::bigint' : 't.source_id = $1'}`,
+        { bind: [byId ? catalogueId(request.id, 'premise') : request.code], type: QueryTypes.SELECT },
+      );
+      if (!row) throw unknownId('premise');
+      return { premise: toPremise(row) };
+    },
+
     async listPremises(request: catalogueV1.ListPremisesRequest): Promise<catalogueV1.ListPremisesResponse> {
       const terms = normaliseTerms('n', request.terms);
       const page = await keysetPage({
@@ -57,8 +75,7 @@ export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         fetch: (after: NameKey | undefined, limit) =>
           selectByName<PremiseRow>(sequelize, {
             table: 'premises',
-            columns: `t.source_id, t.name, t.type, t.address, t.phone, t.opening_hours, t.latitude, t.longitude,
-                      t.services, t.sample_data`,
+            columns: PREMISE_COLUMNS,
             where: (params) => anyContains(params, 't.name', terms),
             after,
             limit,

@@ -63,6 +63,13 @@ export const AUDIT_LIMITS = {
   instantMaxLength: 40,
 } as const satisfies Record<string, number | IntegerRange>;
 
+export const SCHEDULING_LIMITS = {
+  /** Locations, resources, services, blocks and appointments per page (`limit`). */
+  page: { min: 1, max: 500, default: 50 },
+  /** Slots (and with explain=true the reasons for the rest) per page: they are small, so a page holds more. */
+  slotPage: { min: 1, max: 500, default: 100 },
+} as const satisfies Record<string, number | IntegerRange>;
+
 export const IDENTITY_LIMITS = {
   /** Users per page of the admin's list. */
   userPage: { min: 1, max: 500, default: 100 },

@@ -90,6 +90,8 @@ export interface VerifyChainResponse {
 }
 
 export interface GetDeadLettersRequest {
+  /** The stream whose dead letters: "finance" (also when empty) or "scheduling". */
+  stream?: string | undefined;
 }
 
 export interface GetDeadLettersResponse {
@@ -100,6 +102,8 @@ export interface GetDeadLettersResponse {
 export interface ReplayDeadLettersRequest {
   /** At most this many messages are moved (1 to 10000). */
   limit: number;
+  /** As in GetDeadLettersRequest. */
+  stream?: string | undefined;
 }
 
 export interface ReplayDeadLettersResponse {
@@ -1139,11 +1143,14 @@ export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
 };
 
 function createBaseGetDeadLettersRequest(): GetDeadLettersRequest {
-  return {};
+  return { stream: undefined };
 }
 
 export const GetDeadLettersRequest: MessageFns<GetDeadLettersRequest> = {
-  encode(_: GetDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: GetDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stream !== undefined) {
+      writer.uint32(10).string(message.stream);
+    }
     return writer;
   },
 
@@ -1160,6 +1167,14 @@ export const GetDeadLettersRequest: MessageFns<GetDeadLettersRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stream = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1172,20 +1187,24 @@ export const GetDeadLettersRequest: MessageFns<GetDeadLettersRequest> = {
     }
   },
 
-  fromJSON(_: any): GetDeadLettersRequest {
-    return {};
+  fromJSON(object: any): GetDeadLettersRequest {
+    return { stream: isSet(object.stream) ? globalThis.String(object.stream) : undefined };
   },
 
-  toJSON(_: GetDeadLettersRequest): unknown {
+  toJSON(message: GetDeadLettersRequest): unknown {
     const obj: any = {};
+    if (message.stream !== undefined) {
+      obj.stream = message.stream;
+    }
     return obj;
   },
 
   create(base?: DeepPartial<GetDeadLettersRequest>): GetDeadLettersRequest {
     return GetDeadLettersRequest.fromPartial(base ?? {});
   },
-  fromPartial(_: DeepPartial<GetDeadLettersRequest>): GetDeadLettersRequest {
+  fromPartial(object: DeepPartial<GetDeadLettersRequest>): GetDeadLettersRequest {
     const message = createBaseGetDeadLettersRequest();
+    message.stream = object.stream ?? undefined;
     return message;
   },
 };
@@ -1276,13 +1295,16 @@ export const GetDeadLettersResponse: MessageFns<GetDeadLettersResponse> = {
 };
 
 function createBaseReplayDeadLettersRequest(): ReplayDeadLettersRequest {
-  return { limit: 0 };
+  return { limit: 0, stream: undefined };
 }
 
 export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
   encode(message: ReplayDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.limit !== 0) {
       writer.uint32(8).uint32(message.limit);
+    }
+    if (message.stream !== undefined) {
+      writer.uint32(18).string(message.stream);
     }
     return writer;
   },
@@ -1308,6 +1330,14 @@ export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
             message.limit = reader.uint32();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.stream = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1321,13 +1351,19 @@ export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
   },
 
   fromJSON(object: any): ReplayDeadLettersRequest {
-    return { limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0 };
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      stream: isSet(object.stream) ? globalThis.String(object.stream) : undefined,
+    };
   },
 
   toJSON(message: ReplayDeadLettersRequest): unknown {
     const obj: any = {};
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
+    }
+    if (message.stream !== undefined) {
+      obj.stream = message.stream;
     }
     return obj;
   },
@@ -1338,6 +1374,7 @@ export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
   fromPartial(object: DeepPartial<ReplayDeadLettersRequest>): ReplayDeadLettersRequest {
     const message = createBaseReplayDeadLettersRequest();
     message.limit = object.limit ?? 0;
+    message.stream = object.stream ?? undefined;
     return message;
   },
 };
@@ -1448,8 +1485,8 @@ export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = 
 };
 
 /**
- * The audit log of finance mutations. Entries arrive over RabbitMQ
- * (exchange finance.events) and are only read over gRPC.
+ * The audit log of finance and scheduling changes. Entries arrive over RabbitMQ
+ * (exchanges finance.events and scheduling.events) and are only read over gRPC.
  */
 export type AuditServiceService = typeof AuditServiceService;
 export const AuditServiceService = {
@@ -1484,7 +1521,10 @@ export const AuditServiceService = {
       Buffer.from(GetDeadLettersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetDeadLettersResponse => GetDeadLettersResponse.decode(value),
   },
-  /** Moves dead-lettered messages back onto the finance.events exchange, so they are consumed again. */
+  /**
+   * Moves dead-lettered messages back onto their stream's exchange (finance.events, scheduling.events), so they
+   * are consumed again.
+   */
   replayDeadLetters: {
     path: "/audit.v1.AuditService/ReplayDeadLetters" as const,
     requestStream: false as const,
@@ -1504,7 +1544,10 @@ export interface AuditServiceServer extends UntypedServiceImplementation {
   verifyChain: handleUnaryCall<VerifyChainRequest, VerifyChainResponse>;
   /** How many messages wait in the dead-letter queue. */
   getDeadLetters: handleUnaryCall<GetDeadLettersRequest, GetDeadLettersResponse>;
-  /** Moves dead-lettered messages back onto the finance.events exchange, so they are consumed again. */
+  /**
+   * Moves dead-lettered messages back onto their stream's exchange (finance.events, scheduling.events), so they
+   * are consumed again.
+   */
   replayDeadLetters: handleUnaryCall<ReplayDeadLettersRequest, ReplayDeadLettersResponse>;
 }
 
@@ -1556,7 +1599,10 @@ export interface AuditServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetDeadLettersResponse) => void,
   ): ClientUnaryCall;
-  /** Moves dead-lettered messages back onto the finance.events exchange, so they are consumed again. */
+  /**
+   * Moves dead-lettered messages back onto their stream's exchange (finance.events, scheduling.events), so they
+   * are consumed again.
+   */
   replayDeadLetters(
     request: ReplayDeadLettersRequest,
     callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,

@@ -237,6 +237,16 @@ export interface ListPremisesResponse {
   nextCursor: string;
 }
 
+/** One premise, by its id or by its code (e.g. PRM-0002); exactly one of them. */
+export interface GetPremiseRequest {
+  id: string;
+  code: string;
+}
+
+export interface GetPremiseResponse {
+  premise?: Premise | undefined;
+}
+
 function createBaseLabTestResult(): LabTestResult {
   return { name: "", normalRange: "", units: "" };
 }
@@ -3637,6 +3647,160 @@ export const ListPremisesResponse: MessageFns<ListPremisesResponse> = {
   },
 };
 
+function createBaseGetPremiseRequest(): GetPremiseRequest {
+  return { id: "", code: "" };
+}
+
+export const GetPremiseRequest: MessageFns<GetPremiseRequest> = {
+  encode(message: GetPremiseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPremiseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPremiseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPremiseRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: GetPremiseRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPremiseRequest>): GetPremiseRequest {
+    return GetPremiseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPremiseRequest>): GetPremiseRequest {
+    const message = createBaseGetPremiseRequest();
+    message.id = object.id ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPremiseResponse(): GetPremiseResponse {
+  return { premise: undefined };
+}
+
+export const GetPremiseResponse: MessageFns<GetPremiseResponse> = {
+  encode(message: GetPremiseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.premise !== undefined) {
+      Premise.encode(message.premise, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPremiseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPremiseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.premise = Premise.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPremiseResponse {
+    return { premise: isSet(object.premise) ? Premise.fromJSON(object.premise) : undefined };
+  },
+
+  toJSON(message: GetPremiseResponse): unknown {
+    const obj: any = {};
+    if (message.premise !== undefined) {
+      obj.premise = Premise.toJSON(message.premise);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPremiseResponse>): GetPremiseResponse {
+    return GetPremiseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPremiseResponse>): GetPremiseResponse {
+    const message = createBaseGetPremiseResponse();
+    message.premise = (object.premise !== undefined && object.premise !== null)
+      ? Premise.fromPartial(object.premise)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * The reference catalogue besides diseases: laboratory tests, drugs and their
  * dosages, ATC drug categories, conditions with their indications, premises and
@@ -3737,6 +3901,15 @@ export const CatalogueServiceService = {
       Buffer.from(ListPremisesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPremisesResponse => ListPremisesResponse.decode(value),
   },
+  getPremise: {
+    path: "/reference.v1.CatalogueService/GetPremise" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPremiseRequest): Buffer => Buffer.from(GetPremiseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPremiseRequest => GetPremiseRequest.decode(value),
+    responseSerialize: (value: GetPremiseResponse): Buffer => Buffer.from(GetPremiseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPremiseResponse => GetPremiseResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogueServiceServer extends UntypedServiceImplementation {
@@ -3749,6 +3922,7 @@ export interface CatalogueServiceServer extends UntypedServiceImplementation {
   listDrugCategories: handleUnaryCall<ListDrugCategoriesRequest, ListDrugCategoriesResponse>;
   listConditions: handleUnaryCall<ListConditionsRequest, ListConditionsResponse>;
   listPremises: handleUnaryCall<ListPremisesRequest, ListPremisesResponse>;
+  getPremise: handleUnaryCall<GetPremiseRequest, GetPremiseResponse>;
 }
 
 export interface CatalogueServiceClient extends Client {
@@ -3886,6 +4060,21 @@ export interface CatalogueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPremisesResponse) => void,
+  ): ClientUnaryCall;
+  getPremise(
+    request: GetPremiseRequest,
+    callback: (error: ServiceError | null, response: GetPremiseResponse) => void,
+  ): ClientUnaryCall;
+  getPremise(
+    request: GetPremiseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPremiseResponse) => void,
+  ): ClientUnaryCall;
+  getPremise(
+    request: GetPremiseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPremiseResponse) => void,
   ): ClientUnaryCall;
 }
 

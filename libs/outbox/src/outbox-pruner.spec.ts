@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
-import { migrations } from '../migrations';
+import { outboxOnlyMigrations as migrations } from './testing';
 import { pruneOutbox } from './outbox-pruner';
 
 describe('pruneOutbox (PostgreSQL)', () => {
   let db: ScratchDatabase;
   beforeAll(async () => {
-    db = await createScratchDatabase('finance', migrations);
+    db = await createScratchDatabase('outbox', migrations);
   });
   afterAll(() => db?.drop());
 

@@ -4,7 +4,7 @@ import { QueryTypes } from 'sequelize';
 import pino from 'pino';
 import { busTopology, ConfirmPublisher, declareTopology, TopologyKeeper } from '@libs/bus';
 import { createScratchDatabase, uniqueNamespace, waitFor, type ScratchDatabase } from '@libs/testing';
-import { migrations } from '../migrations';
+import { outboxOnlyMigrations as migrations } from './testing';
 import { outboxReturned } from './outbox-metrics';
 import { OutboxRelay } from './outbox-relay';
 
@@ -17,7 +17,7 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
   const topology = busTopology(`${uniqueNamespace()}.`);
 
   beforeAll(async () => {
-    db = await createScratchDatabase('finance', migrations);
+    db = await createScratchDatabase('outbox', migrations);
     connection = await connect(AMQP_URL);
     const channel = await connection.createChannel();
     await declareTopology(channel, topology);
@@ -88,7 +88,7 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
     const capturing = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
 
     const eventIds = await insertRows(60);
-    const running = await relay(capturing); // declares the topology, as finance does on connecting
+    const running = await relay(capturing); // declares the topology, as a service does on connecting
     const admin = await connection.createChannel();
     await admin.deleteQueue(topology.queue);
     await admin.close();

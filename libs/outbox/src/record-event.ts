@@ -11,7 +11,7 @@ import {
 import type { Actor, CallContext } from '@libs/grpc';
 import { traceHeaders } from '@libs/tracing';
 
-/** A change, with the entity as finance holds it (its gRPC message); the event carries it in the API's shape. */
+/** A change, with the entity as its service holds it (its gRPC message); the event carries it in the API's shape. */
 export interface EventDraft<E extends AuditedEntityType> {
   action: string;
   entityType: E;

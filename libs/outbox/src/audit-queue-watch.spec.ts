@@ -4,7 +4,7 @@ import { QueryTypes } from 'sequelize';
 import pino from 'pino';
 import { busTopology, ConfirmPublisher, QueueWitness, TopologyKeeper, type PublishOptions } from '@libs/bus';
 import { createScratchDatabase, deleteBusTopology, uniqueNamespace, type ScratchDatabase } from '@libs/testing';
-import { migrations } from '../migrations';
+import { outboxOnlyMigrations as migrations } from './testing';
 import { AuditQueueWatch } from './audit-queue-watch';
 import { outboxRepublished } from './outbox-metrics';
 import { OutboxRelay } from './outbox-relay';
@@ -22,12 +22,12 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
   const topology = busTopology(`${namespace}.`);
   const keeper = new TopologyKeeper(topology);
   const logLines: string[] = [];
-  /** Two finance instances' watches: each with a witness of its own, sharing the database. */
+  /** Two service instances' watches: each with a witness of its own, sharing the database. */
   let watch: AuditQueueWatch;
   let otherWatch: AuditQueueWatch;
 
   beforeAll(async () => {
-    db = await createScratchDatabase('finance', migrations);
+    db = await createScratchDatabase('outbox', migrations);
     connection = await connect(AMQP_URL);
     await keeper.attach(connection);
     admin = await connection.createConfirmChannel();

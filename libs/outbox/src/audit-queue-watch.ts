@@ -20,7 +20,7 @@ import { outboxRepublished } from './outbox-metrics';
  *
  * Times are the database's clock, like `published_at`: a row marked before
  * `drained_at` was confirmed before the look began. The state lives in
- * `outbox_queue_watch`, so it is shared by every finance instance and survives a
+ * `outbox_queue_watch`, so it is shared by every instance of the service and survives a
  * restart. `recovering` is set before the witness is armed again and cleared in the
  * transaction that puts the rows back: a crash in between resumes the recovery, and
  * no look at the newly armed queue can move `drained_at` before the rows are back.

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'scheduling', preset: '../../jest.preset.cjs' };

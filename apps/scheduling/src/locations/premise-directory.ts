@@ -1,0 +1,43 @@
+import { catalogueV1 } from '@libs/contracts';
+import { callUnary, createClient, GrpcStatus, outgoingMetadata, RpcError, type ActorSigner, type ServiceError } from '@libs/grpc';
+
+export interface Premise {
+  id: string;
+  code: string;
+  name: string;
+}
+
+/**
+ * Premises live in the reference service: scheduling asks it over gRPC whether one exists, and never reads
+ * its database.
+ */
+export class PremiseDirectory {
+  private readonly client: catalogueV1.CatalogueServiceClient;
+
+  constructor(
+    address: string,
+    private readonly signer: ActorSigner,
+    private readonly timeoutMs: number,
+  ) {
+    this.client = createClient(catalogueV1.CatalogueServiceClient, address);
+  }
+
+  /** The premise with this id (or code), or undefined if the reference service knows none. */
+  async find(key: { id: string } | { code: string }, requestId?: string): Promise<Premise | undefined> {
+    const request = { id: '', code: '', ...key };
+    try {
+      const { premise } = await callUnary(this.client.getPremise.bind(this.client), request, {
+        metadata: outgoingMetadata({ requestId }, this.signer),
+        timeoutMs: this.timeoutMs,
+      });
+      return premise && { id: premise.id, code: premise.code, name: premise.name };
+    } catch (error) {
+      if ((error as ServiceError).code === GrpcStatus.NOT_FOUND) return undefined;
+      throw new RpcError(GrpcStatus.UNAVAILABLE, 'the reference service cannot say whether the premise exists; retry shortly');
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

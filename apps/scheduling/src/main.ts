@@ -1,0 +1,56 @@
+import { busTopology } from '@libs/bus';
+import { schedulingV1 } from '@libs/contracts';
+import { CursorCodec } from '@libs/cursor';
+import { ActorSigner, startGrpcServer } from '@libs/grpc';
+import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
+import { startMetricsServer } from '@libs/metrics';
+import { startOutbox } from '@libs/outbox';
+import { HoldSweeper } from './appointments/hold-sweeper';
+import { readConfig } from './config';
+import { seedDemoDataWhenReady } from './demo-data';
+import { PremiseDirectory } from './locations/premise-directory';
+import { migrations } from './migrations';
+import { schedulingService } from './scheduling-service';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const { logger, tracing, sequelize } = await startServiceFoundation('scheduling', config, migrations);
+  const signer = new ActorSigner(config.INTERNAL_AUTH_SECRET);
+  const premises = new PremiseDirectory(config.REFERENCE_ADDR, signer, config.REFERENCE_TIMEOUT_MS);
+  const stopSeeding = config.SEED_DEMO_DATA ? seedDemoDataWhenReady(sequelize, premises, logger) : () => undefined;
+
+  const outbox = await startOutbox(sequelize, busTopology(config.AMQP_NAMESPACE, 'scheduling'), config, logger);
+  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), premises, afterCommit: outbox.nudge };
+  // Every instance sweeps: SKIP LOCKED shares the expired holds out among them.
+  const sweeper = new HoldSweeper(deps, logger, config.HOLD_SWEEP_MS);
+  sweeper.start();
+
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    logger,
+    services: [
+      {
+        name: 'scheduling.v1.SchedulingService',
+        definition: schedulingV1.SchedulingServiceService,
+        implementation: schedulingService(deps, { logger, actors: signer }),
+      },
+    ],
+  });
+
+  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+
+  onShutdownSignal(logger, async () => {
+    await server.shutdown(config.SHUTDOWN_GRACE_MS);
+    stopSeeding();
+    await sweeper.stop();
+    // Rows still in the outbox are published by the next relay to run.
+    await outbox.stop();
+    premises.close();
+    await sequelize.close();
+    await metrics.close();
+    await tracing.shutdown();
+  }, config.SHUTDOWN_GRACE_MS);
+}
+
+runMain('scheduling', main);

@@ -1,0 +1,125 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { requireRole, type Actor, type CallContext } from '@libs/grpc';
+import { recordEvent } from '@libs/outbox';
+import { isText, keysetPage, pageSize } from '@libs/cursor';
+import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { POLICY_BOUNDS, type Policy } from '../appointments/policy';
+import { SCHEDULING_ACCESS } from '../access';
+import { mutate, type SchedulingDeps } from '../mutation';
+import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
+
+const NAME_MAX = 200;
+/** Bounds of a service's shape, in minutes. */
+const SHAPE_BOUNDS = {
+  durationMinutes: [5, 24 * 60],
+  slotStepMinutes: [5, 24 * 60],
+  bufferBeforeMinutes: [0, 240],
+  bufferAfterMinutes: [0, 240],
+} as const;
+
+const inRange = (checks: FieldChecks, value: number, field: string, [min, max]: readonly [number, number]) =>
+  checks.check(Number.isInteger(value) && value >= min && value <= max, field, `must be an integer from ${min} to ${max}`);
+
+function checkPolicy(checks: FieldChecks, policy: Policy | undefined): void {
+  if (!policy) return void checks.check(false, 'policy', 'is required');
+  for (const [field, bounds] of Object.entries(POLICY_BOUNDS)) inRange(checks, policy[field as keyof Policy], `policy.${field}`, bounds);
+}
+
+export function serviceHandlers(deps: SchedulingDeps) {
+  const { sequelize, cursors } = deps;
+
+  async function changed(transaction: Transaction, context: CallContext, actor: Actor, before: ServiceRow | undefined, id: string) {
+    const after = (await findService(sequelize, id, transaction)) as ServiceRow;
+    await recordEvent(sequelize, transaction, context, actor, {
+      action: before ? 'service.updated' : 'service.created',
+      entityType: 'service',
+      entityIds: [id],
+      before: before && toService(before),
+      after: toService(after),
+    });
+    return { service: toService(after) };
+  }
+
+  return {
+    async listServices(request: schedulingV1.ListServicesRequest, context: CallContext): Promise<schedulingV1.ListServicesResponse> {
+      requireRole(context, SCHEDULING_ACCESS.browse);
+      const page = await keysetPage({
+        cursors,
+        cursor: request.cursor,
+        query: { services: true },
+        limit: pageSize(request.limit, SCHEDULING_LIMITS.page),
+        isPosition: isText,
+        positionOf: (row: ServiceRow) => row.id,
+        fetch: (after, limit) =>
+          sequelize.query<ServiceRow>(
+            `SELECT ${SERVICE_COLUMNS} FROM services WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2`,
+            { bind: [after ?? null, limit], type: QueryTypes.SELECT },
+          ),
+      });
+      return { services: page.rows.map(toService), nextCursor: page.nextCursor };
+    },
+
+    async getService(request: schedulingV1.GetServiceRequest, context: CallContext): Promise<schedulingV1.GetServiceResponse> {
+      requireRole(context, SCHEDULING_ACCESS.browse);
+      const row = await findService(sequelize, requireUuid(request.id));
+      if (!row) throw notFound('service', request.id);
+      return { service: toService(row) };
+    },
+
+    async createService(request: schedulingV1.CreateServiceRequest, context: CallContext): Promise<schedulingV1.CreateServiceResponse> {
+      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const input = request.input ?? schedulingV1.ServiceInput.fromPartial({});
+      const checks = new FieldChecks().text(input.name, 'name', { required: true, max: NAME_MAX });
+      for (const [field, bounds] of Object.entries(SHAPE_BOUNDS)) inRange(checks, input[field as keyof typeof SHAPE_BOUNDS], field, bounds);
+      checkPolicy(checks, input.policy);
+      checks.throwIfAny();
+      const { idempotencyKey, ...fields } = request;
+      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse };
+      return mutate(deps, actor, call, async (transaction) => {
+        const [{ id }] = await sequelize.query<{ id: string }>(
+          `INSERT INTO services (name, duration_minutes, slot_step_minutes, buffer_before_minutes, buffer_after_minutes, policy)
+           VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id::text`,
+          {
+            bind: [input.name.trim(), input.durationMinutes, input.slotStepMinutes, input.bufferBeforeMinutes, input.bufferAfterMinutes, JSON.stringify(input.policy)],
+            type: QueryTypes.SELECT,
+            transaction,
+          },
+        );
+        return changed(transaction, context, actor, undefined, id);
+      });
+    },
+
+    /** Existing appointments keep the policy they were made under. */
+    async updateService(request: schedulingV1.UpdateServiceRequest, context: CallContext): Promise<schedulingV1.UpdateServiceResponse> {
+      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const id = requireUuid(request.id);
+      const checks = new FieldChecks();
+      if (request.name !== undefined) checks.text(request.name, 'name', { required: true, max: NAME_MAX });
+      for (const [field, bounds] of Object.entries(SHAPE_BOUNDS)) {
+        const value = request[field as keyof typeof SHAPE_BOUNDS];
+        if (value !== undefined) inRange(checks, value, field, bounds);
+      }
+      if (request.policy) checkPolicy(checks, request.policy);
+      checks.throwIfAny();
+      return mutate(deps, actor, undefined, async (transaction) => {
+        const before = await findService(sequelize, id, transaction, true);
+        if (!before) throw notFound('service', id);
+        checkVersion('service', before.version, request.expectedVersion);
+        await sequelize.query(
+          `UPDATE services SET name = coalesce($2, name), duration_minutes = coalesce($3, duration_minutes),
+                  slot_step_minutes = coalesce($4, slot_step_minutes), buffer_before_minutes = coalesce($5, buffer_before_minutes),
+                  buffer_after_minutes = coalesce($6, buffer_after_minutes), policy = coalesce($7::jsonb, policy),
+                  active = coalesce($8, active), version = version + 1, updated_at = now()
+            WHERE id = $1`,
+          {
+            bind: [id, request.name?.trim() ?? null, request.durationMinutes ?? null, request.slotStepMinutes ?? null, request.bufferBeforeMinutes ?? null,
+              request.bufferAfterMinutes ?? null, request.policy ? JSON.stringify(request.policy) : null, request.active ?? null],
+            transaction,
+          },
+        );
+        return changed(transaction, context, actor, before, id);
+      });
+    },
+  };
+}

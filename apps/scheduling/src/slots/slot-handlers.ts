@@ -1,0 +1,110 @@
+import type { Sequelize } from 'sequelize';
+import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
+import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
+import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
+import { FieldChecks, isIsoDate, notFound } from '@libs/validation';
+import { isStaff, SCHEDULING_ACCESS } from '../access';
+import type { SchedulingDeps } from '../mutation';
+import { findLocation } from '../locations/location-store';
+import { findResource, listResources, type ResourceRow } from '../resources/resource-store';
+import { findService, type ServiceRow } from '../services/service-store';
+import { timeChecks } from '../time/time-input';
+import { addDays, formatInstant, localToInstant } from '../time/zoned-time';
+import { bookingWindow } from './availability';
+import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot-finder';
+
+/** Longest range one search may cover. */
+export const MAX_RANGE_DAYS = 31;
+const DAY_MS = 86_400_000;
+
+type Item = { slot: FoundSlot } | { gap: FoundUnavailable };
+type Position = [number, string, number, number];
+const isPosition: PositionCheck<Position> = (position): position is Position =>
+  Array.isArray(position) && position.length === 4 && typeof position[1] === 'string' &&
+  [position[0], position[2], position[3]].every(Number.isFinite);
+const positionOf = (item: Item): Position =>
+  'slot' in item ? [item.slot.start, item.slot.resourceId, 0, item.slot.end] : [item.gap.start, item.gap.resourceId, 1, item.gap.end];
+const before = (a: Position, b: Position) => {
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+};
+
+export function slotHandlers(deps: SchedulingDeps) {
+  const { sequelize, cursors } = deps;
+  return {
+    /**
+     * Free slots of a service at a location (or one resource), starting in a range of at most 31 days. The range
+     * is two instants, or two local dates of the viewer's zone (the location's unless named), both included.
+     * Slots and (explain=true, staff) the reasons for the rest page together, by start.
+     */
+    async searchSlots(request: schedulingV1.SearchSlotsRequest, context: CallContext): Promise<schedulingV1.SearchSlotsResponse> {
+      const actor = requireRole(context, SCHEDULING_ACCESS.browse);
+      if (request.explain && !isStaff(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
+      const limit = pageSize(request.limit, SCHEDULING_LIMITS.slotPage);
+      const checks = new FieldChecks()
+        .uuid(request.serviceId, 'serviceId', { required: true })
+        .uuid(request.resourceId, 'resourceId', { required: false })
+        .check(request.locationId !== '' || request.resourceId !== '', 'locationId', 'give a locationId or a resourceId')
+        .check(request.locationId === '' || /^[1-9]\d{0,17}$/.test(request.locationId), 'locationId', 'must be a premise id');
+      const viewerZone = request.timeZone ? timeChecks.zone(checks, request.timeZone, 'timeZone') : undefined;
+      const byDate = isIsoDate(request.from) && isIsoDate(request.to);
+      const instants = byDate ? undefined : [timeChecks.instant(checks, request.from, 'from'), timeChecks.instant(checks, request.to, 'to')];
+      checks.throwIfAny();
+
+      const service = await findService(sequelize, request.serviceId);
+      if (!service?.active) throw notFound('service', request.serviceId);
+      const resources = await listResources(sequelize, { locationId: request.locationId, resourceId: request.resourceId, offering: service.id });
+      if (resources.length === 0) {
+        if (request.resourceId && !(await findResource(sequelize, request.resourceId))) throw notFound('resource', request.resourceId);
+        if (request.locationId && !(await findLocation(sequelize, request.locationId))) throw notFound('location', request.locationId);
+      }
+      const zone = viewerZone ?? resources[0]?.time_zone ?? 'UTC';
+      const [fromMs, toMs] = byDate
+        ? [localToInstant(request.from, 0, zone), localToInstant(addDays(request.to, 1), 0, zone)]
+        : (instants as [number, number]);
+      const rangeChecks = new FieldChecks()
+        .check(toMs > fromMs, 'to', 'must be after from')
+        .check(toMs - fromMs <= MAX_RANGE_DAYS * DAY_MS, 'to', `must be at most ${MAX_RANGE_DAYS} days after from`);
+      rangeChecks.throwIfAny();
+
+      const query = { ...request, cursor: undefined, limit: undefined };
+      const after = cursorPosition(cursors, request.cursor, query, isPosition);
+      const nowMs = Date.now();
+      const found = await findSlots(sequelize, { service, resources, fromMs, toMs, nowMs, explain: request.explain });
+      const items: Item[] = [...found.free.map((slot) => ({ slot })), ...found.unavailable.map((gap) => ({ gap }))]
+        .sort((a, b) => (before(positionOf(a), positionOf(b)) ? -1 : before(positionOf(b), positionOf(a)) ? 1 : 0))
+        .filter((item) => !after || before(after, positionOf(item)));
+      const page = items.slice(0, limit);
+      const last = page[page.length - 1];
+      const nextAvailable = found.free.length === 0 ? await firstFreeAfter(sequelize, service, resources, toMs, nowMs) : undefined;
+      return {
+        slots: page.flatMap((item) => ('slot' in item ? [toSlot(cursors, service.id, item.slot, viewerZone)] : [])),
+        unavailable: page.flatMap((item) =>
+          'gap' in item
+            ? [{ resourceId: item.gap.resourceId, start: formatInstant(item.gap.start, item.gap.zone), end: formatInstant(item.gap.end, item.gap.zone), reasons: item.gap.reasons }]
+            : [],
+        ),
+        nextCursor: items.length > limit && last ? cursors.encode(query, positionOf(last)) : '',
+        nextAvailable: nextAvailable && toSlot(cursors, service.id, nextAvailable, viewerZone),
+      };
+    },
+  };
+}
+
+/** The first free slot after `start`, looking ahead 31 days at a time up to the end of the policy's horizon. */
+async function firstFreeAfter(
+  sequelize: Sequelize,
+  service: ServiceRow,
+  resources: readonly ResourceRow[],
+  start: number,
+  nowMs: number,
+): Promise<FoundSlot | undefined> {
+  if (resources.length === 0) return undefined;
+  const horizonEnd = Math.max(...resources.map((r) => bookingWindow(nowMs, r.time_zone, service.policy).horizonEnd));
+  const chunk = MAX_RANGE_DAYS * DAY_MS;
+  for (let from = Math.max(start, nowMs); from < horizonEnd; from += chunk) {
+    const ahead = await findSlots(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + chunk, horizonEnd), nowMs, explain: false });
+    if (ahead.free.length > 0) return ahead.free[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,32 @@
+import { InvalidCursorError, type CursorCodec } from '@libs/cursor';
+import { GrpcStatus, RpcError } from '@libs/grpc';
+
+/** What a slot token names; it says nothing of who may hold the slot. */
+export interface SlotKey {
+  serviceId: string;
+  resourceId: string;
+  start: number;
+}
+
+// Tokens are signed like cursors, bound to this marker instead of a query: a cursor is never a token.
+const TOKEN_BINDING = { slotToken: 1 };
+
+export const encodeSlotToken = (cursors: CursorCodec, key: SlotKey): string =>
+  cursors.encode(TOKEN_BINDING, [key.serviceId, key.resourceId, key.start]);
+
+/** The slot a token names; a tampered, foreign or malformed token is INVALID_ARGUMENT naming the field. */
+export function decodeSlotToken(cursors: CursorCodec, token: string, field = 'slotToken'): SlotKey {
+  const invalid = () =>
+    new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} is not a slot token this service issued`, [
+      { field, message: 'must be a slotToken from a slot search, unchanged' },
+    ]);
+  if (token === '') throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} is required`, [{ field, message: 'is required' }]);
+  try {
+    const [serviceId, resourceId, start] = cursors.decode<unknown[]>(token, TOKEN_BINDING);
+    if (typeof serviceId !== 'string' || typeof resourceId !== 'string' || !Number.isSafeInteger(start)) throw invalid();
+    return { serviceId, resourceId, start: start as number };
+  } catch (error) {
+    if (error instanceof InvalidCursorError || error instanceof SyntaxError || error instanceof TypeError) throw invalid();
+    throw error;
+  }
+}

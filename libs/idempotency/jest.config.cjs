@@ -1,0 +1,1 @@
+module.exports = { displayName: 'idempotency', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'outbox', preset: '../../jest.preset.cjs' };

@@ -1,0 +1,70 @@
+import type { Sequelize } from 'sequelize';
+import { ConfirmPublisher, connectBus, QueueWitness, TopologyKeeper, type BusTopology } from '@libs/bus';
+import type { Logger } from '@libs/logging';
+import { AuditQueueWatch } from './audit-queue-watch';
+import { registerOutboxBacklog } from './outbox-metrics';
+import { schedulePruning } from './outbox-pruner';
+import { OutboxRelay } from './outbox-relay';
+
+/** The OUTBOX_* settings of a service that publishes its changes (libs/config outboxFields). */
+export interface OutboxSettings {
+  AMQP_URL: string;
+  OUTBOX_BATCH_SIZE: number;
+  OUTBOX_POLL_MS: number;
+  OUTBOX_LEASE_MS: number;
+  OUTBOX_RELAY_ENABLED: boolean;
+  OUTBOX_RETENTION_HOURS: number;
+  OUTBOX_QUEUE_CHECK_MS: number;
+}
+
+export interface RunningOutbox {
+  /** Called after a commit that wrote outbox rows, so the relay sends them at once. */
+  nudge(): void;
+  /** Stops relaying; rows still in the outbox are published by the next relay to run. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a service needs to get its outbox rows to the audit queue: the RabbitMQ connection (topology
+ * declared on every reconnect), a confirming publisher, the relay, the audit queue watch, pruning and the
+ * backlog metrics. Operators may run the relay (with pruning and the queue watch) in separate instances
+ * (OUTBOX_RELAY_ENABLED=false on the others): rows then wait for them.
+ */
+export async function startOutbox(
+  sequelize: Sequelize,
+  topology: BusTopology,
+  settings: OutboxSettings,
+  logger: Logger,
+): Promise<RunningOutbox> {
+  const keeper = new TopologyKeeper(topology);
+  const witness = new QueueWitness(topology);
+  const publisher = new ConfirmPublisher();
+  const bus = await connectBus(settings.AMQP_URL, logger, async (model) => {
+    await keeper.attach(model);
+    witness.attach(model);
+    publisher.attach(await model.createConfirmChannel());
+  });
+  const relay = new OutboxRelay(sequelize, publisher, keeper, logger, {
+    batchSize: settings.OUTBOX_BATCH_SIZE,
+    pollMs: settings.OUTBOX_POLL_MS,
+    leaseMs: settings.OUTBOX_LEASE_MS,
+  });
+  const queueWatch = new AuditQueueWatch(sequelize, witness, logger, settings.OUTBOX_QUEUE_CHECK_MS);
+  const stopPruning = settings.OUTBOX_RELAY_ENABLED
+    ? schedulePruning(sequelize, settings.OUTBOX_RETENTION_HOURS, logger)
+    : () => undefined;
+  if (settings.OUTBOX_RELAY_ENABLED) {
+    relay.start();
+    queueWatch.start();
+  }
+  registerOutboxBacklog(sequelize);
+  return {
+    nudge: () => relay.nudge(),
+    stop: async () => {
+      stopPruning();
+      await queueWatch.stop();
+      await relay.stop();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import type { Migration } from '@libs/db';
+import { OUTBOX_TABLES } from './tables';
+
+/** The outbox tables as the only migration of a scratch database, for this library's own tests. */
+export const outboxOnlyMigrations: Migration[] = [
+  {
+    name: 'outbox',
+    up: async ({ context }) => void (await context.sequelize.query(OUTBOX_TABLES)),
+    down: async ({ context }) => void (await context.sequelize.query('DROP TABLE outbox_queue_watch; DROP TABLE outbox;')),
+  },
+];

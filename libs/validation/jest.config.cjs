@@ -1,0 +1,1 @@
+module.exports = { displayName: 'validation', preset: '../../jest.preset.cjs' };

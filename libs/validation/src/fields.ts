@@ -1,0 +1,51 @@
+import { GrpcStatus, RpcError, type FieldError } from '@libs/grpc';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** A real calendar date written YYYY-MM-DD, between 1900 and 2999. */
+export function isIsoDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1900 && year <= 2999 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Collects field problems so one response can name them all. */
+export class FieldChecks {
+  readonly errors: FieldError[] = [];
+
+  check(ok: boolean, field: string, message: string): this {
+    if (!ok) this.errors.push({ field, message });
+    return this;
+  }
+
+  text(value: string, field: string, options: { required: boolean; max: number }): this {
+    if (options.required && value.trim() === '') return this.check(false, field, 'is required');
+    if (value.length > options.max) return this.check(false, field, `must be at most ${options.max} characters`);
+    // PostgreSQL text cannot hold NUL; letting one through would fail the insert with a 500.
+    return this.check(!value.includes('\u0000'), field, 'must not contain NUL characters');
+  }
+
+  oneOf(value: string, field: string, allowed: readonly string[]): this {
+    return this.check(allowed.includes(value), field, `must be one of ${allowed.join(', ')}`);
+  }
+
+  /** Throws INVALID_ARGUMENT naming every field at fault, if any. */
+  throwIfAny(): void {
+    if (this.errors.length === 0) return;
+    const summary = this.errors.map((e) => `${e.field} ${e.message}`).join('; ');
+    throw new RpcError(GrpcStatus.INVALID_ARGUMENT, summary, this.errors);
+  }
+
+  uuid(value: string, field: string, options: { required: boolean }): this {
+    if (value === '') return this.check(!options.required, field, 'is required');
+    return this.check(isUuid(value), field, 'must be a UUID');
+  }
+
+  date(value: string, field: string): this {
+    return this.check(isIsoDate(value), field, 'must be a date written YYYY-MM-DD');
+  }
+}

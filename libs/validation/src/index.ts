@@ -1,0 +1,3 @@
+export { FieldChecks, isIsoDate, isUuid } from './fields';
+export { notFound, requireUuid } from './ids';
+export { checkVersion } from './versions';
