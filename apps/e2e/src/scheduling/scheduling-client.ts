@@ -1,5 +1,5 @@
 import { catalogueV1, DEMO_USER_IDS, schedulingV1 } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, outgoingMetadata, problemOf, type Problem, type ServiceError, type UnaryMethod } from '@libs/grpc';
+import { ActorSigner, callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type Problem, type ServiceError, type UnaryMethod } from '@libs/grpc';
 import type { RunningSystem } from '@libs/testing';
 
 /** The development secret every service falls back to outside production; the test systems run with it. */
@@ -93,10 +93,25 @@ export const TEST_POLICY: schedulingV1.Policy = {
   noShowGraceMinutes: 15,
 };
 
+/**
+ * Retries a call answered UNAVAILABLE ("retry shortly"), as a client should: right after start-up scheduling's
+ * first call to the reference service can miss its deadline on a loaded machine.
+ */
+async function untilAvailable<T>(call: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if ((error as ServiceError).code !== GrpcStatus.UNAVAILABLE || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 /** A location with a service and its resources, open in the given hours, made the way an admin would. */
 export async function setUpClinic(system: RunningSystem, caller: SchedulingCaller, options: ClinicOptions) {
   const premise = await premiseId(system, options.code);
-  const { location } = await caller.call(ADMIN, 'putLocation', { premiseId: premise, timeZone: options.timeZone });
+  const { location } = await untilAvailable(() => caller.call(ADMIN, 'putLocation', { premiseId: premise, timeZone: options.timeZone }));
   const { service } = await caller.call(ADMIN, 'createService', {
     input: {
       name: `Service at ${options.code}`,
