@@ -7,6 +7,7 @@ import { isStartAndId } from '../page-size';
 import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { timeChecks } from '../time/time-input';
+import { PREMISE_ID } from '../locations/location-store';
 import { formatInstant } from '../time/zoned-time';
 import { APPOINTMENT_COLUMNS, toAppointment, type AppointmentRow } from './appointment-row';
 import { STATUSES } from './appointment-states';
@@ -69,7 +70,7 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       const checks = new FieldChecks()
         .uuid(request.resourceId, 'resourceId', { required: false })
         .uuid(request.studentId, 'studentId', { required: false })
-        .check(request.locationId === '' || /^[1-9]\d{0,17}$/.test(request.locationId), 'locationId', 'must be a premise id');
+        .check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id');
       if (request.status) checks.oneOf(request.status, 'status', STATUSES);
       const from = request.from ? timeChecks.instant(checks, request.from, 'from') : undefined;
       const to = request.to ? timeChecks.instant(checks, request.to, 'to') : undefined;

@@ -4,6 +4,7 @@ import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc'
 import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
 import { FieldChecks, isIsoDate, notFound } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
+import { PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../mutation';
 import { findLocation } from '../locations/location-store';
 import { findResource, listResources, type ResourceRow } from '../resources/resource-store';
@@ -45,7 +46,7 @@ export function slotHandlers(deps: SchedulingDeps) {
         .uuid(request.serviceId, 'serviceId', { required: true })
         .uuid(request.resourceId, 'resourceId', { required: false })
         .check(request.locationId !== '' || request.resourceId !== '', 'locationId', 'give a locationId or a resourceId')
-        .check(request.locationId === '' || /^[1-9]\d{0,17}$/.test(request.locationId), 'locationId', 'must be a premise id');
+        .check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id');
       const viewerZone = request.timeZone ? timeChecks.zone(checks, request.timeZone, 'timeZone') : undefined;
       const byDate = isIsoDate(request.from) && isIsoDate(request.to);
       const instants = byDate ? undefined : [timeChecks.instant(checks, request.from, 'from'), timeChecks.instant(checks, request.to, 'to')];
