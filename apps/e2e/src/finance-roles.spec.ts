@@ -13,13 +13,13 @@ interface Case {
   expected: Record<Role, number>;
 }
 
-const readAll = { reader: 403, student: 200, bursar: 200, admin: 200 };
-const staffRead = { reader: 403, student: 403, bursar: 200, admin: 200 };
-const staffWrite = (status: number) => ({ reader: 403, student: 403, bursar: status, admin: status });
-const adminOnly = { reader: 403, student: 403, bursar: 403, admin: 200 };
+const readAll = { reader: 403, clinician: 403, student: 200, bursar: 200, admin: 200 };
+const staffRead = { reader: 403, clinician: 403, student: 403, bursar: 200, admin: 200 };
+const staffWrite = (status: number) => ({ reader: 403, clinician: 403, student: 403, bursar: status, admin: status });
+const adminOnly = { reader: 403, clinician: 403, student: 403, bursar: 403, admin: 200 };
 
-// Every finance endpoint, with what each role gets (docs/FINANCE.md, Roles). A student reads only their own
-// records: another student's is a 404, exactly like a missing one.
+// Every finance endpoint, with what each role gets (docs/FINANCE.md, Roles; a clinician has no finance access).
+// A student reads only their own records: another student's is a 404, exactly like a missing one.
 const CASES: Case[] = [
   { name: 'list transactions', method: 'GET', path: () => '/api/v1/transactions', expected: readAll },
   { name: 'get own transaction', method: 'GET', path: () => `/api/v1/transactions/${DEMO_STUDENT_TRANSACTION_ID}`, expected: readAll },
@@ -62,7 +62,7 @@ const CASES: Case[] = [
     method: 'POST',
     path: () => '/api/v1/transactions/payments',
     body: () => ({ studentId: DEMO_STUDENT_ID, amount: 2_500, date: '2026-10-02' }),
-    expected: { reader: 403, student: 201, bursar: 201, admin: 201 },
+    expected: { reader: 403, clinician: 403, student: 201, bursar: 201, admin: 201 },
   },
   {
     name: 'process payment',

@@ -1,6 +1,6 @@
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import fc from 'fast-check';
-import { DEMO_USER_IDS } from '@libs/contracts';
+import { DEMO_USER_IDS, ROLES } from '@libs/contracts';
 import { ActorSigner, HealthProbe, METADATA } from '@libs/grpc';
 import { startSystem, type GrpcServiceName, type RunningSystem } from '@libs/testing';
 import { contractRpcs, type Rpc, type Shape } from './grpc-request-shapes';
@@ -9,7 +9,6 @@ import { hostileHeaderValue, hostileString } from './hostile-values';
 /** Calls per RPC; every RPC of every service is walked, so the whole run makes about 40 times this many. */
 const RUNS_PER_RPC = Number(process.env.HOSTILE_RUNS_PER_RPC ?? 30);
 const SECRET = 'hostile-input-test-internal-secret';
-const ROLES = ['reader', 'student', 'bursar', 'admin'] as const;
 
 /** Values that pass the first checks (ids of the demo records, dates, names), so the other fields reach further. */
 const PLAUSIBLE = [

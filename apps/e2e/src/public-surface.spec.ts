@@ -93,7 +93,7 @@ describe("the gateway's public surface", () => {
       const admin = await api(system.gatewayUrl, '/readyz', { key: system.keys.admin });
       expect(admin.body).toEqual({
         status: 'ready',
-        checks: { database: 'SERVING', reference: 'SERVING', finance: 'SERVING', audit: 'SERVING' },
+        checks: { database: 'SERVING', reference: 'SERVING', finance: 'SERVING', audit: 'SERVING', scheduling: 'SERVING' },
         breakers: expect.objectContaining({ reference: 'closed', finance: 'closed', audit: 'closed' }),
       });
       expect((await api(system.gatewayUrl, '/readyz', { key: system.keys.reader })).status).toBe(403);

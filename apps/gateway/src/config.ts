@@ -18,6 +18,7 @@ export const configSchema = z
     REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051'),
     FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052'),
     AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053'),
+    SCHEDULING_ADDR: env.grpcTarget('127.0.0.1:50054'),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
     // How long an open breaker refuses calls before one trial call; chosen with tools/fault-timeline (docs/OPERATIONS.md).
     BREAKER_RESET_MS: env.int(1_000, 100, 600_000),

@@ -1,26 +1,21 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { grantedRoles } from '@libs/contracts';
 import { GrpcStatus, RpcError, type Actor } from '@libs/grpc';
 
-/**
- * Who may do what in scheduling (docs/SCHEDULING.md, "Roles"). The gateway will hold the same table; the
- * service checks the signed actor again, so a caller reaching the port cannot skip it.
- */
+/** Who may do what in scheduling: the rows of the permission table (libs/contracts), checked again here from the signed actor. */
 export const SCHEDULING_ACCESS = {
-  /** Locations, resources, services, schedules and free slots. */
-  browse: ['reader', 'student', 'bursar', 'clinician', 'admin'],
-  configure: ['admin'],
-  /** Blocks: clinicians for the resources they staff. */
-  block: ['clinician', 'admin'],
-  /** Why time is not free (explain=true). */
-  explain: ['clinician', 'admin'],
-  book: ['student', 'clinician', 'admin'],
-  readAppointments: ['student', 'clinician', 'admin'],
-  /** Check-in, complete, no-show and its revert. */
-  attend: ['clinician', 'admin'],
-  enteredInError: ['admin'],
-} as const;
+  browse: grantedRoles('scheduling:browse'),
+  configure: grantedRoles('scheduling:configure'),
+  block: grantedRoles('scheduling:block'),
+  explain: grantedRoles('scheduling:explain'),
+  book: grantedRoles('appointments:book'),
+  readAppointments: grantedRoles('appointments:read'),
+  attend: grantedRoles('appointments:attend'),
+  enteredInError: grantedRoles('appointments:entered-in-error'),
+};
 
-export const isStaff = (actor: Actor): boolean => actor.role === 'clinician' || actor.role === 'admin';
+/** Staff see who staffs a resource and why time is not free. */
+export const isStaff = (actor: Actor): boolean => (SCHEDULING_ACCESS.explain as readonly string[]).includes(actor.role);
 
 /** What an actor may see of appointments: all, a student's own, or those of the resources a clinician staffs. */
 export type Scope = { kind: 'all' } | { kind: 'student'; studentId: string } | { kind: 'staff'; resourceIds: string[] };

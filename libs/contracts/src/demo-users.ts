@@ -11,9 +11,6 @@ export const DEMO_USER_IDS = {
   student: '00000000-0000-4000-8000-0000000d0002',
   bursar: '00000000-0000-4000-8000-0000000d0003',
   admin: '00000000-0000-4000-8000-0000000d0004',
-  /**
-   * Staffs the demo resources of scheduling (its demo data). `clinician` is scheduling's role only until the
-   * gateway has scheduling routes (docs/SCHEDULING.md); the gateway does not create this user yet.
-   */
+  /** Staffs the demo resources of scheduling (its demo data). */
   clinician: '00000000-0000-4000-8000-0000000d0005',
-} as const satisfies Record<Role | 'clinician', string>;
+} as const satisfies Record<Role, string>;

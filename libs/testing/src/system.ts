@@ -13,8 +13,6 @@ export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
 
 const ROOT = resolve(__dirname, '../../..');
 const GRPC_SERVICES = ['reference', 'finance', 'audit', 'scheduling'] as const;
-/** Services a system runs only when asked for (instances): the gateway does not call scheduling yet. */
-const ON_REQUEST: readonly ServiceName[] = ['scheduling'];
 
 export interface RunningSystem {
   namespace: string;
@@ -49,7 +47,7 @@ function entryPoint(service: ServiceName): string {
 export interface SystemOptions {
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /**
-   * How many instances of a gRPC service to run (default 1; scheduling 0). They share the
+   * How many instances of a gRPC service to run (default 1). They share the
    * service's database and queue, as scaled instances do, and the gateway
    * spreads its calls over all of them.
    */
@@ -64,7 +62,7 @@ export interface SystemOptions {
 }
 
 /**
- * Starts the four real service processes from dist/, on free ports, with their
+ * Starts the five real service processes from dist/, on free ports, with their
  * own databases (<namespace>_<service>) and RabbitMQ names (<namespace>.*), so
  * a test run never touches `npm start`'s data or another run's.
  */
@@ -75,7 +73,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   mkdirSync(logDir, { recursive: true });
   const wanted = (service: ServiceName) => !options.only || (service !== 'gateway' && options.only.includes(service));
   const countOf = (service: ServiceName) =>
-    !wanted(service) ? 0 : service === 'gateway' ? 1 : (options.instances?.[service] ?? (ON_REQUEST.includes(service) && !options.only ? 0 : 1));
+    !wanted(service) ? 0 : service === 'gateway' ? 1 : (options.instances?.[service] ?? 1);
   // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
   const portsOf = async (service: ServiceName) => {
     const list: { main: number; metrics: number }[] = [];
@@ -110,6 +108,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
           REFERENCE_ADDR: target('reference'),
           FINANCE_ADDR: target('finance'),
           AUDIT_ADDR: target('audit'),
+          SCHEDULING_ADDR: target('scheduling'),
         }
       : {
           GRPC_PORT: String(instancePorts[service][instance - 1].main),

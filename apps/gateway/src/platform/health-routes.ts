@@ -7,7 +7,7 @@ import { route, type Route } from './routing/operation';
 import { allUpstreams, type Upstreams } from './upstreams/upstreams';
 
 const PROBE_TIMEOUT_MS = 1_000;
-// Each round costs a database query and three gRPC calls: a flood of /readyz must not multiply them.
+// Each round costs a database query and four gRPC calls: a flood of /readyz must not multiply them.
 const CHECKS_REUSED_MS = 1_000;
 
 /**
@@ -22,6 +22,7 @@ export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstre
     reference: new HealthProbe(config.REFERENCE_ADDR),
     finance: new HealthProbe(config.FINANCE_ADDR),
     audit: new HealthProbe(config.AUDIT_ADDR),
+    scheduling: new HealthProbe(config.SCHEDULING_ADDR),
   };
   const checkAll = reuseFor(CHECKS_REUSED_MS, async () => {
     const database = await sequelize

@@ -4,11 +4,11 @@
  * the signed actor, so a caller that reaches a gRPC port directly cannot skip
  * them. This module is the only place roles are listed (docs/IDENTITY.md).
  */
-export const ROLES = ['reader', 'student', 'bursar', 'admin'] as const;
+export const ROLES = ['reader', 'student', 'bursar', 'clinician', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 const GRANTS = {
-  'reference:read': ['reader', 'student', 'bursar', 'admin'],
+  'reference:read': ['reader', 'student', 'bursar', 'clinician', 'admin'],
   // Finance reads: a student's are narrowed to their own records by the finance service.
   'finance:read': ['student', 'bursar', 'admin'],
   // Accounts, categories and registration numbers.
@@ -16,6 +16,19 @@ const GRANTS = {
   'finance:write': ['bursar', 'admin'],
   'finance:delete': ['admin'],
   'payments:submit': ['student', 'bursar', 'admin'],
+  // Scheduling (docs/SCHEDULING.md, "Roles"): locations, resources, services, schedules and free slots.
+  'scheduling:browse': ['reader', 'student', 'bursar', 'clinician', 'admin'],
+  'scheduling:configure': ['admin'],
+  // Blocks: a clinician's only on the resources they staff (the scheduling service checks staffing).
+  'scheduling:block': ['clinician', 'admin'],
+  // Why time is not free (slot search with explain=true).
+  'scheduling:explain': ['clinician', 'admin'],
+  // Hold, book, confirm, release, reschedule, cancel: a student their own, a clinician on staffed resources.
+  'appointments:book': ['student', 'clinician', 'admin'],
+  'appointments:read': ['student', 'clinician', 'admin'],
+  // Check-in, complete, no-show and its revert.
+  'appointments:attend': ['clinician', 'admin'],
+  'appointments:entered-in-error': ['admin'],
   'audit:read': ['admin'],
   'audit:replay': ['admin'],
   'users:manage': ['admin'],

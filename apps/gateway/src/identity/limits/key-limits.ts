@@ -29,6 +29,7 @@ const ROLE_DEFAULTS: Record<Role, KeyLimits> = {
   reader: { rateLimit: 60, dailyQuota: 5_000, concurrencyLimit: 4 },
   student: { rateLimit: 120, dailyQuota: 10_000, concurrencyLimit: 4 },
   bursar: { rateLimit: 600, dailyQuota: 100_000, concurrencyLimit: 8 },
+  clinician: { rateLimit: 600, dailyQuota: 100_000, concurrencyLimit: 8 },
   admin: { rateLimit: 600, dailyQuota: 100_000, concurrencyLimit: 8 },
 };
 

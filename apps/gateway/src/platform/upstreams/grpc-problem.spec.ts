@@ -1,5 +1,5 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { RpcError } from '@libs/grpc';
+import { ProblemError, RpcError } from '@libs/grpc';
 import { problemFromGrpc } from './grpc-problem';
 
 const asServiceError = (error: Partial<ServiceError>) => Object.assign(new Error(error.details), error) as ServiceError;
@@ -22,5 +22,34 @@ describe('problemFromGrpc', () => {
     const problem = problemFromGrpc('reference', tooLarge, 1);
     expect(problem.status).toBe(500);
     expect(problem.detail).not.toMatch(/\d{4,}/);
+  });
+
+  it('turns a named refusal into its status, a type naming it and its members', () => {
+    const expired = new ProblemError(status.FAILED_PRECONDITION, 'the hold has expired', { type: 'hold_expired', expiredAt: '2027-01-04T09:00:00.000Z' });
+    const gone = problemFromGrpc('scheduling', asServiceError(expired.toServiceError()), 1);
+    expect(gone.body(undefined)).toEqual({
+      type: 'urn:clinical-reference:problem:hold_expired',
+      title: 'Gone',
+      status: 410,
+      detail: 'the hold has expired',
+      expiredAt: '2027-01-04T09:00:00.000Z',
+    });
+    const policy = new ProblemError(status.OUT_OF_RANGE, 'too late', { type: 'policy', rule: 'cancel_cutoff', limit: '2027-01-04T08:00:00.000Z' });
+    expect(problemFromGrpc('scheduling', asServiceError(policy.toServiceError()), 1).body(undefined)).toMatchObject({
+      status: 422,
+      type: 'urn:clinical-reference:problem:policy',
+      rule: 'cancel_cutoff',
+    });
+    const illegal = new ProblemError(status.FAILED_PRECONDITION, 'not from cancelled', { type: 'illegal_transition', currentStatus: 'cancelled', allowedFrom: ['booked'] });
+    expect(problemFromGrpc('scheduling', asServiceError(illegal.toServiceError()), 1).body(undefined)).toMatchObject({
+      status: 409,
+      currentStatus: 'cancelled',
+      allowedFrom: ['booked'],
+    });
+  });
+
+  it("cannot let a service's members replace RFC 9457's own", () => {
+    const sneaky = new ProblemError(status.ALREADY_EXISTS, 'taken', { type: 'slot_taken', status: 200, title: 'OK', alternatives: [] });
+    expect(problemFromGrpc('scheduling', asServiceError(sneaky.toServiceError()), 1).body(undefined)).toMatchObject({ status: 409, title: 'Conflict' });
   });
 });

@@ -1,4 +1,4 @@
-import { fieldErrorsOf, GrpcStatus, retryAfterOf, type ServiceError } from '@libs/grpc';
+import { fieldErrorsOf, GrpcStatus, problemOf, retryAfterOf, type Problem, type ServiceError } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import { unauthorized } from '../../identity/access-guard';
 
@@ -12,9 +12,25 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   // ABORTED: a concurrency precondition failed (a stale If-Match version).
   [GrpcStatus.ABORTED]: 412,
   [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
+  // A policy rule refused a valid request (scheduling's notice, horizon and cut-offs).
+  [GrpcStatus.OUT_OF_RANGE]: 422,
   [GrpcStatus.UNAVAILABLE]: 503,
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };
+
+/**
+ * Refusals a service names in its `x-problem` trailer whose HTTP status is not the one of their gRPC code
+ * (docs/SCHEDULING.md, "Refusals"). The others keep the status of their code.
+ */
+const PROBLEM_STATUS: Record<string, number> = { hold_expired: 410 };
+
+/** Problem types are URNs: they name the refusal and need not resolve (RFC 9457, section 3.1.1). */
+export const problemType = (type: string) => `urn:clinical-reference:problem:${type}`;
+
+/** A named refusal: its type, and its members as extension members (`alternatives`, `currentStatus`, …). */
+function namedProblem(status: number, detail: string, { type, ...members }: Problem): HttpProblem {
+  return new HttpProblem(PROBLEM_STATUS[type] ?? status, detail, { type: problemType(type), extensions: members });
+}
 
 export const isServiceError = (error: unknown): error is ServiceError =>
   error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
@@ -36,6 +52,8 @@ export function problemFromGrpc(upstream: string, error: ServiceError, retryAfte
   }
   if (status >= 500 || status === 429) return new HttpProblem(500, 'an internal error occurred; quote the requestId when reporting it');
   if (status === 401) return unauthorized(error.details);
+  const named = problemOf(error);
+  if (named) return namedProblem(status, error.details, named);
   const errors = fieldErrorsOf(error);
   return new HttpProblem(status, error.details, errors.length ? { errors } : {});
 }

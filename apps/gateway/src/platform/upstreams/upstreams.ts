@@ -1,4 +1,4 @@
-import { auditV1, catalogueV1, financeV1, referenceV1 } from '@libs/contracts';
+import { auditV1, catalogueV1, financeV1, referenceV1, schedulingV1 } from '@libs/contracts';
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../../config';
@@ -12,6 +12,7 @@ export interface Upstreams {
   catalogue: Upstream<catalogueV1.CatalogueServiceClient>;
   finance: Upstream<financeV1.FinanceServiceClient>;
   audit: Upstream<auditV1.AuditServiceClient>;
+  scheduling: Upstream<schedulingV1.SchedulingServiceClient>;
 }
 
 /** `callGate` holds each key to its concurrency limit (the key verifier's limiter). */
@@ -36,6 +37,7 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate
     catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), cached, logger),
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
     audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
+    scheduling: new Upstream('scheduling', createClient(schedulingV1.SchedulingServiceClient, config.SCHEDULING_ADDR), options, logger),
   };
   registerBreakerStates(() => allUpstreams(upstreams));
   return upstreams;
@@ -46,4 +48,5 @@ export const allUpstreams = (upstreams: Upstreams) => [
   upstreams.catalogue,
   upstreams.finance,
   upstreams.audit,
+  upstreams.scheduling,
 ];
