@@ -10,6 +10,7 @@ export { DEMO_USER_IDS } from './demo-users';
 export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './api/access';
 export * from './api/limits';
 export * as financeApi from './api/finance';
+export * as schedulingFields from './api/scheduling-fields';
 export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';

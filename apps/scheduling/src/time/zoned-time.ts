@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { schedulingFields } from '@libs/contracts';
 
 /**
  * The one place where scheduling converts between local wall-clock times and instants (docs/SCHEDULING.md,
@@ -13,21 +14,11 @@ import { Temporal } from 'temporal-polyfill';
 /** A local calendar date, YYYY-MM-DD. */
 export type LocalDate = string;
 
-export const MINUTES_PER_DAY = 24 * 60;
+export const { MINUTES_PER_DAY } = schedulingFields;
 export const MS_PER_MINUTE = 60_000;
 
-/** An IANA zone name: letters first, no offsets ("+05:00" is refused: a location needs its daylight-saving rules). */
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
-
-/** The canonical spelling of an IANA zone (e.g. "europe/london" → "Europe/London"), or undefined if there is none. */
-export function canonicalZone(name: string): string | undefined {
-  if (!ZONE_NAME.test(name)) return undefined;
-  try {
-    return Temporal.Now.zonedDateTimeISO(name).timeZoneId;
-  } catch {
-    return undefined;
-  }
-}
+/** The canonical spelling of an IANA zone, or undefined: the contract's rule (libs/contracts), shared with the gateway. */
+export const { canonicalZone } = schedulingFields;
 
 const plainDateTime = (date: LocalDate, minuteOfDay: number): Temporal.PlainDateTime =>
   Temporal.PlainDate.from(date)

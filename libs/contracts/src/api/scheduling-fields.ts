@@ -1,0 +1,85 @@
+import { Temporal } from 'temporal-polyfill';
+import { z } from 'zod';
+
+/**
+ * How scheduling's callers write times, and the zod schemas of those fields. The gateway validates and
+ * documents requests with the schemas; the scheduling service parses the same text with the same functions.
+ * An instant must carry its offset (a bare local time is ambiguous), a local time is "HH:MM", a zone an
+ * IANA name (`+05:00` is refused: a location needs its daylight-saving rules).
+ */
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+export const MINUTES_PER_DAY = 1_440;
+
+export const INSTANT_MESSAGE = 'must be an ISO 8601 instant with an offset or Z, e.g. 2026-03-08T09:00:00-05:00';
+export const ZONE_MESSAGE = 'must be an IANA time zone, e.g. Europe/London';
+export const LOCAL_DATE_MESSAGE = 'must be a date written YYYY-MM-DD';
+const LOCAL_TIME_MESSAGE = 'must be a local time written HH:MM';
+
+/** A real calendar date written YYYY-MM-DD, between 1900 and 2999. */
+export function isLocalDate(value: string): boolean {
+  const match = LOCAL_DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1900 && year <= 2999 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Epoch ms of an ISO 8601 instant with an offset or Z, or undefined. */
+export function parseInstant(value: string): number | undefined {
+  const match = INSTANT.exec(value);
+  if (!match || !isLocalDate(match[1])) return undefined;
+  try {
+    return Temporal.Instant.from(value).epochMilliseconds;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Minute of the day of "HH:MM" (00:00..23:59, and 24:00 when `endOfDay` is allowed), or undefined. */
+export function parseLocalTime(value: string, options: { endOfDay: boolean }): number | undefined {
+  const match = /^(\d{2}):(\d{2})$/.exec(value);
+  if (!match || Number(match[2]) > 59) return undefined;
+  const minute = Number(match[1]) * 60 + Number(match[2]);
+  return minute < MINUTES_PER_DAY || (options.endOfDay && minute === MINUTES_PER_DAY) ? minute : undefined;
+}
+
+/** The canonical spelling of an IANA zone name (`europe/london` → `Europe/London`), or undefined. */
+export function canonicalZone(name: string): string | undefined {
+  if (!ZONE_NAME.test(name)) return undefined;
+  try {
+    return Temporal.Now.zonedDateTimeISO(name).timeZoneId;
+  } catch {
+    return undefined;
+  }
+}
+
+export const instant = z
+  .string()
+  .max(40, { message: INSTANT_MESSAGE, abort: true })
+  .refine((value) => parseInstant(value) !== undefined, { message: INSTANT_MESSAGE })
+  .meta({ format: 'date-time', example: '2027-03-08T09:00:00-05:00' });
+
+export const localDate = z
+  .string()
+  .max(10, { message: LOCAL_DATE_MESSAGE, abort: true })
+  .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE })
+  .meta({ format: 'date' });
+
+export const timeZone = z
+  .string()
+  .max(64, { message: ZONE_MESSAGE, abort: true })
+  .refine((value) => canonicalZone(value) !== undefined, { message: ZONE_MESSAGE })
+  .meta({ example: 'Europe/London' });
+
+/** "HH:MM" of a window's start (00:00–23:59) or, with `endOfDay`, its end (up to 24:00). */
+export const localTime = (options: { endOfDay: boolean }) =>
+  z
+    .string()
+    .max(5, { message: LOCAL_TIME_MESSAGE, abort: true })
+    .refine((value) => parseLocalTime(value, options) !== undefined, {
+      message: options.endOfDay ? `${LOCAL_TIME_MESSAGE} (00:00–24:00)` : `${LOCAL_TIME_MESSAGE} (00:00–23:59)`,
+    })
+    .meta({ pattern: '^\\d{2}:\\d{2}$', example: options.endOfDay ? '17:30' : '09:00' });
