@@ -4,3 +4,4 @@ export { runMigrations, type Migration } from './migrate';
 export { openServiceDatabase } from './open-database';
 export { isTransientDatabaseError, sqlStateOf } from './database-errors';
 export { selectRows } from './select-rows';
+export { pipelinedTransaction, sequelizeRounds, type Statement, type TransactionRounds } from './pipelined-transaction';

@@ -1,3 +1,3 @@
 export { startOutbox, type OutboxSettings, type RunningOutbox } from './start-outbox';
-export { recordEvent, type EventDraft } from './record-event';
+export { auditEventOf, outboxInsert, recordEvent, type EventDraft } from './record-event';
 export { OUTBOX_TABLES } from './tables';

@@ -8,6 +8,7 @@ import {
   type EntityMessage,
   type Snapshot,
 } from '@libs/contracts';
+import type { Statement } from '@libs/db';
 import type { Actor, CallContext } from '@libs/grpc';
 import { traceHeaders } from '@libs/tracing';
 
@@ -20,18 +21,9 @@ export interface EventDraft<E extends AuditedEntityType> {
   after: Snapshot<EntityMessage<E>> | undefined;
 }
 
-/**
- * Writes the audit event of a change into the outbox, inside the change's own
- * transaction: either both commit or neither does, so no change goes unaudited.
- */
-export async function recordEvent<E extends AuditedEntityType>(
-  sequelize: Sequelize,
-  transaction: Transaction,
-  context: CallContext,
-  actor: Actor,
-  draft: EventDraft<E>,
-): Promise<AuditEvent> {
-  const event: AuditEvent = {
+/** The audit event of a change, made by the call that changes it. */
+export function auditEventOf<E extends AuditedEntityType>(context: CallContext, actor: Actor, draft: EventDraft<E>): AuditEvent {
+  return {
     eventId: randomUUID(),
     occurredAt: new Date().toISOString(),
     action: draft.action,
@@ -43,12 +35,27 @@ export async function recordEvent<E extends AuditedEntityType>(
     before: snapshotJson(draft.entityType, draft.before ?? null),
     after: snapshotJson(draft.entityType, draft.after ?? null),
   };
-  await sequelize.query(
-    'INSERT INTO outbox (event_id, routing_key, payload, request_id, trace_parent) VALUES ($1, $2, $3::jsonb, $4, $5)',
-    {
-      bind: [event.eventId, event.action, JSON.stringify(event), event.requestId, traceHeaders().traceparent ?? null],
-      transaction,
-    },
-  );
+}
+
+/** The statement that writes an event into the outbox; it must run in the transaction of the change it describes. */
+export const outboxInsert = (event: AuditEvent): Statement => ({
+  text: 'INSERT INTO outbox (event_id, routing_key, payload, request_id, trace_parent) VALUES ($1, $2, $3::jsonb, $4, $5)',
+  values: [event.eventId, event.action, JSON.stringify(event), event.requestId, traceHeaders().traceparent ?? null],
+});
+
+/**
+ * Writes the audit event of a change into the outbox, inside the change's own
+ * transaction: either both commit or neither does, so no change goes unaudited.
+ */
+export async function recordEvent<E extends AuditedEntityType>(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  context: CallContext,
+  actor: Actor,
+  draft: EventDraft<E>,
+): Promise<AuditEvent> {
+  const event = auditEventOf(context, actor, draft);
+  const { text, values } = outboxInsert(event);
+  await sequelize.query(text, { bind: values, transaction });
   return event;
 }

@@ -2,19 +2,21 @@ import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce } from '../writes';
+import { mutate, mutateOnceInRounds } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
+import { auditEventOf, outboxInsert, recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { given, InputProblems, parseInput } from '../validation/input';
 import { checkVersion, notFound, requireUuid } from '@libs/validation';
-import { checkReferences } from '../validation/references';
+import { checkReferences, reportMissing } from '../validation/references';
 import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
 import {
+  createdFrom,
+  createTransactionStatement,
   fieldsOf,
   findTransaction,
-  insertTransaction,
+  type CreateAnswer,
   listTransactions,
   updateTransaction,
   deleteTransactions,
@@ -80,17 +82,21 @@ export function transactionHandlers(deps: FinanceDeps) {
         request: input,
         codec: financeV1.CreateTransactionResponse,
       };
-      return mutateOnce(deps, context, actor, call, async (transaction) => {
-        await checkReferences(sequelize, checks, referencesOf(input), transaction);
+      const references = referencesOf(input);
+      return mutateOnceInRounds(deps, context, actor, call, async (rounds) => {
+        const [[answer]] = await rounds.run<CreateAnswer>([createTransactionStatement(fieldsOf(input), actor.userId, references)]);
+        const { found, created } = createdFrom(answer);
+        reportMissing(checks, references, found);
         checks.throwIfAny();
-        const created = await insertTransaction(sequelize, fieldsOf(input), actor.userId, transaction);
-        await recordEvent(sequelize, transaction, context, actor, {
+        if (!created) throw new Error('the create statement found every reference but inserted nothing');
+        const event = auditEventOf(context, actor, {
           action: 'transaction.created',
           entityType: 'transaction',
           entityIds: [created.id],
           before: null,
           after: created,
         });
+        await rounds.last([outboxInsert(event)]);
         return { transaction: created };
       });
     },

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction as DbTransaction } from 'sequelize';
 import type { financeV1 } from '@libs/contracts';
+import type { Statement } from '@libs/db';
+import { referenceLookup, type Reference } from '../validation/references';
 
 interface TransactionRow {
   id: string;
@@ -88,26 +90,49 @@ export async function insertTransactions(
   return rows.map((row) => byId.get(row.id) as financeV1.Transaction);
 }
 
-/** Inserts one transaction and returns it as the API shows it, in one round trip (a create's hot path). */
-export async function insertTransaction(
-  sequelize: Sequelize,
-  item: TransactionFields,
-  madeBy: string,
-  transaction: DbTransaction,
-): Promise<financeV1.Transaction> {
-  const [row] = await sequelize.query<TransactionRow>(
-    `WITH inserted AS (
-       INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *)
-     ${selectFrom('inserted')}`,
-    {
-      bind: [randomUUID(), item.studentId, item.date, item.categoryId, item.payee, item.amount, item.notes, item.accountId, madeBy],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
-  );
-  return toTransaction(row);
+/**
+ * One statement for a create's whole write (a create's hot path): find and lock the rows the transaction
+ * points at and, only if all are there, insert it and return it as the API shows it. When some are missing,
+ * nothing is inserted and `found` says which were there.
+ */
+export function createTransactionStatement(item: TransactionFields, madeBy: string, references: Reference[]): Statement {
+  const lookup = referenceLookup(references);
+  const p = (n: number) => `$${lookup.values.length + n}`;
+  return {
+    text: `WITH ${lookup.ctes},
+       inserted AS (
+         INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)
+         SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::date, ${p(4)}::uuid, ${p(5)}, ${p(6)}::bigint, ${p(7)}, ${p(8)}::uuid, ${p(9)}
+          WHERE (SELECT count(*) FROM found) = ${lookup.expected}
+         RETURNING *)
+     SELECT (SELECT array_agg(tbl || ':' || id) FROM found) AS found, shown.*
+       FROM (SELECT) AS one LEFT JOIN (${selectFrom('inserted')}) AS shown ON true`,
+    values: [
+      ...lookup.values,
+      randomUUID(),
+      item.studentId,
+      item.date,
+      item.categoryId,
+      item.payee,
+      item.amount,
+      item.notes,
+      item.accountId,
+      madeBy,
+    ],
+  };
 }
+
+/** A row of createTransactionStatement: the references found (`table:id`), and the inserted row's columns (all null if none). */
+export interface CreateAnswer extends Omit<TransactionRow, 'id'> {
+  found: string[] | null;
+  id: string | null;
+}
+
+/** The references found, and the transaction as the API shows it if it was inserted. */
+export const createdFrom = (row: CreateAnswer): { found: string[]; created: financeV1.Transaction | undefined } => ({
+  found: row.found ?? [],
+  created: row.id === null ? undefined : toTransaction(row as TransactionRow),
+});
 
 export async function findTransaction(
   sequelize: Sequelize,
