@@ -5,6 +5,11 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 export interface Statement {
   text: string;
   values: unknown[];
+  /**
+   * Makes it a prepared statement in pipelined rounds: parsed once per connection, and planned once when
+   * PostgreSQL finds its generic plan as good (a hot path's statement). One name, one text, everywhere.
+   */
+  name?: string;
 }
 
 /**
@@ -33,7 +38,7 @@ export function sequelizeRounds(sequelize: Sequelize, transaction: Transaction):
 
 /** A pooled pg client as Sequelize lends it; `pipeline` and `connection.stream` are pg's own fields. */
 interface PgClient {
-  query(text: string, values?: unknown[]): Promise<QueryResult>;
+  query(text: string | Statement, values?: unknown[]): Promise<QueryResult>;
   pipeline: boolean;
   connection?: { stream?: { cork?: () => void; uncork?: () => void } };
 }
@@ -68,7 +73,7 @@ export async function pipelinedTransaction<T>(sequelize: Sequelize, work: (round
     try {
       if (!begun) sent.push(client.query('BEGIN'));
       begun = true;
-      for (const { text, values } of statements) sent.push(client.query(text, values));
+      for (const statement of statements) sent.push(client.query(statement));
       if (end) sent.push(client.query('COMMIT'));
     } finally {
       stream?.uncork?.();

@@ -39,6 +39,7 @@ export function auditEventOf<E extends AuditedEntityType>(context: CallContext, 
 
 /** The statement that writes an event into the outbox; it must run in the transaction of the change it describes. */
 export const outboxInsert = (event: AuditEvent): Statement => ({
+  name: 'outbox.insert',
   text: 'INSERT INTO outbox (event_id, routing_key, payload, request_id, trace_parent) VALUES ($1, $2, $3::jsonb, $4, $5)',
   values: [event.eventId, event.action, JSON.stringify(event), event.requestId, traceHeaders().traceparent ?? null],
 });

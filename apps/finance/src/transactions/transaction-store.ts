@@ -99,6 +99,7 @@ export function createTransactionStatement(item: TransactionFields, madeBy: stri
   const lookup = referenceLookup(references);
   const p = (n: number) => `$${lookup.values.length + n}`;
   return {
+    name: `finance.create-transaction(${lookup.tables.join(',')})`,
     text: `WITH ${lookup.ctes},
        inserted AS (
          INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by)

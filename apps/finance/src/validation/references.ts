@@ -17,6 +17,8 @@ export interface Reference {
  * rows there are to find.
  */
 export interface ReferenceLookup {
+  /** The tables looked in, in order: the SQL differs by them alone. */
+  tables: string[];
   ctes: string;
   values: string[][];
   expected: number;
@@ -32,7 +34,7 @@ export function referenceLookup(references: Reference[], firstParam = 1): Refere
   );
   const arms = tables.map((table) => `SELECT '${table}' AS tbl, id::text FROM ${table}_found`);
   const found = `found AS (${arms.length > 0 ? arms.join(' UNION ALL ') : 'SELECT NULL::text AS tbl, NULL::text AS id WHERE false'})`;
-  return { ctes: [...locks, found].join(', '), values, expected: values.reduce((sum, ids) => sum + ids.length, 0) };
+  return { tables, ctes: [...locks, found].join(', '), values, expected: values.reduce((sum, ids) => sum + ids.length, 0) };
 }
 
 /** Adds "does not exist" for every reference not among the rows found (`found`: `table:id`, as the lookup gives them). */
