@@ -5,3 +5,4 @@ export { openServiceDatabase } from './open-database';
 export { isTransientDatabaseError, sqlStateOf } from './database-errors';
 export { selectRows } from './select-rows';
 export { pipelinedTransaction, sequelizeRounds, type Statement, type TransactionRounds } from './pipelined-transaction';
+export { runStatement } from './run-statement';

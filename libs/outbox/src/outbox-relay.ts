@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { runStatement } from '@libs/db';
 import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { outboxPublished, outboxPublishFailures, outboxReturned } from './outbox-metrics';
@@ -120,15 +121,16 @@ export class OutboxRelay {
   /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
   async relayBatch(): Promise<{ published: number; returned: number }> {
     const claim = randomUUID();
-    const rows = await this.sequelize.query<ClaimedRow>(
-      `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
+    const { rows } = await runStatement<ClaimedRow>(this.sequelize, {
+      name: 'outbox.claim',
+      text: `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
                          attempts = attempts + 1, claim_id = $3
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
-      { bind: [this.options.batchSize, this.options.leaseMs, claim], type: QueryTypes.SELECT },
-    );
+      values: [this.options.batchSize, this.options.leaseMs, claim],
+    });
     if (rows.length === 0) return { published: 0, returned: 0 };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
 
@@ -159,12 +161,13 @@ export class OutboxRelay {
     });
     let published = 0;
     if (sent.length > 0) {
-      const [, result] = await this.sequelize.query(
-        `UPDATE outbox SET published_at = now(), locked_until = NULL, claim_id = NULL, last_error = NULL
-          WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
-        { bind: [sent, claim] },
-      );
-      published = (result as { rowCount?: number }).rowCount ?? 0;
+      const result = await runStatement(this.sequelize, {
+        name: 'outbox.mark-published',
+        text: `UPDATE outbox SET published_at = now(), locked_until = NULL, claim_id = NULL, last_error = NULL
+                WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
+        values: [sent, claim],
+      });
+      published = result.rowCount ?? 0;
       outboxPublished.inc(published);
       this.logger.debug({ published }, 'outbox events published');
     }

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { pipelinedTransaction } from '@libs/db';
 import type { AuditEvent } from '@libs/contracts';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 
@@ -29,17 +30,18 @@ export async function appendEvents(
   traceIds: (string | undefined)[] = [],
 ): Promise<AppendOutcome[]> {
   const events = received.map(normalised);
-  return sequelize.transaction(async (transaction) => {
-    await sequelize.query("SELECT pg_advisory_xact_lock(hashtext('audit:chain'))", { transaction });
-    const existing = await sequelize.query<{ event_id: string }>(
-      'SELECT event_id::text FROM audit_entries WHERE event_id = ANY($1::uuid[])',
-      { bind: [events.map((e) => e.eventId)], type: QueryTypes.SELECT, transaction },
-    );
-    const seen = new Set(existing.map((row) => row.event_id.toLowerCase()));
-    const [last] = await sequelize.query<{ hash: string }>(
-      'SELECT hash FROM audit_entries ORDER BY sequence DESC LIMIT 1',
-      { type: QueryTypes.SELECT, transaction },
-    );
+  // Two round trips a batch (pipelinedTransaction): BEGIN, the lock and both reads; then the insert and COMMIT.
+  return pipelinedTransaction(sequelize, async (rounds) => {
+    const [, existing, [last]] = await rounds.run<{ event_id?: string; hash?: string }>([
+      { name: 'audit.chain-lock', text: "SELECT pg_advisory_xact_lock(hashtext('audit:chain'))", values: [] },
+      {
+        name: 'audit.known-events',
+        text: 'SELECT event_id::text FROM audit_entries WHERE event_id = ANY($1::uuid[])',
+        values: [events.map((e) => e.eventId)],
+      },
+      { name: 'audit.chain-head', text: 'SELECT hash FROM audit_entries ORDER BY sequence DESC LIMIT 1', values: [] },
+    ]);
+    const seen = new Set(existing.map((row) => (row.event_id as string).toLowerCase()));
     let prevHash = last?.hash ?? GENESIS_HASH;
     const bind: unknown[] = [];
     const outcomes = events.map((event, index): AppendOutcome => {
@@ -66,19 +68,18 @@ export async function appendEvents(
       prevHash = hash;
       return 'stored';
     });
-    if (bind.length > 0) {
-      const rows = Array.from({ length: bind.length / COLUMNS_PER_ROW }, (_, row) => {
-        const p = (column: number) => `$${row * COLUMNS_PER_ROW + column}`;
-        return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)})`;
-      });
-      // Rows are listed in chain order; sequence (bigserial) follows the VALUES order of one INSERT.
-      await sequelize.query(
-        `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-                                    request_id, before, after, prev_hash, hash, trace_id, schema_version)
-         VALUES ${rows.join(', ')}`,
-        { bind, transaction },
-      );
-    }
+    const rows = Array.from({ length: bind.length / COLUMNS_PER_ROW }, (_, row) => {
+      const p = (column: number) => `$${row * COLUMNS_PER_ROW + column}`;
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)})`;
+    });
+    // Rows are listed in chain order; sequence (bigserial) follows the VALUES order of one INSERT.
+    const insert = {
+      text: `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
+                                        request_id, before, after, prev_hash, hash, trace_id, schema_version)
+             VALUES ${rows.join(', ')}`,
+      values: bind,
+    };
+    await rounds.last(rows.length > 0 ? [insert] : []);
     return outcomes;
   });
 }
