@@ -65,6 +65,7 @@ export async function pipelinedTransaction<T>(sequelize: Sequelize, work: (round
   let begun = false;
   let ended = false;
   const round = async <Row extends object>(statements: Statement[], end: boolean): Promise<Row[][]> => {
+    if (ended) throw new Error('the transaction has ended: its last round was sent');
     const sent: Promise<QueryResult>[] = [];
     const first = begun ? 0 : 1;
     const stream = client.connection?.stream;
