@@ -4,5 +4,5 @@ export { runMigrations, type Migration } from './migrate';
 export { openServiceDatabase } from './open-database';
 export { isTransientDatabaseError, sqlStateOf } from './database-errors';
 export { selectRows } from './select-rows';
-export { pipelinedTransaction, sequelizeRounds, type Statement, type TransactionRounds } from './pipelined-transaction';
-export { runStatement } from './run-statement';
+export { pipelinedTransaction, sequelizeRounds, type TransactionRounds } from './pipelined-transaction';
+export { runStatements, type Statement } from './pipelined';

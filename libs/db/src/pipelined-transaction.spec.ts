@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { pipelinedTransaction } from './pipelined-transaction';
-import { runStatement } from './run-statement';
+import { runStatements } from './pipelined';
 import { createSequelize } from './sequelize';
 
 // As in migrate.spec.ts: libs/testing builds on this library, so the same variable, default and name pattern.
@@ -73,10 +73,7 @@ describe('pipelinedTransaction', () => {
 
   it('gives the client back usable, out of pipeline mode, outside any transaction', async () => {
     await pipelinedTransaction(sequelize, (rounds) => rounds.run([insert('a')])).catch(() => undefined);
-    const { rows } = await runStatement<{ inside: boolean }>(sequelize, {
-      text: "SELECT now() <> statement_timestamp() AS inside",
-      values: [],
-    });
+    const [{ rows }] = await runStatements(sequelize, [{ text: 'SELECT now() <> statement_timestamp() AS inside', values: [] }]);
     expect(rows).toEqual([{ inside: false }]);
     await sequelize.transaction((transaction) => sequelize.query("INSERT INTO notes (note) VALUES ('b')", { transaction }));
     expect(await notes()).toEqual(['a', 'b']);
