@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import { runStatements, type Statement } from '@libs/db';
+import { runStatements } from '@libs/db';
 import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { outboxPublished, outboxPublishFailures, outboxReturned } from './outbox-metrics';
@@ -12,12 +12,6 @@ interface ClaimedRow {
   payload: unknown;
   request_id: string;
   trace_parent: string | null;
-}
-
-/** Rows claimed under one claim id, not yet published. */
-interface Claimed {
-  claim: string;
-  rows: ClaimedRow[];
 }
 
 /** Longest pause between passes while the database keeps failing, or the broker keeps returning events. */
@@ -46,8 +40,6 @@ export class OutboxRelay {
   /** A nudge that came while a pass was running: the next sleep is skipped, so its rows are not left waiting. */
   private nudged = false;
   private loop?: Promise<void>;
-  /** The batch the last pass claimed in the round trip that marked its own rows (run's passes only). */
-  private carried?: Claimed;
 
   constructor(
     private readonly sequelize: Sequelize,
@@ -80,8 +72,7 @@ export class OutboxRelay {
       let published = 0;
       try {
         // While the broker is away nothing is claimed: rows stay free for any relay that can publish.
-        if (!this.publisher.ready) await this.releaseCarried();
-        const pass = this.publisher.ready ? await this.relayBatch(true) : { published: 0, returned: 0 };
+        const pass = this.publisher.ready ? await this.relayBatch() : { published: 0, returned: 0 };
         published = pass.published;
         failures = pass.returned > 0 ? failures + 1 : 0;
       } catch (error) {
@@ -91,39 +82,8 @@ export class OutboxRelay {
       // Back off while the database fails or the topology cannot be declared again, so
       // neither is hammered and the log is not flooded.
       if (failures > 0) await this.sleep(Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
-      else if (published < this.options.batchSize && !this.carried) await this.sleep(this.options.pollMs);
+      else if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
     }
-    await this.releaseCarried().catch((error: unknown) =>
-      this.logger.warn({ err: error }, 'cannot release the claimed outbox rows; they go out when their lease ends'),
-    );
-  }
-
-  /** Gives back the rows claimed for a pass that will not run (stopping, or the broker away), for any relay to take. */
-  private async releaseCarried(): Promise<void> {
-    const carried = this.carried;
-    if (!carried) return;
-    this.carried = undefined;
-    await runStatements(this.sequelize, [
-      {
-        name: 'outbox.release',
-        text: `UPDATE outbox SET locked_until = NULL, claim_id = NULL, attempts = attempts - 1
-                WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
-        values: [carried.rows.map((row) => row.id), carried.claim],
-      },
-    ]);
-  }
-
-  private claimStatement(claim: string): Statement {
-    return {
-      name: 'outbox.claim',
-      text: `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
-                         attempts = attempts + 1, claim_id = $3
-        WHERE id IN (SELECT id FROM outbox
-                      WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
-                      ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
-      values: [this.options.batchSize, this.options.leaseMs, claim],
-    };
   }
 
   private sleep(ms: number): Promise<void> {
@@ -158,20 +118,22 @@ export class OutboxRelay {
     return Promise.race([publish(signal), timeout]);
   }
 
-  /**
-   * One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned.
-   * With `claimNext` (the relay's own loop), the next batch is claimed in the round trip that marks this one's
-   * rows, and the next pass publishes it without a claim of its own: one round trip a batch instead of two.
-   */
-  async relayBatch(claimNext = false): Promise<{ published: number; returned: number }> {
-    let batch = this.carried;
-    this.carried = undefined;
-    if (!batch) {
-      const claim = randomUUID();
-      const [{ rows }] = await runStatements(this.sequelize, [this.claimStatement(claim)]);
-      batch = { claim, rows: rows as ClaimedRow[] };
-    }
-    const { claim, rows } = batch;
+  /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
+  async relayBatch(): Promise<{ published: number; returned: number }> {
+    const claim = randomUUID();
+    const [claimed] = await runStatements(this.sequelize, [
+      {
+        name: 'outbox.claim',
+        text: `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
+                           attempts = attempts + 1, claim_id = $3
+                WHERE id IN (SELECT id FROM outbox
+                              WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
+                              ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+               RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
+        values: [this.options.batchSize, this.options.leaseMs, claim],
+      },
+    ]);
+    const rows = claimed.rows as ClaimedRow[];
     if (rows.length === 0) return { published: 0, returned: 0 };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
 
@@ -200,23 +162,17 @@ export class OutboxRelay {
       else if (outcome.reason instanceof ReturnedMessageError) returned.push({ row: rows[i], error: outcome.reason });
       else failed.push({ row: rows[i], error: outcome.reason });
     });
-    const marking: Statement[] = [];
+    let published = 0;
     if (sent.length > 0) {
-      marking.push({
-        name: 'outbox.mark-published',
-        text: `UPDATE outbox SET published_at = now(), locked_until = NULL, claim_id = NULL, last_error = NULL
-                WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
-        values: [sent, claim],
-      });
-    }
-    // Only after a pass that went well: a broker that fails or returns events gets the backoff first.
-    const nextClaim = claimNext && failed.length === 0 && returned.length === 0 ? randomUUID() : undefined;
-    if (nextClaim) marking.push(this.claimStatement(nextClaim));
-    const results = marking.length > 0 ? await runStatements(this.sequelize, marking) : [];
-    if (nextClaim) this.carried = { claim: nextClaim, rows: results[results.length - 1].rows as ClaimedRow[] };
-    if (this.carried?.rows.length === 0) this.carried = undefined;
-    const published = sent.length > 0 ? (results[0].rowCount ?? 0) : 0;
-    if (published > 0) {
+      const [result] = await runStatements(this.sequelize, [
+        {
+          name: 'outbox.mark-published',
+          text: `UPDATE outbox SET published_at = now(), locked_until = NULL, claim_id = NULL, last_error = NULL
+                  WHERE id = ANY($1::bigint[]) AND claim_id = $2`,
+          values: [sent, claim],
+        },
+      ]);
+      published = result.rowCount ?? 0;
       outboxPublished.inc(published);
       this.logger.debug({ published }, 'outbox events published');
     }
