@@ -1,6 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { requestContext, type Logger } from '@libs/logging';
 import { inSpan, SpanKind } from '@libs/tracing';
+import { ChannelSettler } from './channel-settler';
 import { requestIdOf } from './message-headers';
 import type { TopologyKeeper } from './topology-keeper';
 
@@ -59,26 +60,23 @@ export function startConsumer(options: {
   let inFlight = 0;
   let stopping = false;
   let connection: ChannelModel | undefined;
-  let current: { channel: Channel; tag: string } | undefined;
+  let current: { channel: Channel; tag: string; settler: ChannelSettler } | undefined;
   let resubscribingOn: ChannelModel | undefined;
   /** Deliveries counted since the last subscription, and what the last observe() saw. */
   let deliveries = 0;
   let lastDeliveryAt = Date.now();
   let previous: { ready: number; deliveries: number } | undefined;
 
-  async function settle(channel: Channel, message: ConsumeMessage, outcome: ConsumerOutcome): Promise<void> {
+  function settle(channel: Channel, message: ConsumeMessage, outcome: ConsumerOutcome): void {
     // A message delivered on a channel that has since closed will be redelivered;
     // settling it on a dead channel would throw, and on another channel would be wrong.
     if (current?.channel !== channel) return;
-    try {
-      if (outcome === 'ack') channel.ack(message);
-      else channel.nack(message, false, outcome === 'retry');
-    } catch (error) {
-      logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
-    }
+    if (outcome === 'ack') current.settler.ack(message);
+    else current.settler.nack(message, outcome === 'retry');
   }
 
-  function deliver(channel: Channel, message: ConsumeMessage): void {
+  function deliver(channel: Channel, settler: ChannelSettler, message: ConsumeMessage): void {
+    settler.delivered(message);
     inFlight += 1;
     deliveries += 1;
     lastDeliveryAt = Date.now();
@@ -158,12 +156,13 @@ export function startConsumer(options: {
       current = undefined;
       if (!stopping && connection === model) void resubscribe(model, 'the consumer channel closed');
     });
+    const settler = new ChannelSettler(channel, logger);
     try {
       await channel.prefetch(options.prefetch);
       const { consumerTag } = await channel.consume(queue, (message) =>
-        message ? deliver(channel, message) : cancelled(model, channel),
+        message ? deliver(channel, settler, message) : cancelled(model, channel),
       );
-      current = { channel, tag: consumerTag };
+      current = { channel, tag: consumerTag, settler };
       lastDeliveryAt = Date.now();
       previous = undefined;
     } catch (error) {
