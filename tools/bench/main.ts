@@ -34,7 +34,7 @@ import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 
 const ROOT = resolve(__dirname, '../..');
-const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit'];
+const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit', 'scheduling'];
 
 const SCENARIOS: Record<string, Scenario> = {
   'http floor': httpFloor,
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   let services: { name: string; pid: number }[] = [];
   const quiet = { LOG_LEVEL: 'warn' };
-  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
+  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet, scheduling: quiet } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
   try {
