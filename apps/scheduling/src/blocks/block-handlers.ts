@@ -16,8 +16,8 @@ import { findResource } from '../resources/resource-store';
 import { timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 
-const REASON_MAX = 500;
-const MAX_BLOCK_DAYS = 366;
+const REASON_MAX = SCHEDULING_LIMITS.reason;
+const MAX_BLOCK_DAYS = SCHEDULING_LIMITS.blockDays;
 /** Appointments named in a 409: enough to act on, few enough for the answer's trailer. */
 const LISTED = 20;
 

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
@@ -9,9 +9,8 @@ import { findLocation, PREMISE_ID } from '../locations/location-store';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
 
-export const RESOURCE_KINDS = ['practitioner', 'room'] as const;
-const NAME_MAX = 200;
-const MAX_LINKS = 200;
+const NAME_MAX = SCHEDULING_LIMITS.name;
+const MAX_LINKS = SCHEDULING_LIMITS.links;
 
 /** Service ids must name services and staff ids users (UUIDs); each list at most 200 and without repeats. */
 function checkIds(checks: FieldChecks, ids: readonly string[], field: string): string[] {
@@ -82,7 +81,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
       const input = request.input ?? schedulingV1.ResourceInput.fromPartial({});
       const checks = new FieldChecks()
         .check(PREMISE_ID.test(input.locationId), 'locationId', 'must be a premise id')
-        .oneOf(input.kind, 'kind', RESOURCE_KINDS)
+        .oneOf(input.kind, 'kind', schedulingApi.RESOURCE_KINDS)
         .text(input.name, 'name', { required: true, max: NAME_MAX });
       const serviceIds = checkIds(checks, input.serviceIds, 'serviceIds');
       const staffUserIds = checkIds(checks, input.staffUserIds, 'staffUserIds');

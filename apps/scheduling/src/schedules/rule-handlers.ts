@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
@@ -9,7 +9,8 @@ import { findResource, type ResourceRow } from '../resources/resource-store';
 import { checkWindows } from '../schedule/rules';
 import { formatLocalTime, timeChecks } from '../time/time-input';
 
-const MAX_WINDOWS = 7 * 12;
+const MAX_WINDOWS = SCHEDULING_LIMITS.weeklyWindows;
+const MAX_DATE_WINDOWS = SCHEDULING_LIMITS.dateWindows;
 
 export function ruleHandlers(deps: SchedulingDeps) {
   const { sequelize } = deps;
@@ -93,9 +94,9 @@ export function ruleHandlers(deps: SchedulingDeps) {
       const checks = new FieldChecks();
       timeChecks.localDate(checks, request.localDate, 'localDate');
       checks
-        .check(request.windows.length <= 12, 'windows', 'must hold at most 12 windows')
+        .check(request.windows.length <= MAX_DATE_WINDOWS, 'windows', `must hold at most ${MAX_DATE_WINDOWS} windows`)
         .check(request.closed === (request.windows.length === 0), 'windows', request.closed ? 'must be empty on a closed day' : 'must hold at least one window, or set closed');
-      const windows = checkWindows(checks, request.windows.slice(0, 12), 'windows', () => 0);
+      const windows = checkWindows(checks, request.windows.slice(0, MAX_DATE_WINDOWS), 'windows', () => 0);
       checks.throwIfAny();
       const stored = windows.map((w) => ({ start: formatLocalTime(w.start), end: formatLocalTime(w.end) }));
       return mutate(deps, actor, undefined, async (transaction) => {

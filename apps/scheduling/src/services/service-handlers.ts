@@ -1,24 +1,18 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { POLICY_BOUNDS, SCHEDULING_LIMITS, SERVICE_SHAPE_BOUNDS, schedulingV1, type Bounds } from '@libs/contracts';
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
-import { POLICY_BOUNDS, type Policy } from '../appointments/policy';
+import type { Policy } from '../appointments/policy';
 import { SCHEDULING_ACCESS } from '../access';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
 
-const NAME_MAX = 200;
-/** Bounds of a service's shape, in minutes. */
-const SHAPE_BOUNDS = {
-  durationMinutes: [5, 24 * 60],
-  slotStepMinutes: [5, 24 * 60],
-  bufferBeforeMinutes: [0, 240],
-  bufferAfterMinutes: [0, 240],
-} as const;
+const NAME_MAX = SCHEDULING_LIMITS.name;
+const SHAPE_BOUNDS = SERVICE_SHAPE_BOUNDS;
 
-const inRange = (checks: FieldChecks, value: number, field: string, [min, max]: readonly [number, number]) =>
+const inRange = (checks: FieldChecks, value: number, field: string, { min, max }: Bounds) =>
   checks.check(Number.isInteger(value) && value >= min && value <= max, field, `must be an integer from ${min} to ${max}`);
 
 function checkPolicy(checks: FieldChecks, policy: Policy | undefined): void {
