@@ -4,7 +4,7 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, page, problem, problemSchema } from '../platform/routing/responses';
-import { browse, byId, limit, tag } from './parts';
+import { browse, byId, limit, needsOneOf, tag } from './parts';
 import { block } from './schemas';
 
 /** Time off and closures of one resource: admins on every resource, clinicians on those they staff. */
@@ -30,19 +30,18 @@ export const listBlocks = operation({
   tag,
   access: browse,
   request: {
-    query: z
-      .object({
+    query: needsOneOf(
+      z.object({
         resource: queryOf(financeApi.uuid, 64).optional().meta({ description: 'Only this resource.' }),
         location: queryOf(schedulingApi.premiseId, 18).optional().meta({ description: 'Only the resources of this location.' }),
         from: queryOf(schedulingFields.instant, 40).optional().meta({ description: 'Blocks ending after this instant (with an offset).' }),
         to: queryOf(schedulingFields.instant, 40).optional().meta({ description: 'Blocks starting before this instant (with an offset).' }),
         limit,
         cursor,
-      })
-      .refine((query) => query.resource !== undefined || query.location !== undefined, {
-        path: ['resource'],
-        message: 'give a resource or a location',
       }),
+      'resource',
+      'location',
+    ),
   },
   responses: { '200': json('A page of blocks.', page('blocks', block)) },
 });

@@ -22,3 +22,14 @@ export const forbidden = { '403': problem('Your role may not do this.') };
 export function withFhir(doc: ResponseDoc, fhir: FhirInteraction): ResponseDoc {
   return { ...doc, fhir, content: { ...doc.content, 'application/fhir+json': fhirSchema(fhir) } };
 }
+
+/**
+ * A query that needs at least one of two parameters, the first named when both are missing. The check runs even
+ * when other parameters are bad, so that one 400 names every bad field.
+ */
+export const needsOneOf = <T extends z.ZodObject>(query: T, first: string, second: string): T =>
+  query.refine((value: Record<string, unknown>) => value[first] !== undefined || value[second] !== undefined, {
+    path: [first],
+    message: `give a ${first} or a ${second}`,
+    when: () => true,
+  });

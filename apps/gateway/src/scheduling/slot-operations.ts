@@ -4,7 +4,7 @@ import { format } from '../platform/http/fhir-response';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryBoolean, queryInteger, queryOf, queryText } from '../platform/routing/query-fields';
 import { json, problem } from '../platform/routing/responses';
-import { browse, tag, withFhir } from './parts';
+import { browse, needsOneOf, tag, withFhir } from './parts';
 import { slot } from './shared-schemas';
 
 /** Free slots (docs/SCHEDULING.md, "Slot search"). */
@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 const RANGE_MESSAGE = `must be an instant with an offset or Z (2026-03-08T09:00:00-05:00), or a date YYYY-MM-DD`;
 
 /** A bound of the range: an instant with its offset, or a local date of the viewer's zone. */
-const bound = queryText(40).refine(
+const bound = queryText(40, 'is required').refine(
   (value) => schedulingFields.parseInstant(value) !== undefined || schedulingFields.isLocalDate(value),
   { message: RANGE_MESSAGE },
 );
@@ -23,8 +23,8 @@ const daysBetween = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`)
 
 const { slotRangeDays } = SCHEDULING_LIMITS;
 
-const searchQuery = z
-  .object({
+const searchQuery = needsOneOf(
+  z.object({
     service: queryOf(financeApi.uuid, 64).meta({ description: 'The service (appointment type) to book.' }),
     location: queryOf(schedulingApi.premiseId, 18).optional().meta({ description: 'Every resource of this location offering the service.' }),
     resource: queryOf(financeApi.uuid, 64).optional().meta({ description: 'Only this resource.' }),
@@ -37,11 +37,12 @@ const searchQuery = z
     cursor,
     explain: queryBoolean(false).meta({ description: 'Also say why the rest of the range is not free (clinicians and admins).' }),
     _format: format,
-  })
+  }),
+  'location',
+  'resource',
+)
+  // Only once every field is valid: the range is then two instants or two dates.
   .superRefine((query, context) => {
-    if (query.location === undefined && query.resource === undefined) {
-      context.addIssue({ code: 'custom', path: ['location'], message: 'give a location or a resource' });
-    }
     const dates = [query.from, query.to].map(schedulingFields.isLocalDate);
     if (dates[0] !== dates[1]) {
       return context.addIssue({ code: 'custom', path: ['to'], message: 'must be of the same kind as from: two instants or two dates' });
