@@ -7,6 +7,7 @@ export * as schedulingV1 from './generated/scheduling/v1/scheduling';
 export { auditEventSchema, type AuditEvent } from './audit-event';
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
+export { DEMO_SCHEDULING_IDS } from './demo-scheduling';
 export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './api/access';
 export * from './api/limits';
 export * as financeApi from './api/finance';

@@ -1,17 +1,17 @@
-import type { Role } from '@libs/contracts';
+import { DEMO_SCHEDULING_IDS, type Role } from '@libs/contracts';
 import { waitFor, type RunningSystem } from '@libs/testing';
-import { DEMO_LOCATIONS, DEMO_SERVICES } from '../../../scheduling/src/demo-data';
 import { api, type ApiResponse } from '../http';
 
-/** The scheduling service's demo ids (apps/scheduling/src/demo-data.ts), by what the tests use them for. */
+/** The demo locations scheduling seeds (apps/scheduling/src/demo-data.ts). */
+const DEMO_LOCATION_COUNT = 3;
+
+/** The scheduling service's demo ids, by what the tests use them for. */
 export const DEMO = {
-  consultation: DEMO_SERVICES[0].id,
-  vaccination: DEMO_SERVICES[1].id,
-  walkIn: DEMO_SERVICES[2].id,
-  pharmacist: DEMO_LOCATIONS[0].resources[0].id,
+  walkIn: DEMO_SCHEDULING_IDS.services.walkIn,
+  pharmacist: DEMO_SCHEDULING_IDS.resources.pharmacist,
   /** Open every day 08:00–20:00 (Europe/London), offering walk-ins every 30 minutes with no notice. */
-  nurse: DEMO_LOCATIONS[1].resources[0].id,
-  officer: DEMO_LOCATIONS[2].resources[0].id,
+  nurse: DEMO_SCHEDULING_IDS.resources.dutyNurse,
+  officer: DEMO_SCHEDULING_IDS.resources.clinicalOfficer,
 };
 
 export type Caller = (path: string, options?: Parameters<typeof api>[2]) => Promise<ApiResponse>;
@@ -26,7 +26,7 @@ export async function demoLocations(system: RunningSystem): Promise<{ premiseId:
     'the demo schedules',
     async () => {
       const { status, body } = await as(system, 'reader')('/api/v1/scheduling/locations');
-      return status === 200 && body.locations.length >= DEMO_LOCATIONS.length ? body.locations : undefined;
+      return status === 200 && body.locations.length >= DEMO_LOCATION_COUNT ? body.locations : undefined;
     },
     60_000,
   );

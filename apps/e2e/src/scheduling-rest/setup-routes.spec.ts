@@ -246,7 +246,8 @@ describe('scheduling setup routes (/api/v1/scheduling)', () => {
       expect((await call.clinician(`/api/v1/scheduling/blocks/${byAdmin.body.id}`, { method: 'DELETE' })).status).toBe(403);
 
       const listed = await everyPage(call.reader, `/api/v1/scheduling/blocks?location=${locationId}&limit=1`, 'blocks');
-      const { cancelledAppointmentIds: _cancelled, ...own } = created.body;
+      const { cancelledAppointmentIds, ...own } = created.body;
+      expect(cancelledAppointmentIds).toEqual([]);
       expect(listed).toEqual([own, expect.objectContaining({ id: byAdmin.body.id })]);
       const window = await call.reader(`/api/v1/scheduling/blocks?resource=${DEMO.nurse}&from=2027-02-01T10:00:00%2B01:00&to=2027-02-02T00:00:00Z`);
       expect(window.body.blocks).toEqual([own]);
