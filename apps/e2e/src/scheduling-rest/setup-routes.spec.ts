@@ -241,7 +241,7 @@ describe('scheduling setup routes (/api/v1/scheduling)', () => {
       const unstaffed = await call.admin('/api/v1/scheduling/resources', { method: 'POST', body: { locationId, kind: 'room', name: 'Store room' } });
       const refused = await call.clinician('/api/v1/scheduling/blocks', { method: 'POST', body: block(unstaffed.body.id, '2027-02-01T09:00:00Z', '2027-02-01T10:00:00Z') });
       expect(refused.status).toBe(403);
-      const byAdmin = await call.admin('/api/v1/scheduling/blocks', { method: 'POST', body: block(unstaffed.body.id, '2027-02-01T09:00:00Z', '2027-02-01T10:00:00Z') });
+      const byAdmin = await call.admin('/api/v1/scheduling/blocks', { method: 'POST', body: block(unstaffed.body.id, '2027-02-01T11:00:00Z', '2027-02-01T12:00:00Z') });
       expect(byAdmin.status).toBe(201);
       expect((await call.clinician(`/api/v1/scheduling/blocks/${byAdmin.body.id}`, { method: 'DELETE' })).status).toBe(403);
 

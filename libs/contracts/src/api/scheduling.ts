@@ -62,6 +62,7 @@ export const policy = z
     Object.fromEntries(Object.entries(POLICY_BOUNDS).map(([field, bounds]) => [field, integerIn(bounds)])) as {
       [K in keyof typeof POLICY_BOUNDS]: z.ZodInt;
     },
+    { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an object') },
   )
   .strict()
   .meta({ id: 'Policy', description: 'The booking rules (docs/SCHEDULING.md, "Policies"); every field is required.' });
