@@ -130,6 +130,9 @@ describe('slot search (/api/v1/scheduling/slots)', () => {
       expect(body.resourceType).toBe('OperationOutcome');
       expect(JSON.stringify(body.issue)).toContain('from');
       expect(fhirProblems(body)).toEqual([]);
+      // Another method on a path whose GET serves FHIR answers problem+json, as documented.
+      const patch = await call.clinician(`/api/v1/scheduling/resources/${DEMO.nurse}?_format=fhir`, { method: 'PATCH', body: { name: 'x' } });
+      expect([patch.status, patch.headers.get('content-type')]).toEqual([403, expect.stringMatching(/^application\/problem\+json/)]);
     });
   });
 });
