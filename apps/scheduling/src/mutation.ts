@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
 import { sqlStateOf } from '@libs/db';
-import type { Actor } from '@libs/grpc';
+import { METADATA, type Actor, type CallContext } from '@libs/grpc';
 import { idempotent, type IdempotentCall } from '@libs/idempotency';
 import type { PremiseDirectory } from './locations/premise-directory';
 
@@ -24,12 +24,13 @@ const ATTEMPTS = 4;
  * Runs a write in one READ COMMITTED transaction: the change, its history and its outbox event commit together
  * (the exclusion constraints carry the no-double-booking invariant, so no stronger isolation is needed). A
  * deadlock or serialization failure runs it again after a random pause that doubles each time. With an
- * idempotency call, a replay commits nothing new and returns the first response.
+ * idempotency call, a replay commits nothing new and returns the first response, marked as a replay in the
+ * response headers of the call's context (the gateway answers `Idempotent-Replayed: true`).
  */
 export async function mutate<T>(
   deps: Pick<SchedulingDeps, 'sequelize' | 'afterCommit'>,
   actor: Actor,
-  call: IdempotentCall<T> | undefined,
+  call: (IdempotentCall<T> & { context: CallContext }) | undefined,
   write: (transaction: Transaction) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
@@ -37,7 +38,8 @@ export async function mutate<T>(
       const outcome = await deps.sequelize.transaction((transaction) =>
         call ? idempotent(deps.sequelize, transaction, actor, call, () => write(transaction)) : write(transaction).then((response) => ({ replayed: false, response })),
       );
-      if (!outcome.replayed) deps.afterCommit();
+      if (outcome.replayed) call?.context.sendHeaders?.({ [METADATA.idempotentReplayed]: 'true' });
+      else deps.afterCommit();
       return outcome.response;
     } catch (error) {
       if (attempt >= ATTEMPTS || !RETRYABLE_STATES.has(sqlStateOf(error) ?? '')) throw error;

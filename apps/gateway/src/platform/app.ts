@@ -20,6 +20,7 @@ import { drugRoutes } from '../reference/drugs-routes';
 import { labRoutes } from '../reference/labs-routes';
 import { metadataRoutes } from '../reference/metadata-routes';
 import { premiseRoutes } from '../reference/premises-routes';
+import { schedulingRoutes } from '../scheduling/scheduling-routes';
 import type { Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
 import { docsAssets, docsRoutes } from './docs-routes';
@@ -94,6 +95,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
     ...transactionRoutes(upstreams),
     ...financeRecordRoutes(upstreams),
     ...auditRoutes(upstreams),
+    ...schedulingRoutes(upstreams),
   ];
   app.use(docsAssets());
   app.use(dashboard());

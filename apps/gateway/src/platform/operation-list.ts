@@ -3,6 +3,7 @@ import * as finance from '../finance/transaction-operations';
 import * as records from '../finance/record-operations';
 import * as identity from '../identity/identity-operations';
 import * as reference from '../reference/reference-operations';
+import { schedulingOperations } from '../scheduling/scheduling-operations';
 import * as platform from './platform-operations';
 import type { OperationSpec } from './routing/operation';
 
@@ -20,6 +21,7 @@ export function allOperations(): OperationSpec[] {
     records.getStudentStatement,
     records.addStatementLine,
     ...Object.values(audit),
+    ...schedulingOperations,
     ...Object.values(platform),
   ];
   return declared.filter(isOperation);

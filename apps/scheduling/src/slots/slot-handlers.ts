@@ -15,7 +15,7 @@ import { bookingWindow } from './availability';
 import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot-finder';
 
 /** Longest range one search may cover. */
-export const MAX_RANGE_DAYS = 31;
+export const MAX_RANGE_DAYS = SCHEDULING_LIMITS.slotRangeDays;
 const DAY_MS = 86_400_000;
 
 type Item = { slot: FoundSlot } | { gap: FoundUnavailable };

@@ -17,15 +17,21 @@ export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+js
 
 /**
  * A request to an operation that serves FHIR and asked for it gets its errors as OperationOutcome, whichever
- * middleware raises them (the key check included); every other error stays problem+json.
+ * middleware raises them (the key check included); every other error stays problem+json, that of another
+ * method on the same path too (a PATCH beside a GET that serves FHIR).
  */
 export function fhirErrors(operations: OperationSpec[]): Router {
   const router = Router();
-  const mark: RequestHandler = (req, res, next) => {
-    if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
-    next();
-  };
-  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router.use(expressPath(path), mark);
+  const markFor =
+    (method: string): RequestHandler =>
+    (req, res, next) => {
+      const sameMethod = req.method === method || (method === 'GET' && req.method === 'HEAD');
+      if (sameMethod && asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
+      next();
+    };
+  for (const spec of operations.filter(servesFhir)) {
+    for (const path of operationPaths(spec)) router.use(expressPath(path), markFor(spec.method.toUpperCase()));
+  }
   return router;
 }
 

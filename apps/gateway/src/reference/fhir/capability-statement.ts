@@ -52,6 +52,10 @@ function resourceEntries(operations: OperationSpec[]): ResourceEntry[] {
  * documentation names them.
  */
 export function capabilityStatement(operations: OperationSpec[], release: { version: string; date: string }): FhirResource {
+  // The permissions the FHIR views need, from their declarations (reference:read, scheduling:browse).
+  const permissions = [
+    ...new Set(operations.filter((spec) => spec.responses['200']?.fhir && 'key' in spec.access).map((spec) => (spec.access as { key: string }).key)),
+  ];
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
@@ -65,8 +69,10 @@ export function capabilityStatement(operations: OperationSpec[], release: { vers
       {
         mode: 'server',
         documentation:
-          'Read-only reference data. Ask for FHIR with `_format=fhir` or `Accept: application/fhir+json`; page with the Bundle\'s `next` link.',
-        security: { description: 'Every interaction needs an API key with the `reference:read` permission: `Authorization: Bearer <key>`.' },
+          'Read-only reference data, schedules and free slots. Ask for FHIR with `_format=fhir` or `Accept: application/fhir+json`; page with the Bundle\'s `next` link.',
+        security: {
+          description: `Every interaction needs an API key (\`Authorization: Bearer <key>\`) with the permission of its data: ${permissions.map((p) => `\`${p}\``).join(' or ')}.`,
+        },
         resource: resourceEntries(operations).map((entry) => ({
           type: entry.type,
           interaction: [...entry.interaction].map(([code, paths]) => ({ code, documentation: paths.join(', ') })),
