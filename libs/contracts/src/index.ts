@@ -11,6 +11,7 @@ export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './ap
 export * from './api/limits';
 export * as financeApi from './api/finance';
 export * as schedulingFields from './api/scheduling-fields';
+export * as appointmentsApi from './api/appointments';
 export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';

@@ -37,7 +37,7 @@ export function sendReference(res: Response, representation: Representation, vie
 }
 
 /** The FHIR body's schema: enough for a client to tell a Bundle from a resource; docs/REFERENCE.md has the mapping. */
-function fhirSchema({ resourceType, interaction }: FhirInteraction): z.ZodType {
+export function fhirSchema({ resourceType, interaction }: FhirInteraction): z.ZodType {
   const resource = z.looseObject({ resourceType: z.literal(resourceType), id: z.string().optional() });
   if (interaction === 'read') return resource.meta({ description: `FHIR R4 ${resourceType}.` });
   return z

@@ -1,12 +1,10 @@
-import { schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
 import type { CallContext } from '@libs/grpc';
 import { SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { act, actorKind } from './appointment-actions';
-import { CANCELLATION_REASONS } from './cancellation-reasons';
 import { cancellation, checkCheckIn, checkComplete, checkNoShow, checkNoShowRevert } from './policy';
 
-const REASON_TEXT_MAX = 500;
 const timing = (row: { start_ms: number; end_ms: number }, now: number) => ({ now, start: row.start_ms, end: row.end_ms });
 
 /** Release, cancel, check-in, complete, no-show (and its revert), entered-in-error: one move each. */
@@ -46,7 +44,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           },
         },
         (checks) =>
-          checks.oneOf(request.reasonCode, 'reasonCode', CANCELLATION_REASONS).text(request.reasonText, 'reasonText', { required: false, max: REASON_TEXT_MAX }),
+          checks.oneOf(request.reasonCode, 'reasonCode', appointmentsApi.CANCELLATION_REASONS).text(request.reasonText, 'reasonText', { required: false, max: SCHEDULING_LIMITS.reasonText }),
       ),
 
     checkInAppointment: (request: schedulingV1.CheckInAppointmentRequest, context: CallContext) =>
@@ -110,7 +108,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           action: 'entered_in_error',
           apply: () => ({ error_reason: request.reason.trim() }),
         },
-        (checks) => checks.text(request.reason, 'reason', { required: true, max: REASON_TEXT_MAX }),
+        (checks) => checks.text(request.reason, 'reason', { required: true, max: SCHEDULING_LIMITS.reasonText }),
       ),
   };
 }

@@ -68,6 +68,8 @@ export const SCHEDULING_LIMITS = {
   page: { min: 1, max: 500, default: 50 },
   /** Slots (and with explain=true the reasons for the rest) per page: they are small, so a page holds more. */
   slotPage: { min: 1, max: 500, default: 100 },
+  /** A cancellation's free text and an entered-in-error reason. */
+  reasonText: 500,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const IDENTITY_LIMITS = {
