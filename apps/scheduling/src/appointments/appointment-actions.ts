@@ -64,7 +64,7 @@ export async function act<Req extends ActionRequest, Res extends { appointment?:
   checkFields(checks);
   checks.throwIfAny();
   const { idempotencyKey, ...fields } = request;
-  const call = { method: spec.method, key: idempotencyKey, request: fields, codec };
+  const call = { method: spec.method, key: idempotencyKey, request: fields, codec, context };
   return mutate(deps, actor, call, async (transaction) => {
     const row = await lockVisible(deps, actor, id, transaction);
     checkVersion('appointment', row.version, request.expectedVersion);

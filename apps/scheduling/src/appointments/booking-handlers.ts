@@ -46,7 +46,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     const method = status === 'held' ? 'HoldSlot' : 'BookAppointment';
     const codec = status === 'held' ? schedulingV1.HoldSlotResponse : schedulingV1.BookAppointmentResponse;
     const { placement } = slot;
-    return mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec }, async (transaction) => {
+    return mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec, context }, async (transaction) => {
       await reclaimExpiredHolds(sequelize, transaction, context, { ...placement, studentId });
       const row = await insertAppointment(sequelize, transaction, {
         placement,
@@ -86,7 +86,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
       const id = requireUuid(request.id);
       const slot = await resolveSlot(sequelize, cursors, request.slotToken);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse };
+      const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         const row = await lockVisible(deps, actor, id, transaction);
         checkVersion('appointment', row.version, request.expectedVersion);

@@ -111,7 +111,7 @@ export function blockHandlers(deps: SchedulingDeps) {
       if (!resource) throw notFound('resource', request.resourceId);
       requireStaffing(await scopeOf(sequelize, actor), resource.id);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse };
+      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         await reclaimExpiredHolds(sequelize, transaction, context, {
           resourceId: resource.id,

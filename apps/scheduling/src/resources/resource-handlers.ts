@@ -88,7 +88,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
       const staffUserIds = checkIds(checks, input.staffUserIds, 'staffUserIds');
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse };
+      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         if (!(await findLocation(sequelize, input.locationId, transaction))) {
           new FieldChecks().check(false, 'locationId', 'is not a bookable location').throwIfAny();

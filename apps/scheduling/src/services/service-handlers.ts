@@ -75,7 +75,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
       checkPolicy(checks, input.policy);
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse };
+      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         const [{ id }] = await sequelize.query<{ id: string }>(
           `INSERT INTO services (name, duration_minutes, slot_step_minutes, buffer_before_minutes, buffer_after_minutes, policy)
