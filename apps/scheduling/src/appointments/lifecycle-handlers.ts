@@ -1,5 +1,6 @@
-import { appointmentsApi, SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import type { CallContext } from '@libs/grpc';
+import { given } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { act, actorKind } from './appointment-actions';
@@ -44,7 +45,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           },
         },
         (checks) =>
-          checks.oneOf(request.reasonCode, 'reasonCode', appointmentsApi.CANCELLATION_REASONS).text(request.reasonText, 'reasonText', { required: false, max: SCHEDULING_LIMITS.reasonText }),
+          checks.parse(appointmentsApi.cancelRequest, { reasonCode: request.reasonCode, reasonText: given(request.reasonText) }),
       ),
 
     checkInAppointment: (request: schedulingV1.CheckInAppointmentRequest, context: CallContext) =>
@@ -108,7 +109,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           action: 'entered_in_error',
           apply: () => ({ error_reason: request.reason.trim() }),
         },
-        (checks) => checks.text(request.reason, 'reason', { required: true, max: SCHEDULING_LIMITS.reasonText }),
+        (checks) => checks.parse(appointmentsApi.enteredInErrorRequest, { reason: request.reason }),
       ),
   };
 }

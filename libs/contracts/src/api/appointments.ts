@@ -26,8 +26,9 @@ export const CANCELLATION_REASONS = [
 ] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
-/** A premise id of the reference service (a decimal string): a location's id. */
-export const premiseId = z.string().regex(/^[1-9]\d{0,17}$/, { message: 'must be a premise id' });
+/** A premise id of the reference service (a decimal string, a bigint there): a location's id. */
+export const PREMISE_ID = /^[1-9]\d{0,17}$/;
+export const premiseId = z.string().regex(PREMISE_ID, { message: 'must be a premise id' });
 
 const slotToken = text(CURSOR_MAX_LENGTH, { required: true }).meta({
   description: 'The `slotToken` of a free slot from a slot search, unchanged: the service checks its signature.',
