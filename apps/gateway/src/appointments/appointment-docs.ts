@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { fhirSchema, format } from '../reference/reference-response';
+import { fhirSchema } from '../reference/reference-response';
 import { etagHeader, json, locationHeader, problem, type ResponseDoc } from '../platform/routing/responses';
-import { REFUSALS } from '../scheduling/shared-schemas';
 import { appointment } from './schemas';
 
 /** The parts the appointment declarations share: paths, answers and refusals. */
@@ -10,9 +9,6 @@ export const tag = 'Appointments';
 export const APPOINTMENTS_PATH = '/api/v1/appointments';
 
 export const byId = z.object({ id: z.guid({ message: 'must be a UUID' }).meta({ description: 'Appointment id.' }) });
-
-/** `_format`: the API's JSON, or FHIR R4 (`fhir`, or `Accept: application/fhir+json`). */
-export { format };
 
 export const notFound = { '404': problem('No such appointment (or not one you may see: another student’s is a 404, never a 403).') };
 
@@ -36,5 +32,3 @@ export function eitherRefusal(...docs: ResponseDoc[]): ResponseDoc {
     content: { 'application/problem+json': z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) },
   };
 }
-
-export { REFUSALS };

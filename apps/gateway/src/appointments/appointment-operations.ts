@@ -4,7 +4,9 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryChoice, queryInteger, queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, page } from '../platform/routing/responses';
-import { APPOINTMENTS_PATH, byId, created, fhirOrJson, format, notFound, REFUSALS, tag } from './appointment-docs';
+import { format } from '../reference/reference-response';
+import { REFUSALS } from '../scheduling/shared-schemas';
+import { APPOINTMENTS_PATH, byId, created, fhirOrJson, notFound, tag } from './appointment-docs';
 import { appointment, historyEntry } from './schemas';
 
 /** Holding, booking and reading appointments (docs/SCHEDULING.md, "Endpoints"). */

@@ -1,10 +1,12 @@
 import { toAppointmentJson, type schedulingV1 } from '@libs/contracts';
+import type { UnaryMethod } from '@libs/grpc';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
 import { representationOf } from '../reference/reference-response';
 import { contextOf } from './appointment-context';
+import { APPOINTMENTS_PATH } from './appointment-docs';
 import { present, sendAppointment, sendFhir } from './appointment-response';
 import * as op from './appointment-operations';
 import { fhirAppointment } from './fhir/appointment';
@@ -14,20 +16,20 @@ import { toHistoryJson } from './schemas';
 /** /api/v1/appointments: hold, book, list, read (JSON, FHIR R4, iCalendar) and history. */
 export function appointmentRoutes(upstreams: Upstreams): Route[] {
   const scheduling = upstreams.scheduling;
+  /** Hold or book a slot: the same request, a new appointment named in `Location`. */
+  const take = (
+    spec: typeof op.holdSlot | typeof op.bookAppointment,
+    pick: (client: schedulingV1.SchedulingServiceClient) => UnaryMethod<schedulingV1.HoldSlotRequest, { appointment?: schedulingV1.Appointment }>,
+  ) =>
+    route(spec, async ({ headers, body }, { res, upstream }) => {
+      const request = { slotToken: body.slotToken, studentId: body.studentId ?? '', idempotencyKey: headers['Idempotency-Key'] ?? '' };
+      const { appointment } = await scheduling.call(pick, request, upstream);
+      res.location(`${APPOINTMENTS_PATH}/${present(appointment).id}`);
+      sendAppointment(res, appointment, 201);
+    });
   return [
-    route(op.holdSlot, async ({ headers, body }, { res, upstream }) => {
-      const request = { slotToken: body.slotToken, studentId: body.studentId ?? '', idempotencyKey: headers['Idempotency-Key'] ?? '' };
-      const { appointment } = await scheduling.call((client) => client.holdSlot, request, upstream);
-      res.location(`${op.bookAppointment.path}/${present(appointment).id}`);
-      sendAppointment(res, appointment, 201);
-    }),
-
-    route(op.bookAppointment, async ({ headers, body }, { res, upstream }) => {
-      const request = { slotToken: body.slotToken, studentId: body.studentId ?? '', idempotencyKey: headers['Idempotency-Key'] ?? '' };
-      const { appointment } = await scheduling.call((client) => client.bookAppointment, request, upstream);
-      res.location(`${op.bookAppointment.path}/${present(appointment).id}`);
-      sendAppointment(res, appointment, 201);
-    }),
+    take(op.holdSlot, (client) => client.holdSlot),
+    take(op.bookAppointment, (client) => client.bookAppointment),
 
     route(op.listAppointments, async ({ query }, { req, res, upstream }) => {
       const request: schedulingV1.ListAppointmentsRequest = {
