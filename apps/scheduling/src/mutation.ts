@@ -16,6 +16,11 @@ export interface SchedulingDeps {
   afterCommit: () => void;
 }
 
+/** An idempotent write: the RPC's idempotency call, and its context, whose response headers mark a replay. */
+export interface OnceCall<T> extends IdempotentCall<T> {
+  context: CallContext;
+}
+
 /** Deadlocks and serialization failures: the same transaction, run again, usually passes. */
 const RETRYABLE_STATES = new Set(['40P01', '40001']);
 const ATTEMPTS = 4;
@@ -25,12 +30,12 @@ const ATTEMPTS = 4;
  * (the exclusion constraints carry the no-double-booking invariant, so no stronger isolation is needed). A
  * deadlock or serialization failure runs it again after a random pause that doubles each time. With an
  * idempotency call, a replay commits nothing new and returns the first response, marked as a replay in the
- * response headers of the call's context (the gateway answers `Idempotent-Replayed: true`).
+ * response headers (the gateway answers `Idempotent-Replayed: true`, as finance's replays are).
  */
 export async function mutate<T>(
   deps: Pick<SchedulingDeps, 'sequelize' | 'afterCommit'>,
   actor: Actor,
-  call: (IdempotentCall<T> & { context: CallContext }) | undefined,
+  call: OnceCall<T> | undefined,
   write: (transaction: Transaction) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {

@@ -13,6 +13,7 @@ export * from './api/limits';
 export * as financeApi from './api/finance';
 export * as schedulingFields from './api/scheduling-fields';
 export * as schedulingApi from './api/scheduling';
+export * as appointmentsApi from './api/appointments';
 export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';

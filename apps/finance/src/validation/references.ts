@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { InputProblems } from './input';
+import type { FieldChecks } from '@libs/validation';
 
 type Table = 'accounts' | 'categories' | 'students' | 'registration_numbers';
 
@@ -18,7 +18,7 @@ export interface Reference {
  */
 export async function checkReferences(
   sequelize: Sequelize,
-  checks: InputProblems,
+  checks: FieldChecks,
   references: Reference[],
   transaction: Transaction,
 ): Promise<void> {

@@ -2,6 +2,8 @@ import express, { type Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
+import { appointmentMoveRoutes } from '../appointments/appointment-move-routes';
+import { appointmentRoutes } from '../appointments/appointment-routes';
 import { auditRoutes } from '../audit/audit-routes';
 import type { GatewayConfig } from '../config';
 import { paymentRoutes } from '../finance/payment-routes';
@@ -94,6 +96,8 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
     ...paymentRoutes(upstreams),
     ...transactionRoutes(upstreams),
     ...financeRecordRoutes(upstreams),
+    ...appointmentRoutes(upstreams),
+    ...appointmentMoveRoutes(upstreams),
     ...auditRoutes(upstreams),
     ...schedulingRoutes(upstreams),
   ];

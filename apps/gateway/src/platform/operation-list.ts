@@ -1,3 +1,5 @@
+import * as appointments from '../appointments/appointment-operations';
+import * as appointmentMoves from '../appointments/appointment-move-operations';
 import * as audit from '../audit/audit-operations';
 import * as finance from '../finance/transaction-operations';
 import * as records from '../finance/record-operations';
@@ -20,6 +22,8 @@ export function allOperations(): OperationSpec[] {
     ...recordKinds.flatMap((kind) => [kind.list, kind.get, kind.create, kind.update]),
     records.getStudentStatement,
     records.addStatementLine,
+    ...Object.values(appointments),
+    ...Object.values(appointmentMoves),
     ...Object.values(audit),
     ...schedulingOperations,
     ...Object.values(platform),

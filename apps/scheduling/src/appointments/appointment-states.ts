@@ -1,7 +1,8 @@
+import { appointmentsApi } from '@libs/contracts';
 import { GrpcStatus, ProblemError } from '@libs/grpc';
 
-export const STATUSES = ['held', 'booked', 'checked_in', 'fulfilled', 'noshow', 'cancelled', 'entered_in_error'] as const;
-export type Status = (typeof STATUSES)[number];
+export const STATUSES = appointmentsApi.APPOINTMENT_STATUSES;
+export type Status = appointmentsApi.AppointmentStatus;
 
 /** FHIR R4 Appointment.status of each status. */
 export const FHIR_STATUS: Record<Status, string> = {

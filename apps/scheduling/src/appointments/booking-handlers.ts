@@ -1,6 +1,6 @@
-import { schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { checkVersion, FieldChecks, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, given, parseInput, requireUuid } from '@libs/validation';
 import { isStaff, requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
 import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
 import { resolveSlot, slotTaken, type ResolvedSlot } from '../slots/resolve-slot';
@@ -39,6 +39,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     status: 'held' | 'booked',
   ): Promise<schedulingV1.HoldSlotResponse> {
     const actor = requireRole(context, SCHEDULING_ACCESS.book);
+    parseInput(appointmentsApi.slotRequest, { slotToken: request.slotToken, studentId: given(request.studentId) });
     const studentId = studentFor(actor, request.studentId);
     const slot = await resolveSlot(sequelize, cursors, request.slotToken);
     if (isStaff(actor)) requireStaffing(await scopeOf(sequelize, actor), slot.resource.id);
@@ -84,6 +85,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     ): Promise<schedulingV1.RescheduleAppointmentResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.book);
       const id = requireUuid(request.id);
+      parseInput(appointmentsApi.rescheduleRequest, { slotToken: request.slotToken });
       const slot = await resolveSlot(sequelize, cursors, request.slotToken);
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse, context };

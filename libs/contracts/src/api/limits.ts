@@ -81,6 +81,8 @@ export const SCHEDULING_LIMITS = {
   /** Weekly windows of a schedule (up to 12 a day), and windows of one date's override. */
   weeklyWindows: 7 * 12,
   dateWindows: 12,
+  /** A cancellation's free text and an entered-in-error reason. */
+  reasonText: 500,
 } as const satisfies Record<string, number | IntegerRange>;
 
 /** An inclusive range of whole numbers. */

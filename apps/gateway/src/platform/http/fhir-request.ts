@@ -17,21 +17,17 @@ export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+js
 
 /**
  * A request to an operation that serves FHIR and asked for it gets its errors as OperationOutcome, whichever
- * middleware raises them (the key check included); every other error stays problem+json, that of another
- * method on the same path too (a PATCH beside a GET that serves FHIR).
+ * middleware raises them (the key check included); every other error stays problem+json. Matched as the
+ * operation is, by method and whole path: `GET /api/v1/appointments` serves FHIR, `POST` to it and
+ * `…/appointments/{id}/ics` do not.
  */
 export function fhirErrors(operations: OperationSpec[]): Router {
   const router = Router();
-  const markFor =
-    (method: string): RequestHandler =>
-    (req, res, next) => {
-      const sameMethod = req.method === method || (method === 'GET' && req.method === 'HEAD');
-      if (sameMethod && asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
-      next();
-    };
-  for (const spec of operations.filter(servesFhir)) {
-    for (const path of operationPaths(spec)) router.use(expressPath(path), markFor(spec.method.toUpperCase()));
-  }
+  const mark: RequestHandler = (req, res, next) => {
+    if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
+    next();
+  };
+  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router[spec.method](expressPath(path), mark);
   return router;
 }
 

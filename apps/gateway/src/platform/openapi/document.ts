@@ -20,6 +20,7 @@ const TAGS = [
   { name: 'Reference', description: 'Read-only clinical reference data.' },
   { name: 'Finance', description: 'Student transactions, proofs of payment and their records.' },
   { name: 'Finance records', description: 'Accounts, categories, students, registration numbers and statements.' },
+  { name: 'Appointments', description: 'Holds, bookings and their moves, as JSON, FHIR R4 Appointment or iCalendar.' },
   { name: 'Audit', description: 'The hash-chained log of every finance change.' },
   { name: 'Operations', description: 'Health and documentation.' },
 ];

@@ -1,0 +1,147 @@
+import Client from 'fhir-kit-client';
+import ICAL from 'ical.js';
+import { DEMO_USER_IDS } from '@libs/contracts';
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { fhirProblems } from '../fhir';
+import { api } from '../http';
+import { APPOINTMENTS, freeSlots, openClinic, SchedulingCaller, type Clinic } from './appointment-helpers';
+
+interface Bundle {
+  resourceType: string;
+  type: string;
+  link: { relation: string; url: string }[];
+  entry?: { resource: { resourceType: string; id: string; status: string } }[];
+}
+
+/** The same appointment as JSON, as iCalendar through its changes, and as FHIR R4 Appointment. */
+describe('an appointment’s renderings: iCalendar and FHIR', () => {
+  let system: RunningSystem;
+  let caller: SchedulingCaller;
+  let clinic: Clinic;
+
+  beforeAll(async () => {
+    system = await startSystem();
+    caller = new SchedulingCaller(system.grpcAddress('scheduling'));
+    // No cut-offs: the student reschedules and cancels a slot that starts within the hour.
+    clinic = await openClinic(system, caller, { code: 'PRM-0036', policy: { cancelCutoffMinutes: 0, rescheduleCutoffMinutes: 0 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    caller?.close();
+    await system?.shutdown();
+  });
+
+  const student = (path: string, options: Parameters<typeof api>[2] = {}) => api(system.gatewayUrl, path, { key: system.keys.student, ...options });
+  const event = async (id: string) => {
+    const answer = await student(`${APPOINTMENTS}/${id}/ics`);
+    expect(answer.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    const [vevent] = new ICAL.Component(ICAL.parse(answer.body as string)).getAllSubcomponents('vevent');
+    const instant = (name: string) => (vevent.getFirstPropertyValue(name) as ICAL.Time).toJSDate().getTime();
+    return {
+      uid: String(vevent.getFirstPropertyValue('uid')),
+      sequence: Number(vevent.getFirstPropertyValue('sequence')),
+      status: String(vevent.getFirstPropertyValue('status')),
+      start: instant('dtstart'),
+      end: instant('dtend'),
+      location: String(vevent.getFirstPropertyValue('location')),
+    };
+  };
+  const fhir = (path: string) => student(`${path}${path.includes('?') ? '&' : '?'}_format=fhir`);
+
+  it('the calendar event keeps its UID while SEQUENCE grows with the reschedule and the cancellation', async () => {
+    const [first, second] = await freeSlots(caller, clinic);
+    const hold = await student(`${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: first.slotToken } });
+    const id: string = hold.body.id;
+    const held = await event(id);
+    expect(held).toMatchObject({ uid: `${id}@appointments.clinical-reference`, status: 'TENTATIVE', start: Date.parse(first.start), end: Date.parse(first.end) });
+    // LOCATION is the location's name, as the reference service knows the premise; never its id.
+    expect(held.location).toMatch(/[A-Za-z]{3}/);
+    expect(held.location).not.toBe(clinic.locationId);
+    await student(`${APPOINTMENTS}/${id}/confirm`, { method: 'POST' });
+
+    const moved = await student(`${APPOINTMENTS}/${id}/reschedule`, { method: 'POST', body: { slotToken: second.slotToken }, headers: { 'If-Match': '"2"' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ id, status: 'booked', start: second.start, version: 3, sequence: held.sequence + 1 });
+    expect(await event(id)).toEqual({ ...held, status: 'CONFIRMED', sequence: held.sequence + 1, start: Date.parse(second.start), end: Date.parse(second.end) });
+
+    const cancelled = await student(`${APPOINTMENTS}/${id}/cancel`, { method: 'POST', body: { reasonCode: 'pat-crs', reasonText: 'feeling better, thanks' } });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', sequence: held.sequence + 2, cancellation: { reasonCode: 'pat-crs', late: false } });
+    expect(await event(id)).toMatchObject({ uid: held.uid, status: 'CANCELLED', sequence: held.sequence + 2 });
+
+    const history = await student(`${APPOINTMENTS}/${id}/history`);
+    expect(history.body.entries.map((e: { action: string; sequence: number }) => [e.action, e.sequence - held.sequence])).toEqual([
+      ['held', 0],
+      ['confirmed', 0],
+      ['rescheduled', 1],
+      ['cancelled', 2],
+    ]);
+  });
+
+  it('answers FHIR R4 Appointment on request: status, times, participants, service; valid against the FHIR schema', async () => {
+    const [slot] = await freeSlots(caller, clinic);
+    const booked = await student(APPOINTMENTS, { method: 'POST', body: { slotToken: slot.slotToken } });
+    const path = `${APPOINTMENTS}/${booked.body.id}`;
+    const answer = await fhir(path);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+    expect(answer.headers.get('etag')).toBe('"1"');
+    const resource = answer.body;
+    expect(fhirProblems(resource)).toEqual([]);
+    expect(resource).toMatchObject({
+      resourceType: 'Appointment',
+      id: booked.body.id,
+      status: 'booked',
+      serviceType: [{ text: 'Service at PRM-0036' }],
+      start: slot.start,
+      end: slot.end,
+      minutesDuration: 30,
+    });
+    expect(resource.participant.map((p: { actor: { reference: string } }) => p.actor.reference)).toEqual([
+      `Patient/${DEMO_USER_IDS.student}`,
+      `Practitioner/${clinic.resourceIds[0]}`,
+      `Location/${clinic.locationId}`,
+    ]);
+    // The same through Accept, as FHIR clients ask.
+    const accepted = await student(path, { headers: { accept: 'application/fhir+json' } });
+    expect(accepted.body).toEqual(resource);
+
+    await student(`${path}/cancel`, { method: 'POST', body: { reasonCode: 'oth-err', reasonText: 'booked the wrong service' } });
+    const cancelled = (await fhir(path)).body;
+    expect(fhirProblems(cancelled)).toEqual([]);
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      cancelationReason: {
+        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/appointment-cancellation-reason', code: 'oth-err' }],
+        text: 'booked the wrong service',
+      },
+    });
+  });
+
+  it('maps every status the student can reach (held → pending) and lists them as a searchset Bundle, paged', async () => {
+    const [slot] = await freeSlots(caller, clinic);
+    const hold = await student(`${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: slot.slotToken } });
+    expect((await fhir(`${APPOINTMENTS}/${hold.body.id}`)).body.status).toBe('pending');
+    const all = await student(`${APPOINTMENTS}?limit=500`);
+    const bundles: Bundle[] = [];
+    let next: string | undefined = `${system.gatewayUrl}${APPOINTMENTS}?limit=2&_format=fhir`;
+    const client = new Client({ baseUrl: `${system.gatewayUrl}/api/v1`, customHeaders: { Authorization: `Bearer ${system.keys.student}` } });
+    while (next) {
+      const bundle = (await client.request(next)) as unknown as Bundle;
+      expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
+      expect(fhirProblems(bundle as never)).toEqual([]);
+      bundles.push(bundle);
+      next = bundle.link.find((link) => link.relation === 'next')?.url;
+    }
+    const listed = bundles.flatMap((bundle) => bundle.entry ?? []).map((entry) => [entry.resource.id, entry.resource.status]);
+    expect(listed).toEqual(all.body.appointments.map((a: { id: string; fhirStatus: string }) => [a.id, a.fhirStatus]));
+    expect(listed.length).toBeGreaterThan(2);
+    expect(new Set(listed.map(([, status]) => status))).toEqual(new Set(['pending', 'cancelled']));
+  });
+
+  it('answers a FHIR client’s errors as OperationOutcome', async () => {
+    const missing = await fhir(`${APPOINTMENTS}/00000000-0000-4000-8000-000000000000`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-found' }] });
+    expect(fhirProblems(missing.body)).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import type { schedulingV1 } from '@libs/contracts';
+import { contentLines, escapeText, utcDateTime } from './ics-text';
+
+/** iCalendar's VEVENT STATUS of an appointment's status: a hold is tentative, a cancellation cancels. */
+const EVENT_STATUS: Record<string, 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED'> = {
+  held: 'TENTATIVE',
+  cancelled: 'CANCELLED',
+  entered_in_error: 'CANCELLED',
+};
+
+/** The UID's domain part: a UID names the appointment for good, whichever gateway served it. */
+const UID_DOMAIN = 'appointments.clinical-reference';
+
+export interface CalendarNames {
+  /** The service's name (SUMMARY). */
+  service: string;
+  /** The location's name (LOCATION). */
+  location: string;
+}
+
+/**
+ * The appointment as an RFC 5545 VCALENDAR with one VEVENT (METHOD:PUBLISH). Its UID is the appointment's id,
+ * so a calendar that imports it again updates the same event, and SEQUENCE is the appointment's (it grows with
+ * each reschedule and the cancellation), so the newer version wins. Times are in UTC. DTSTAMP is when this
+ * version of the appointment was made (`updatedAt`): the same version always gives the same file.
+ */
+export function appointmentCalendar(appointment: schedulingV1.Appointment, names: CalendarNames): string {
+  return contentLines([
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Clinical reference and student finance//Appointments//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'BEGIN:VEVENT',
+    `UID:${appointment.id}@${UID_DOMAIN}`,
+    `SEQUENCE:${appointment.sequence}`,
+    `DTSTAMP:${utcDateTime(appointment.updatedAt)}`,
+    `CREATED:${utcDateTime(appointment.createdAt)}`,
+    `LAST-MODIFIED:${utcDateTime(appointment.updatedAt)}`,
+    `DTSTART:${utcDateTime(appointment.start)}`,
+    `DTEND:${utcDateTime(appointment.end)}`,
+    `SUMMARY:${escapeText(names.service)}`,
+    `LOCATION:${escapeText(names.location)}`,
+    `STATUS:${EVENT_STATUS[appointment.status] ?? 'CONFIRMED'}`,
+    'TRANSP:OPAQUE',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ]);
+}
