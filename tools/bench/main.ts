@@ -32,6 +32,7 @@ import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
+import { scheduling } from './scenarios/scheduling';
 
 const ROOT = resolve(__dirname, '../..');
 const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit', 'scheduling'];
@@ -49,6 +50,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'transaction list': listByDateRange,
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
+  scheduling,
 };
 
 async function main(): Promise<void> {
