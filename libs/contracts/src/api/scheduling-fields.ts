@@ -56,21 +56,24 @@ export function canonicalZone(name: string): string | undefined {
   }
 }
 
+/** A value longer than any valid one is refused for its length before its shape is read. */
+export const tooLong = (max: number) => ({ message: `must be at most ${max} characters`, abort: true });
+
 export const instant = z
   .string()
-  .max(40, { message: INSTANT_MESSAGE, abort: true })
+  .max(40, tooLong(40))
   .refine((value) => parseInstant(value) !== undefined, { message: INSTANT_MESSAGE })
   .meta({ format: 'date-time', example: '2027-03-08T09:00:00-05:00' });
 
 export const localDate = z
   .string()
-  .max(10, { message: LOCAL_DATE_MESSAGE, abort: true })
+  .max(10, tooLong(10))
   .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE })
   .meta({ format: 'date' });
 
 export const timeZone = z
   .string()
-  .max(64, { message: ZONE_MESSAGE, abort: true })
+  .max(64, tooLong(64))
   .refine((value) => canonicalZone(value) !== undefined, { message: ZONE_MESSAGE })
   .meta({ example: 'Europe/London' });
 
@@ -78,7 +81,7 @@ export const timeZone = z
 export const localTime = (options: { endOfDay: boolean }) =>
   z
     .string()
-    .max(5, { message: LOCAL_TIME_MESSAGE, abort: true })
+    .max(5, tooLong(5))
     .refine((value) => parseLocalTime(value, options) !== undefined, {
       message: options.endOfDay ? `${LOCAL_TIME_MESSAGE} (00:00–24:00)` : `${LOCAL_TIME_MESSAGE} (00:00–23:59)`,
     })

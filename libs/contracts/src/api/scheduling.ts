@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { patchOf, text, uuid } from './finance';
 import { POLICY_BOUNDS, SCHEDULING_LIMITS as LIMITS, SERVICE_SHAPE_BOUNDS, type Bounds } from './limits';
-import { instant, localTime, timeZone } from './scheduling-fields';
+import { instant, localTime, timeZone, tooLong } from './scheduling-fields';
 
 /**
  * The scheduling API's request bodies (docs/SCHEDULING.md). The gateway validates and documents requests with
@@ -12,7 +12,7 @@ import { instant, localTime, timeZone } from './scheduling-fields';
 
 /** Premise ids are the reference service's: positive decimal bigints. */
 export const PREMISE_ID = /^[1-9]\d{0,17}$/;
-export const premiseId = z.string().max(18, { message: 'must be a premise id', abort: true }).regex(PREMISE_ID, { message: 'must be a premise id' });
+export const premiseId = z.string().max(18, tooLong(18)).regex(PREMISE_ID, { message: 'must be a premise id' });
 
 export const RESOURCE_KINDS = ['practitioner', 'room'] as const;
 
