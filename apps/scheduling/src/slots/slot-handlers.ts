@@ -72,11 +72,13 @@ export function slotHandlers(deps: SchedulingDeps) {
       const after = cursorPosition(cursors, request.cursor, query, isPosition);
       const nowMs = Date.now();
       const found = await findSlots(sequelize, { service, resources, fromMs, toMs, nowMs, explain: request.explain });
-      const items: Item[] = [...found.free.map((slot) => ({ slot })), ...found.unavailable.map((gap) => ({ gap }))]
-        .sort((a, b) => (before(positionOf(a), positionOf(b)) ? -1 : before(positionOf(b), positionOf(a)) ? 1 : 0))
-        .filter((item) => !after || before(after, positionOf(item)));
-      const page = items.slice(0, limit);
-      const last = page[page.length - 1];
+      // Each item's position is made once: a 31-day search of 20 resources sorts some 12,000 of them.
+      const placed = [...found.free.map((slot): Item => ({ slot })), ...found.unavailable.map((gap): Item => ({ gap }))]
+        .map((item) => ({ item, position: positionOf(item) }))
+        .filter(({ position }) => !after || before(after, position))
+        .sort((a, b) => (before(a.position, b.position) ? -1 : before(b.position, a.position) ? 1 : 0));
+      const page = placed.slice(0, limit).map(({ item }) => item);
+      const last = placed[limit - 1];
       const nextAvailable = found.free.length === 0 ? await firstFreeAfter(sequelize, service, resources, toMs, nowMs) : undefined;
       return {
         slots: page.flatMap((item) => ('slot' in item ? [toSlot(cursors, service.id, item.slot, viewerZone)] : [])),
@@ -85,7 +87,7 @@ export function slotHandlers(deps: SchedulingDeps) {
             ? [{ resourceId: item.gap.resourceId, start: formatInstant(item.gap.start, item.gap.zone), end: formatInstant(item.gap.end, item.gap.zone), reasons: item.gap.reasons }]
             : [],
         ),
-        nextCursor: items.length > limit && last ? cursors.encode(query, positionOf(last)) : '',
+        nextCursor: placed.length > limit && last ? cursors.encode(query, last.position) : '',
         nextAvailable: nextAvailable && toSlot(cursors, service.id, nextAvailable, viewerZone),
       };
     },
