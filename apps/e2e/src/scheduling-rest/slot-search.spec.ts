@@ -96,6 +96,7 @@ describe('slot search (/api/v1/scheduling/slots)', () => {
       const { status, headers, body } = await call.reader(search(`resource=${DEMO.nurse}&from=${day}&to=${day}&limit=10&_format=fhir`));
       expect(status).toBe(200);
       expect(headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+      expect(headers.get('vary')).toMatch(/Accept/);
       expect(body).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
       expect(body.entry).toHaveLength(10);
       for (const { resource } of body.entry) {
