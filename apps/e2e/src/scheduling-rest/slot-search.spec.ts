@@ -65,8 +65,9 @@ describe('slot search (/api/v1/scheduling/slots)', () => {
       const response = await call.student(path);
       expect([path, response.status, fieldsOf(response).sort()]).toEqual([path, 400, fields]);
     }
-    // A 31-day range is fine.
+    // A 31-day range is fine, in local dates even across a daylight-saving change (London, 2027-10-31).
     expect((await call.student(search(`resource=${DEMO.nurse}&from=${day}&to=${dateFromToday(7 + 30)}&limit=1`))).status).toBe(200);
+    expect((await call.student(search(`resource=${DEMO.nurse}&from=2027-10-01&to=2027-10-31&limit=1`))).status).toBe(200);
     expect((await call.student(`/api/v1/scheduling/slots?service=00000000-0000-4000-8000-000000000000&location=${nurseLocation}&from=${day}&to=${day}`)).status).toBe(404);
   });
 
@@ -96,6 +97,7 @@ describe('slot search (/api/v1/scheduling/slots)', () => {
       const { status, headers, body } = await call.reader(search(`resource=${DEMO.nurse}&from=${day}&to=${day}&limit=10&_format=fhir`));
       expect(status).toBe(200);
       expect(headers.get('content-type')).toMatch(/^application\/fhir\+json/);
+      expect(headers.get('vary')).toMatch(/Accept/);
       expect(body).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
       expect(body.entry).toHaveLength(10);
       for (const { resource } of body.entry) {

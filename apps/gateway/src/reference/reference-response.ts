@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import { fhirSchema, sendFhir, type Representation } from '../platform/http/fhir-response';
+import { fhirSchema, sendRepresentation, type Representation } from '../platform/http/fhir-response';
 import { problem, type FhirInteraction, type ResponseDoc } from '../platform/routing/responses';
 
 export { format, representationOf } from '../platform/http/fhir-response';
@@ -17,11 +17,7 @@ export function sendReference(res: Response, representation: Representation, vie
   res.setHeader('Cache-Control', CACHE_CONTROL);
   res.vary('Accept');
   res.vary('Authorization');
-  if (representation === 'fhir') {
-    sendFhir(res, views.fhir());
-  } else {
-    res.json(views.json());
-  }
+  sendRepresentation(res, representation, views);
 }
 
 /**

@@ -1,10 +1,9 @@
 import { toBlockJson } from '@libs/contracts';
-import { HttpProblem } from '@libs/http-problems';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './block-operations';
-import { nextCursorOf } from './send';
+import { nextCursorOf, returned } from './send';
 
 /** /api/v1/scheduling/blocks. */
 export function blockRoutes(upstreams: Upstreams): Route[] {
@@ -32,10 +31,10 @@ export function blockRoutes(upstreams: Upstreams): Route[] {
         cancelOverlapping: body.cancelOverlapping ?? false,
         idempotencyKey: headers['Idempotency-Key'] ?? '',
       };
-      const { block, cancelledAppointmentIds } = await scheduling.call((c) => c.createBlock, request, upstream);
-      if (!block) throw new HttpProblem(500, 'the scheduling service returned no block');
+      const created = await scheduling.call((c) => c.createBlock, request, upstream);
+      const block = returned(created.block);
       res.status(201).location(`${op.createBlock.path}/${block.id}`).setHeader('ETag', etagOf(block.version));
-      res.json({ ...toBlockJson(block), cancelledAppointmentIds });
+      res.json({ ...toBlockJson(block), cancelledAppointmentIds: created.cancelledAppointmentIds });
     }),
 
     route(op.deleteBlock, async ({ path, expectedVersion }, { res, upstream }) => {

@@ -1,5 +1,5 @@
 import { isGranted, toResourceJson, type schedulingV1 } from '@libs/contracts';
-import { representationOf, sendFhir } from '../platform/http/fhir-response';
+import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
 import { etagOf } from '../platform/http/if-match';
 import type { Caller } from '../identity/access-guard';
 import { route, type Route } from '../platform/routing/operation';
@@ -7,7 +7,7 @@ import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
 import { schedule } from './fhir/schedule';
 import * as op from './resource-operations';
-import { nextCursorOf, sendVersioned } from './send';
+import { nextCursorOf, returned, sendVersioned } from './send';
 
 /** Who staffs a resource is for staff only (the service sends the others an empty list): left out for them. */
 function resourceJsonFor(caller: Caller) {
@@ -28,17 +28,16 @@ export function resourceRoutes(upstreams: Upstreams): Route[] {
     route(op.listResources, async ({ query }, { req, res, caller, upstream }) => {
       const request = { locationId: query.location ?? '', limit: query.limit, cursor: query.cursor ?? '' };
       const page = await scheduling.call((c) => c.listResources, request, upstream);
-      if (representationOf(req, query._format) === 'fhir') return sendFhir(res, searchsetBundle(req, page.resources.map(schedule), page.nextCursor));
-      res.json({ resources: page.resources.map(resourceJsonFor(caller)), ...nextCursorOf(page.nextCursor) });
+      sendRepresentation(res, representationOf(req, query._format), {
+        json: () => ({ resources: page.resources.map(resourceJsonFor(caller)), ...nextCursorOf(page.nextCursor) }),
+        fhir: () => searchsetBundle(req, page.resources.map(schedule), page.nextCursor),
+      });
     }),
 
     route(op.getResource, async ({ path, query }, { req, res, caller, upstream }) => {
-      const { resource } = await scheduling.call((c) => c.getResource, { id: path.id }, upstream);
-      if (resource && representationOf(req, query._format) === 'fhir') {
-        res.setHeader('ETag', etagOf(resource.version));
-        return sendFhir(res, schedule(resource));
-      }
-      sendVersioned(res, resource, resourceJsonFor(caller));
+      const resource = returned((await scheduling.call((c) => c.getResource, { id: path.id }, upstream)).resource);
+      res.setHeader('ETag', etagOf(resource.version));
+      sendRepresentation(res, representationOf(req, query._format), { json: () => resourceJsonFor(caller)(resource), fhir: () => schedule(resource) });
     }),
 
     route(op.createResource, async ({ headers, body }, { res, caller, upstream }) => {

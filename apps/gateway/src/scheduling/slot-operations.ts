@@ -9,17 +9,13 @@ import { slot } from './shared-schemas';
 
 /** Free slots (docs/SCHEDULING.md, "Slot search"). */
 
-const DAY_MS = 86_400_000;
 const RANGE_MESSAGE = `must be an instant with an offset or Z (2026-03-08T09:00:00-05:00), or a date YYYY-MM-DD`;
 
-/** A bound of the range: an instant with its offset, or a local date of the viewer's zone. */
-const bound = queryText(40, 'is required').refine(
-  (value) => schedulingFields.parseInstant(value) !== undefined || schedulingFields.isLocalDate(value),
-  { message: RANGE_MESSAGE },
-);
+const isBound = (value: unknown) =>
+  typeof value === 'string' && (schedulingFields.parseInstant(value) !== undefined || schedulingFields.isLocalDate(value));
 
-/** Days from one local date to another (both YYYY-MM-DD). */
-const daysBetween = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS;
+/** A bound of the range: an instant with its offset, or a local date of the viewer's zone. */
+const bound = queryText(40, 'is required').refine(isBound, { message: RANGE_MESSAGE });
 
 const { slotRangeDays } = SCHEDULING_LIMITS;
 
@@ -41,16 +37,12 @@ const searchQuery = needsOneOf(
   'location',
   'resource',
 )
-  // Only once every field is valid: the range is then two instants or two dates.
+  // The range as a whole, once both its bounds are valid (zod runs this even when some field is not).
   .superRefine((query, context) => {
-    const dates = [query.from, query.to].map(schedulingFields.isLocalDate);
-    if (dates[0] !== dates[1]) {
-      return context.addIssue({ code: 'custom', path: ['to'], message: 'must be of the same kind as from: two instants or two dates' });
-    }
-    const span = dates[0]
-      ? daysBetween(query.from, query.to) + 1
-      : ((schedulingFields.parseInstant(query.to) as number) - (schedulingFields.parseInstant(query.from) as number)) / DAY_MS;
-    if (span <= 0) context.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+    if (!isBound(query.from) || !isBound(query.to)) return;
+    const span = schedulingFields.rangeDays(query.from, query.to);
+    if (span === undefined) context.addIssue({ code: 'custom', path: ['to'], message: 'must be of the same kind as from: two instants or two dates' });
+    else if (span <= 0) context.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
     else if (span > slotRangeDays) context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${slotRangeDays} days after from` });
   });
 

@@ -1,4 +1,4 @@
-import { representationOf, sendFhir } from '../platform/http/fhir-response';
+import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
@@ -23,12 +23,14 @@ export function slotRoutes(upstreams: Upstreams): Route[] {
         explain: query.explain,
       };
       const found = await upstreams.scheduling.call((c) => c.searchSlots, request, upstream);
-      if (representationOf(req, query._format) === 'fhir') return sendFhir(res, searchsetBundle(req, found.slots.map(slot), found.nextCursor));
-      res.json({
-        slots: found.slots.map(toSlotJson),
-        ...nextCursorOf(found.nextCursor),
-        ...(found.nextAvailable ? { nextAvailable: toSlotJson(found.nextAvailable) } : {}),
-        ...(query.explain ? { unavailable: found.unavailable.map((u) => ({ resourceId: u.resourceId, start: u.start, end: u.end, reasons: u.reasons })) } : {}),
+      sendRepresentation(res, representationOf(req, query._format), {
+        json: () => ({
+          slots: found.slots.map(toSlotJson),
+          ...nextCursorOf(found.nextCursor),
+          ...(found.nextAvailable ? { nextAvailable: toSlotJson(found.nextAvailable) } : {}),
+          ...(query.explain ? { unavailable: found.unavailable.map((u) => ({ resourceId: u.resourceId, start: u.start, end: u.end, reasons: u.reasons })) } : {}),
+        }),
+        fhir: () => searchsetBundle(req, found.slots.map(slot), found.nextCursor),
       });
     }),
   ];

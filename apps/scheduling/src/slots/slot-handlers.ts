@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
 import { FieldChecks, isIsoDate, notFound } from '@libs/validation';
@@ -16,6 +16,7 @@ import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot
 
 /** Longest range one search may cover. */
 export const MAX_RANGE_DAYS = SCHEDULING_LIMITS.slotRangeDays;
+const { rangeDays } = schedulingFields;
 const DAY_MS = 86_400_000;
 
 type Item = { slot: FoundSlot } | { gap: FoundUnavailable };
@@ -51,6 +52,12 @@ export function slotHandlers(deps: SchedulingDeps) {
       const byDate = isIsoDate(request.from) && isIsoDate(request.to);
       const instants = byDate ? undefined : [timeChecks.instant(checks, request.from, 'from'), timeChecks.instant(checks, request.to, 'to')];
       checks.throwIfAny();
+      // Local dates count on the calendar (a daylight-saving change does not make 31 days longer), instants in time.
+      const span = rangeDays(request.from, request.to) as number;
+      new FieldChecks()
+        .check(span > 0, 'to', 'must be after from')
+        .check(span <= MAX_RANGE_DAYS, 'to', `must be at most ${MAX_RANGE_DAYS} days after from`)
+        .throwIfAny();
 
       const service = await findService(sequelize, request.serviceId);
       if (!service?.active) throw notFound('service', request.serviceId);
@@ -63,10 +70,6 @@ export function slotHandlers(deps: SchedulingDeps) {
       const [fromMs, toMs] = byDate
         ? [localToInstant(request.from, 0, zone), localToInstant(addDays(request.to, 1), 0, zone)]
         : (instants as [number, number]);
-      const rangeChecks = new FieldChecks()
-        .check(toMs > fromMs, 'to', 'must be after from')
-        .check(toMs - fromMs <= MAX_RANGE_DAYS * DAY_MS, 'to', `must be at most ${MAX_RANGE_DAYS} days after from`);
-      rangeChecks.throwIfAny();
 
       const query = { ...request, cursor: undefined, limit: undefined };
       const after = cursorPosition(cursors, request.cursor, query, isPosition);

@@ -86,3 +86,16 @@ export const localTime = (options: { endOfDay: boolean }) =>
       message: options.endOfDay ? `${LOCAL_TIME_MESSAGE} (00:00–24:00)` : `${LOCAL_TIME_MESSAGE} (00:00–23:59)`,
     })
     .meta({ pattern: '^\\d{2}:\\d{2}$', example: options.endOfDay ? '17:30' : '09:00' });
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How many days a search range spans: two local dates count both ends, on the calendar (2027-10-01 to
+ * 2027-10-31 is 31 days, whatever daylight saving does in between); two instants their elapsed time, in days.
+ * Undefined unless both are dates or both instants.
+ */
+export function rangeDays(from: string, to: string): number | undefined {
+  if (isLocalDate(from) && isLocalDate(to)) return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  const [start, end] = [parseInstant(from), parseInstant(to)];
+  return start === undefined || end === undefined ? undefined : (end - start) / DAY_MS;
+}

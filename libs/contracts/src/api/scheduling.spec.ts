@@ -1,6 +1,7 @@
 import { fieldErrorsOf } from './field-errors';
 import { POLICY_BOUNDS, SERVICE_SHAPE_BOUNDS } from './limits';
 import { dateOverride, newBlock, newResource, newService, policy } from './scheduling';
+import { rangeDays } from './scheduling-fields';
 
 const fields = (result: { success: boolean; error?: Parameters<typeof fieldErrorsOf>[0] }) =>
   result.success || !result.error ? [] : fieldErrorsOf(result.error);
@@ -42,5 +43,14 @@ describe('scheduling request bodies', () => {
   it('takes a block only with instants that carry their offset', () => {
     expect(newBlock.safeParse({ resourceId: UUID, start: '2027-02-01T09:00:00Z', end: '2027-02-01T10:00:00+01:00' }).success).toBe(true);
     expect(fields(newBlock.safeParse({ resourceId: UUID, start: '2027-02-01T09:00', end: '2027-02-01' })).map((e) => e.field)).toEqual(['start', 'end']);
+  });
+});
+
+describe('rangeDays', () => {
+  it('counts local dates on the calendar, both ends included, and instants in elapsed days', () => {
+    expect(rangeDays('2027-10-01', '2027-10-31')).toBe(31);
+    expect(rangeDays('2027-10-01', '2027-10-01')).toBe(1);
+    expect(rangeDays('2027-10-01T00:00:00+01:00', '2027-10-02T00:00:00Z')).toBeCloseTo(1 + 1 / 24);
+    expect(rangeDays('2027-10-01', '2027-10-02T00:00:00Z')).toBeUndefined();
   });
 });

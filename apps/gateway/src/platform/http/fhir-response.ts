@@ -17,10 +17,11 @@ export function representationOf(req: Request, given: string | undefined): Repre
   return asksForFhir(req, given) ? 'fhir' : 'json';
 }
 
-/** Sends a FHIR resource under its own media type. */
-export function sendFhir(res: Response, resource: unknown): void {
+/** Sends the representation asked for: FHIR under its own media type, or the API's JSON; caches vary on Accept. */
+export function sendRepresentation(res: Response, representation: Representation, views: { json: () => unknown; fhir: () => unknown }): void {
   res.vary('Accept');
-  res.type('application/fhir+json').send(JSON.stringify(resource));
+  if (representation === 'fhir') res.type('application/fhir+json').send(JSON.stringify(views.fhir()));
+  else res.json(views.json());
 }
 
 /** The FHIR body's schema: enough for a client to tell a Bundle from a resource; the docs have the mapping. */
