@@ -4,8 +4,8 @@ import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
-import { representationOf, sendFhir } from '../platform/http/fhir-response';
-import { contextOf } from './appointment-context';
+import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
+import { contextOf, type AppointmentContext } from './appointment-context';
 import { APPOINTMENTS_PATH } from './appointment-docs';
 import { present, sendAppointment } from './appointment-response';
 import * as op from './appointment-operations';
@@ -43,27 +43,26 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
         limit: query.limit,
       };
       const page = await scheduling.call((client) => client.listAppointments, request, upstream);
-      if (representationOf(req, query._format) === 'fhir') {
-        const context = await contextOf(upstreams, page.appointments, upstream);
-        sendFhir(res, searchsetBundle(req, page.appointments.map((a) => fhirAppointment(a, context)), page.nextCursor || undefined));
-        return;
-      }
-      res.vary('Accept').json({
-        appointments: page.appointments.map(toAppointmentJson),
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      const representation = representationOf(req, query._format);
+      // FHIR names each appointment's service, resource and location: looked up only for a FHIR answer.
+      const context = representation === 'fhir' ? await contextOf(upstreams, page.appointments, upstream) : undefined;
+      sendRepresentation(res, representation, {
+        json: () => ({ appointments: page.appointments.map(toAppointmentJson), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }),
+        fhir: () =>
+          searchsetBundle(req, page.appointments.map((a) => fhirAppointment(a, context as AppointmentContext)), page.nextCursor || undefined),
       });
     }),
 
     route(op.getAppointment, async ({ path, query }, { req, res, upstream }) => {
       const { appointment } = await scheduling.call((client) => client.getAppointment, { id: path.id }, upstream);
       const found = present(appointment);
-      if (representationOf(req, query._format) === 'fhir') {
-        const context = await contextOf(upstreams, [found], upstream);
-        res.setHeader('ETag', etagOf(found.version));
-        sendFhir(res, fhirAppointment(found, context));
-        return;
-      }
-      sendAppointment(res.vary('Accept'), found);
+      const representation = representationOf(req, query._format);
+      const context = representation === 'fhir' ? await contextOf(upstreams, [found], upstream) : undefined;
+      res.setHeader('ETag', etagOf(found.version));
+      sendRepresentation(res, representation, {
+        json: () => toAppointmentJson(found),
+        fhir: () => fhirAppointment(found, context as AppointmentContext),
+      });
     }),
 
     route(op.getAppointmentHistory, async ({ path }, { res, upstream }) => {
