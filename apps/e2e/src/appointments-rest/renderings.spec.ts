@@ -147,7 +147,8 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
     const there = (await freeSlots(caller, elsewhere)).find(
       (s) => s.resourceId === elsewhere.resourceIds[1] && (Date.parse(s.start) >= Date.parse(here.end) || Date.parse(s.end) <= Date.parse(here.start)),
     );
-    const slots = [here, there!];
+    if (!there) throw new Error('no free slot at the other clinic clear of the first');
+    const slots = [here, there];
     for (const slot of slots) {
       const booked = await api(system.gatewayUrl, APPOINTMENTS, { key: newcomer.key, method: 'POST', body: { slotToken: slot.slotToken } });
       expect(booked.status).toBe(201);
