@@ -9537,7 +9537,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -9545,7 +9545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -9695,7 +9695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -9703,7 +9703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -9853,7 +9853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -9861,7 +9861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10011,7 +10011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10019,7 +10019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The hold expired (`expiredAt`). */
@@ -10173,7 +10173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10181,7 +10181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10320,7 +10320,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10328,7 +10328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10478,7 +10478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10486,7 +10486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10787,7 +10787,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10795,7 +10795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
