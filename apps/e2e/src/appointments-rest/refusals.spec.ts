@@ -152,6 +152,18 @@ describe('appointment refusals through the gateway', () => {
     expect(held.status).toBe(201);
   });
 
+  it('staff book for a named student; a student only for themselves', async () => {
+    const token = (await slot()).slotToken;
+    const unnamed = await post(system.keys.clinician, APPOINTMENTS, { slotToken: token });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.errors).toEqual([{ field: 'studentId', message: expect.any(String) }]);
+    expect((await post(system.keys.student, APPOINTMENTS, { slotToken: token, studentId: other.userId })).status).toBe(403);
+    const booked = await post(system.keys.clinician, APPOINTMENTS, { slotToken: token, studentId: other.userId });
+    expect(booked.body).toMatchObject({ status: 'booked', studentId: other.userId, bookedBy: DEMO_USER_IDS.clinician });
+    // The student sees it as their own.
+    expect((await as(other.key, `${APPOINTMENTS}/${booked.body.id}`)).status).toBe(200);
+  });
+
   it('a reader may not book or read appointments (403); a student may not check in (403)', async () => {
     const token = (await slot()).slotToken;
     expect((await post(system.keys.reader, `${APPOINTMENTS}/holds`, { slotToken: token })).status).toBe(403);

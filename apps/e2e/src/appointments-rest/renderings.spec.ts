@@ -4,7 +4,7 @@ import { DEMO_USER_IDS } from '@libs/contracts';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { fhirProblems } from '../fhir';
 import { api } from '../http';
-import { APPOINTMENTS, freeSlots, openClinic, SchedulingCaller, type Clinic } from './appointment-helpers';
+import { anotherStudent, APPOINTMENTS, freeSlots, openClinic, SchedulingCaller, type Clinic } from './appointment-helpers';
 
 interface Bundle {
   resourceType: string;
@@ -136,6 +136,28 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
     expect(listed).toEqual(all.body.appointments.map((a: { id: string; fhirStatus: string }) => [a.id, a.fhirStatus]));
     expect(listed.length).toBeGreaterThan(2);
     expect(new Set(listed.map(([, status]) => status))).toEqual(new Set(['pending', 'cancelled']));
+  });
+
+  it('renders a page naming several services, resources and locations within a student key’s own limits', async () => {
+    // A new student's key has its role's default limits (4 calls at once), not the test keys' generous ones.
+    const newcomer = await anotherStudent(system);
+    const elsewhere = await openClinic(system, caller, { code: 'PRM-0037', resources: 2 });
+    const [here] = await freeSlots(caller, clinic);
+    // Another resource at another location, at a time that does not overlap (a student is in one place at a time).
+    const there = (await freeSlots(caller, elsewhere)).find(
+      (s) => s.resourceId === elsewhere.resourceIds[1] && (Date.parse(s.start) >= Date.parse(here.end) || Date.parse(s.end) <= Date.parse(here.start)),
+    );
+    if (!there) throw new Error('no free slot at the other clinic clear of the first');
+    const slots = [here, there];
+    for (const slot of slots) {
+      const booked = await api(system.gatewayUrl, APPOINTMENTS, { key: newcomer.key, method: 'POST', body: { slotToken: slot.slotToken } });
+      expect(booked.status).toBe(201);
+    }
+    const bundle = await api(system.gatewayUrl, `${APPOINTMENTS}?_format=fhir`, { key: newcomer.key });
+    expect(bundle.status).toBe(200);
+    expect(fhirProblems(bundle.body)).toEqual([]);
+    const names = bundle.body.entry.map((e: { resource: { serviceType: { text: string }[] } }) => e.resource.serviceType[0].text);
+    expect(names.sort()).toEqual(['Service at PRM-0036', 'Service at PRM-0037']);
   });
 
   it('answers a FHIR client’s errors as OperationOutcome', async () => {

@@ -10,25 +10,31 @@ export interface AppointmentContext {
 }
 
 /**
- * Fetches, once each, the services, resources and locations the appointments name, in parallel. Appointments
- * keep a service or resource that has since been deactivated; they are still readable, so each is found.
+ * Fetches, once each, the services, resources and locations the appointments name. One call at a time: every
+ * call takes one of the caller's key's concurrency places (a student has 4), so calls in parallel would turn a
+ * page naming several resources into a 429. Appointments keep a service or resource that has since been
+ * deactivated; it is still readable, so each is found.
  */
 export async function contextOf(upstreams: Upstreams, appointments: schedulingV1.Appointment[], upstream: UpstreamCall): Promise<AppointmentContext> {
   const scheduling = upstreams.scheduling;
-  const distinct = (pick: (a: schedulingV1.Appointment) => string) => [...new Set(appointments.map(pick))];
-  const [services, resources, locations] = await Promise.all([
-    Promise.all(distinct((a) => a.serviceId).map((id) => scheduling.call((c) => c.getService, { id }, upstream))),
-    Promise.all(distinct((a) => a.resourceId).map((id) => scheduling.call((c) => c.getResource, { id }, upstream))),
-    Promise.all(distinct((a) => a.locationId).map((premiseId) => scheduling.call((c) => c.getLocation, { premiseId }, upstream))),
-  ]);
-  const byKey = <T>(items: (T | undefined)[], key: (item: T) => string) =>
-    new Map(items.filter((item): item is T => item !== undefined).map((item) => [key(item), item]));
-  const serviceMap = byKey(services.map((answer) => answer.service), (s) => s.id);
-  const resourceMap = byKey(resources.map((answer) => answer.resource), (r) => r.id);
-  const locationMap = byKey(locations.map((answer) => answer.location), (l) => l.premiseId);
+  const services = new Map<string, schedulingV1.Service | undefined>();
+  const resources = new Map<string, schedulingV1.Resource | undefined>();
+  const locations = new Map<string, schedulingV1.Location | undefined>();
+  for (const appointment of appointments) {
+    if (!services.has(appointment.serviceId)) {
+      services.set(appointment.serviceId, (await scheduling.call((c) => c.getService, { id: appointment.serviceId }, upstream)).service);
+    }
+    if (!resources.has(appointment.resourceId)) {
+      resources.set(appointment.resourceId, (await scheduling.call((c) => c.getResource, { id: appointment.resourceId }, upstream)).resource);
+    }
+    if (!locations.has(appointment.locationId)) {
+      const premiseId = appointment.locationId;
+      locations.set(premiseId, (await scheduling.call((c) => c.getLocation, { premiseId }, upstream)).location);
+    }
+  }
   return {
-    service: (id) => serviceMap.get(id),
-    resource: (id) => resourceMap.get(id),
-    location: (premiseId) => locationMap.get(premiseId),
+    service: (id) => services.get(id),
+    resource: (id) => resources.get(id),
+    location: (premiseId) => locations.get(premiseId),
   };
 }

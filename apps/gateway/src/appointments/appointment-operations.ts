@@ -91,7 +91,7 @@ export const getAppointmentCalendar = operation({
   operationId: 'getAppointmentCalendar',
   summary: 'The appointment as an iCalendar file (RFC 5545), for a calendar app',
   description:
-    'One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and the cancellation, times in UTC, STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.',
+    'One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and the cancellation, times on the location’s clock (TZID, with its VTIMEZONE; UTC for the second pass of a fall-back hour), STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.',
   tag,
   access: { key: 'appointments:read' },
   request: { path: byId },

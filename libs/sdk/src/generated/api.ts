@@ -903,7 +903,7 @@ export interface paths {
         };
         /**
          * The appointment as an iCalendar file (RFC 5545), for a calendar app
-         * @description One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and the cancellation, times in UTC, STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.
+         * @description One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and the cancellation, times on the location’s clock (TZID, with its VTIMEZONE; UTC for the second pass of a fall-back hour), STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.
          *
          *     Requires an API key with the `appointments:read` permission (roles: student, clinician, admin).
          */
@@ -10062,7 +10062,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10070,7 +10070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10220,7 +10220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10228,7 +10228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10378,7 +10378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10386,7 +10386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10536,7 +10536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10544,7 +10544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The hold expired (`expiredAt`). */
@@ -10698,7 +10698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10706,7 +10706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -10845,7 +10845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -10853,7 +10853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -11003,7 +11003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11011,7 +11011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
@@ -11312,7 +11312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). */
+            /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11320,7 +11320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"];
+                    "application/problem+json": components["schemas"]["IllegalTransitionProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */

@@ -1,5 +1,6 @@
 import type { schedulingV1 } from '@libs/contracts';
 import { contentLines, escapeText, utcDateTime } from './ics-text';
+import { localTimeOf, vtimezone } from './vtimezone';
 
 /** iCalendar's VEVENT STATUS of an appointment's status: a hold is tentative, a cancellation cancels. */
 const EVENT_STATUS: Record<string, 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED'> = {
@@ -21,24 +22,32 @@ export interface CalendarNames {
 /**
  * The appointment as an RFC 5545 VCALENDAR with one VEVENT (METHOD:PUBLISH). Its UID is the appointment's id,
  * so a calendar that imports it again updates the same event, and SEQUENCE is the appointment's (it grows with
- * each reschedule and the cancellation), so the newer version wins. Times are in UTC. DTSTAMP is when this
- * version of the appointment was made (`updatedAt`): the same version always gives the same file.
+ * each reschedule and the cancellation), so the newer version wins. DTSTART and DTEND are the location's
+ * wall-clock times with its TZID, the zone defined in a VTIMEZONE; when a time is one a clock shows twice
+ * (the second pass of a fall-back hour), which iCalendar would read as its first, both are written in UTC
+ * instead. DTSTAMP is when this version of the appointment was made (`updatedAt`): the same version always
+ * gives the same file.
  */
 export function appointmentCalendar(appointment: schedulingV1.Appointment, names: CalendarNames): string {
+  const zone = appointment.timeZone;
+  const localStart = zone ? localTimeOf(appointment.start, zone) : undefined;
+  const localEnd = zone ? localTimeOf(appointment.end, zone) : undefined;
+  const local = localStart !== undefined && localEnd !== undefined;
   return contentLines([
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Clinical reference and student finance//Appointments//EN',
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
+    ...(local ? vtimezone(zone, appointment.start, appointment.end) : []),
     'BEGIN:VEVENT',
     `UID:${appointment.id}@${UID_DOMAIN}`,
     `SEQUENCE:${appointment.sequence}`,
     `DTSTAMP:${utcDateTime(appointment.updatedAt)}`,
     `CREATED:${utcDateTime(appointment.createdAt)}`,
     `LAST-MODIFIED:${utcDateTime(appointment.updatedAt)}`,
-    `DTSTART:${utcDateTime(appointment.start)}`,
-    `DTEND:${utcDateTime(appointment.end)}`,
+    local ? `DTSTART;TZID=${zone}:${localStart}` : `DTSTART:${utcDateTime(appointment.start)}`,
+    local ? `DTEND;TZID=${zone}:${localEnd}` : `DTEND:${utcDateTime(appointment.end)}`,
     `SUMMARY:${escapeText(names.service)}`,
     `LOCATION:${escapeText(names.location)}`,
     `STATUS:${EVENT_STATUS[appointment.status] ?? 'CONFIRMED'}`,
