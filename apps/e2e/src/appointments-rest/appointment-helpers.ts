@@ -5,8 +5,8 @@ import { api } from '../http';
 import { ADMIN, SchedulingCaller, setUpClinic, type ClinicOptions } from '../scheduling/scheduling-client';
 
 /**
- * What the appointment REST tests share: a clinic made over gRPC (slot search has no REST route yet), free slots
- * from gRPC SearchSlots, and keys of more students.
+ * What the appointment REST tests share: a clinic made over gRPC (its set-up is not what these tests are about),
+ * free slots from the REST slot search as a student sees them, and keys of more students.
  */
 
 export const APPOINTMENTS = '/api/v1/appointments';
@@ -24,16 +24,21 @@ export async function openClinic(system: RunningSystem, caller: SchedulingCaller
 
 export type Clinic = Awaited<ReturnType<typeof openClinic>>;
 
-/** Free slots of a clinic from now on, for a day, the nearest first. */
-export async function freeSlots(caller: SchedulingCaller, clinic: Clinic, from = new Date(), days = 1) {
+/** Free slots of a clinic from now on, for a day, the nearest first: `GET /api/v1/scheduling/slots` with a student's key. */
+export async function freeSlots(system: RunningSystem, clinic: Clinic, from = new Date(), days = 1): Promise<Slot[]> {
   const to = new Date(from.getTime() + days * 86_400_000);
-  const { slots } = await caller.call(ADMIN, 'searchSlots', {
-    serviceId: clinic.serviceId,
-    locationId: clinic.locationId,
-    from: from.toISOString(),
-    to: to.toISOString(),
-  });
-  return slots;
+  const query = new URLSearchParams({ service: clinic.serviceId, location: clinic.locationId, from: from.toISOString(), to: to.toISOString() });
+  const found = await api(system.gatewayUrl, `/api/v1/scheduling/slots?${query}`, { key: system.keys.student });
+  if (found.status !== 200) throw new Error(`slot search answered ${found.status}: ${JSON.stringify(found.body)}`);
+  return found.body.slots;
+}
+
+export interface Slot {
+  slotToken: string;
+  start: string;
+  end: string;
+  resourceId: string;
+  locationId: string;
 }
 
 /** Another student: an account signed up as anyone does, made a student by the admin. */

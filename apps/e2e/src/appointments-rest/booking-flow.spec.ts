@@ -24,7 +24,7 @@ describe('booking an appointment through the gateway', () => {
   const as = (key: string, path: string, options: Parameters<typeof api>[2] = {}) => api(system.gatewayUrl, path, { key, ...options });
 
   it('a student holds a free slot, confirms it and downloads it; the clinician checks it in and completes it; the audit log has every step', async () => {
-    const [slot] = await freeSlots(caller, clinic);
+    const [slot] = await freeSlots(system, clinic);
     const held = await as(system.keys.student, `${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: slot.slotToken } });
     expect(held.status).toBe(201);
     expect(held.body).toMatchObject({ status: 'held', fhirStatus: 'pending', studentId: DEMO_USER_IDS.student, start: slot.start, end: slot.end, version: 1 });

@@ -29,7 +29,7 @@ describe('appointment refusals through the gateway', () => {
   const post = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     as(key, path, { method: 'POST', body, headers });
   /** The clinic's first free slot (taken ones drop out of the search). */
-  const slot = async () => (await freeSlots(caller, clinic))[0];
+  const slot = async () => (await freeSlots(system, clinic))[0];
   const book = async (key = system.keys.student) => {
     const booked = await post(key, APPOINTMENTS, { slotToken: (await slot()).slotToken });
     expect(booked.status).toBe(201);
@@ -74,7 +74,7 @@ describe('appointment refusals through the gateway', () => {
 
   it('a policy refusal is a 422 naming the rule: a student cancels after the cut-off', async () => {
     const strict = await openClinic(system, caller, { code: 'PRM-0038', policy: { cancelCutoffMinutes: 2_880 } });
-    const [free] = await freeSlots(caller, strict);
+    const [free] = await freeSlots(system, strict);
     const newcomer = await anotherStudent(system);
     const booked = (await post(newcomer.key, APPOINTMENTS, { slotToken: free.slotToken })).body;
     const refused = await post(newcomer.key, `${APPOINTMENTS}/${booked.id}/cancel`, { reasonCode: 'pat' });
@@ -87,7 +87,7 @@ describe('appointment refusals through the gateway', () => {
 
   it('confirming an expired hold is a 410 with when it expired', async () => {
     const quick = await openClinic(system, caller, { code: 'PRM-0037', policy: { holdTtlSeconds: 1 } });
-    const [free] = await freeSlots(caller, quick);
+    const [free] = await freeSlots(system, quick);
     // A student with no other appointment (the demo student's are at the same times in the other clinic).
     const newcomer = await anotherStudent(system);
     const hold = await post(newcomer.key, `${APPOINTMENTS}/holds`, { slotToken: free.slotToken });

@@ -49,7 +49,7 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
   const fhir = (path: string) => student(`${path}${path.includes('?') ? '&' : '?'}_format=fhir`);
 
   it('the calendar event keeps its UID while SEQUENCE grows with the reschedule and the cancellation', async () => {
-    const [first, second] = await freeSlots(caller, clinic);
+    const [first, second] = await freeSlots(system, clinic);
     const hold = await student(`${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: first.slotToken } });
     const id: string = hold.body.id;
     const held = await event(id);
@@ -78,7 +78,7 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
   });
 
   it('answers FHIR R4 Appointment on request: status, times, participants, service; valid against the FHIR schema', async () => {
-    const [slot] = await freeSlots(caller, clinic);
+    const [slot] = await freeSlots(system, clinic);
     const booked = await student(APPOINTMENTS, { method: 'POST', body: { slotToken: slot.slotToken } });
     const path = `${APPOINTMENTS}/${booked.body.id}`;
     const answer = await fhir(path);
@@ -118,7 +118,7 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
   });
 
   it('maps every status the student can reach (held → pending) and lists them as a searchset Bundle, paged', async () => {
-    const [slot] = await freeSlots(caller, clinic);
+    const [slot] = await freeSlots(system, clinic);
     const hold = await student(`${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: slot.slotToken } });
     expect((await fhir(`${APPOINTMENTS}/${hold.body.id}`)).body.status).toBe('pending');
     const all = await student(`${APPOINTMENTS}?limit=500`);
@@ -142,9 +142,9 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
     // A new student's key has its role's default limits (4 calls at once), not the test keys' generous ones.
     const newcomer = await anotherStudent(system);
     const elsewhere = await openClinic(system, caller, { code: 'PRM-0037', resources: 2 });
-    const [here] = await freeSlots(caller, clinic);
+    const [here] = await freeSlots(system, clinic);
     // Another resource at another location, at a time that does not overlap (a student is in one place at a time).
-    const there = (await freeSlots(caller, elsewhere)).find(
+    const there = (await freeSlots(system, elsewhere)).find(
       (s) => s.resourceId === elsewhere.resourceIds[1] && (Date.parse(s.start) >= Date.parse(here.end) || Date.parse(s.end) <= Date.parse(here.start)),
     );
     if (!there) throw new Error('no free slot at the other clinic clear of the first');
