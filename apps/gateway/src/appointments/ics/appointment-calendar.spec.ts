@@ -106,6 +106,10 @@ describe('times on the location’s clock (TZID and VTIMEZONE)', () => {
     ['Kolkata, half an hour off the hour', '2027-05-05T09:00:00+05:30', '2027-05-05T09:15:00+05:30', 'Asia/Kolkata', '2027-05-05T03:30:00.000Z', '2027-05-05T03:45:00.000Z'],
     ['the first pass of a fall-back hour', '2027-10-31T01:30:00+01:00', '2027-10-31T01:50:00+01:00', 'Europe/London', '2027-10-31T00:30:00.000Z', '2027-10-31T00:50:00.000Z'],
     ['across a fall-back in New York', '2027-11-07T00:30:00-04:00', '2027-11-07T03:30:00-05:00', 'America/New_York', '2027-11-07T04:30:00.000Z', '2027-11-07T08:30:00.000Z'],
+    // Starting at the very instant the clock changes: the VTIMEZONE must hold that change, not the one before it.
+    ['starting exactly at a spring-forward in New York', '2027-03-14T03:00:00-04:00', '2027-03-14T03:30:00-04:00', 'America/New_York', '2027-03-14T07:00:00.000Z', '2027-03-14T07:30:00.000Z'],
+    ['starting exactly at a midnight spring-forward in Santiago', '2027-09-05T01:00:00-03:00', '2027-09-05T01:45:00-03:00', 'America/Santiago', '2027-09-05T04:00:00.000Z', '2027-09-05T04:45:00.000Z'],
+    ['starting exactly at a midnight spring-forward in Beirut', '2027-03-28T01:00:00+03:00', '2027-03-28T01:30:00+03:00', 'Asia/Beirut', '2027-03-27T22:00:00.000Z', '2027-03-27T22:30:00.000Z'],
   ])('reads back right in %s', (_case, start, end, zone, utcStart, utcEnd) => {
     const read = at(start, end, zone);
     expect(read.text).toContain(`TZID:${zone}`);

@@ -47,7 +47,9 @@ export function vtimezone(zone: string, start: string, end: string): string[] {
   const first = Temporal.Instant.from(start).toZonedDateTimeISO(zone);
   const last = Temporal.Instant.from(end);
   const transitions: Temporal.ZonedDateTime[] = [];
-  const inForce = first.getTimeZoneTransition('previous');
+  // Temporal's 'previous' (like 'next') skips a transition exactly at the instant it starts from; one
+  // nanosecond later it finds the transition made at the start, which is the observance in force then.
+  const inForce = first.add({ nanoseconds: 1 }).getTimeZoneTransition('previous');
   if (inForce) transitions.push(inForce);
   for (let next = first.getTimeZoneTransition('next'); next && Temporal.Instant.compare(next.toInstant(), last) <= 0; next = next.getTimeZoneTransition('next')) {
     transitions.push(next);
