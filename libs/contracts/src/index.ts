@@ -14,6 +14,7 @@ export * as financeApi from './api/finance';
 export * as schedulingFields from './api/scheduling-fields';
 export * as schedulingApi from './api/scheduling';
 export * as appointmentsApi from './api/appointments';
+export { CALENDAR_STATUS } from './appointment-calendar-status';
 export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';

@@ -35,7 +35,7 @@ describe('booking an appointment through the gateway', () => {
 
     const confirmed = await as(system.keys.student, `${path}/confirm`, { method: 'POST', headers: { 'If-Match': '"1"' } });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body).toMatchObject({ id: held.body.id, status: 'booked', holdExpiresAt: null, version: 2 });
+    expect(confirmed.body).toMatchObject({ id: held.body.id, status: 'booked', holdExpiresAt: null, version: 2, sequence: held.body.sequence + 1 });
     expect(confirmed.headers.get('etag')).toBe('"2"');
 
     const read = await as(system.keys.student, path);

@@ -48,7 +48,7 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
   };
   const fhir = (path: string) => student(`${path}${path.includes('?') ? '&' : '?'}_format=fhir`);
 
-  it('the calendar event keeps its UID while SEQUENCE grows with the reschedule and the cancellation', async () => {
+  it('the calendar event keeps its UID while SEQUENCE grows with the confirmation, the reschedule and the cancellation', async () => {
     const [first, second] = await freeSlots(system, clinic);
     const hold = await student(`${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: first.slotToken } });
     const id: string = hold.body.id;
@@ -57,24 +57,37 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
     // LOCATION is the location's name, as the reference service knows the premise; never its id.
     expect(held.location).toMatch(/[A-Za-z]{3}/);
     expect(held.location).not.toBe(clinic.locationId);
-    await student(`${APPOINTMENTS}/${id}/confirm`, { method: 'POST' });
+    // TENTATIVE → CONFIRMED: a change of STATUS, so SEQUENCE grows (RFC 5545 §3.8.7.4).
+    const confirmed = await student(`${APPOINTMENTS}/${id}/confirm`, { method: 'POST' });
+    expect(confirmed.body).toMatchObject({ status: 'booked', sequence: held.sequence + 1 });
+    expect(await event(id)).toEqual({ ...held, status: 'CONFIRMED', sequence: held.sequence + 1 });
 
     const moved = await student(`${APPOINTMENTS}/${id}/reschedule`, { method: 'POST', body: { slotToken: second.slotToken }, headers: { 'If-Match': '"2"' } });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ id, status: 'booked', start: second.start, version: 3, sequence: held.sequence + 1 });
-    expect(await event(id)).toEqual({ ...held, status: 'CONFIRMED', sequence: held.sequence + 1, start: Date.parse(second.start), end: Date.parse(second.end) });
+    expect(moved.body).toMatchObject({ id, status: 'booked', start: second.start, version: 3, sequence: held.sequence + 2 });
+    expect(await event(id)).toEqual({ ...held, status: 'CONFIRMED', sequence: held.sequence + 2, start: Date.parse(second.start), end: Date.parse(second.end) });
 
     const cancelled = await student(`${APPOINTMENTS}/${id}/cancel`, { method: 'POST', body: { reasonCode: 'pat-crs', reasonText: 'feeling better, thanks' } });
-    expect(cancelled.body).toMatchObject({ status: 'cancelled', sequence: held.sequence + 2, cancellation: { reasonCode: 'pat-crs', late: false } });
-    expect(await event(id)).toMatchObject({ uid: held.uid, status: 'CANCELLED', sequence: held.sequence + 2 });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', sequence: held.sequence + 3, cancellation: { reasonCode: 'pat-crs', late: false } });
+    expect(await event(id)).toMatchObject({ uid: held.uid, status: 'CANCELLED', sequence: held.sequence + 3 });
 
     const history = await student(`${APPOINTMENTS}/${id}/history`);
     expect(history.body.entries.map((e: { action: string; sequence: number }) => [e.action, e.sequence - held.sequence])).toEqual([
       ['held', 0],
-      ['confirmed', 0],
-      ['rescheduled', 1],
-      ['cancelled', 2],
+      ['confirmed', 1],
+      ['rescheduled', 2],
+      ['cancelled', 3],
     ]);
+  });
+
+  it('a released hold is CANCELLED in the calendar with SEQUENCE + 1; a student naming their own id in upper case may hold', async () => {
+    const [slot] = await freeSlots(system, clinic);
+    const hold = await student(`${APPOINTMENTS}/holds`, { method: 'POST', body: { slotToken: slot.slotToken, studentId: DEMO_USER_IDS.student.toUpperCase() } });
+    expect(hold.status).toBe(201);
+    const held = await event(hold.body.id);
+    const released = await student(`${APPOINTMENTS}/${hold.body.id}/release`, { method: 'POST' });
+    expect(released.body).toMatchObject({ status: 'cancelled', sequence: held.sequence + 1, cancellation: { reasonCode: 'released' } });
+    expect(await event(hold.body.id)).toEqual({ ...held, status: 'CANCELLED', sequence: held.sequence + 1 });
   });
 
   it('answers FHIR R4 Appointment on request: status, times, participants, service; valid against the FHIR schema', async () => {

@@ -1,4 +1,4 @@
-import { appointmentsApi } from '@libs/contracts';
+import { appointmentsApi, CALENDAR_STATUS } from '@libs/contracts';
 import { GrpcStatus, ProblemError } from '@libs/grpc';
 
 export const STATUSES = appointmentsApi.APPOINTMENT_STATUSES;
@@ -52,3 +52,9 @@ export function nextStatus(current: Status, move: Move): Status {
   }
   return rule.to;
 }
+
+/**
+ * Whether going from one status to another changes the appointment's iCalendar STATUS (TENTATIVE, CONFIRMED,
+ * CANCELLED): every such move adds 1 to SEQUENCE (RFC 5545 §3.8.7.4), as a reschedule does for its new time.
+ */
+export const changesCalendarStatus = (from: Status, to: Status): boolean => CALENDAR_STATUS[from] !== CALENDAR_STATUS[to];

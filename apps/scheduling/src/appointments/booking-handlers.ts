@@ -10,10 +10,10 @@ import { nextStatus } from './appointment-states';
 import { insertAppointment, moveAppointment, reclaimExpiredHolds, recordChange } from './appointment-store';
 import { checkReschedule } from './policy';
 
-/** The student an appointment is for: a student books for themselves, staff name one. */
-function studentFor(actor: Actor, requested: string): string {
+/** The student an appointment is for: a student books for themselves (their id in either case: a UUID), staff name one. */
+export function studentFor(actor: Actor, requested: string): string {
   if (!isStaff(actor)) {
-    if (requested !== '' && requested !== actor.userId) {
+    if (requested !== '' && requested.toLowerCase() !== actor.userId.toLowerCase()) {
       throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'a student may book only for themselves');
     }
     return actor.userId;

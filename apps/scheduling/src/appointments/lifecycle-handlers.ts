@@ -31,7 +31,6 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           roles: SCHEDULING_ACCESS.book,
           move: 'cancel',
           action: 'cancelled',
-          sequence: true,
           apply: (row, actor, now) => {
             const { late } = row.status === 'held' ? { late: false } : cancellation(row.policy, timing(row, now), actorKind(actor));
             return {

@@ -150,7 +150,7 @@ export function blockHandlers(deps: SchedulingDeps) {
             cancelled_by_role: actor.role,
             cancelled_late: row.status !== 'held' && late,
             stamp: 'cancelled_at',
-          }, { sequence: true });
+          });
           await recordChange(sequelize, transaction, context, actor, { action: 'cancelled', before: row, id: row.id });
         }
         const [{ id }] = await sequelize.query<{ id: string }>(

@@ -1,13 +1,6 @@
-import type { schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, CALENDAR_STATUS, type schedulingV1 } from '@libs/contracts';
 import { contentLines, escapeText, utcDateTime } from './ics-text';
 import { localTimeOf, vtimezone } from './vtimezone';
-
-/** iCalendar's VEVENT STATUS of an appointment's status: a hold is tentative, a cancellation cancels. */
-const EVENT_STATUS: Record<string, 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED'> = {
-  held: 'TENTATIVE',
-  cancelled: 'CANCELLED',
-  entered_in_error: 'CANCELLED',
-};
 
 /** The UID's domain part: a UID names the appointment for good, whichever gateway served it. */
 const UID_DOMAIN = 'appointments.clinical-reference';
@@ -22,7 +15,7 @@ export interface CalendarNames {
 /**
  * The appointment as an RFC 5545 VCALENDAR with one VEVENT (METHOD:PUBLISH). Its UID is the appointment's id,
  * so a calendar that imports it again updates the same event, and SEQUENCE is the appointment's (it grows with
- * each reschedule and the cancellation), so the newer version wins. DTSTART and DTEND are the location's
+ * each reschedule and each change of STATUS), so the newer version wins. DTSTART and DTEND are the location's
  * wall-clock times with its TZID, the zone defined in a VTIMEZONE; when a time is one a clock shows twice
  * (the second pass of a fall-back hour), which iCalendar would read as its first, both are written in UTC
  * instead. DTSTAMP is when this version of the appointment was made (`updatedAt`): the same version always
@@ -50,7 +43,7 @@ export function appointmentCalendar(appointment: schedulingV1.Appointment, names
     local ? `DTEND;TZID=${zone}:${localEnd}` : `DTEND:${utcDateTime(appointment.end)}`,
     `SUMMARY:${escapeText(names.service)}`,
     `LOCATION:${escapeText(names.location)}`,
-    `STATUS:${EVENT_STATUS[appointment.status] ?? 'CONFIRMED'}`,
+    `STATUS:${CALENDAR_STATUS[appointment.status as appointmentsApi.AppointmentStatus] ?? 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
     'END:VEVENT',
     'END:VCALENDAR',
