@@ -172,6 +172,6 @@ describe('appointment refusals through the gateway', () => {
     expect((await post(system.keys.student, `${APPOINTMENTS}/${booked.id}/check-in`)).status).toBe(403);
     expect((await post(system.keys.clinician, `${APPOINTMENTS}/${booked.id}/entered-in-error`, { reason: 'duplicate' })).status).toBe(403);
     const voided = await post(system.keys.admin, `${APPOINTMENTS}/${booked.id}/entered-in-error`, { reason: 'duplicate' });
-    expect(voided.body).toMatchObject({ status: 'entered_in_error', fhirStatus: 'entered-in-error', errorReason: 'duplicate', sequence: booked.sequence + 1 });
+    expect(voided.body).toMatchObject({ status: 'entered_in_error', fhirStatus: 'entered-in-error', errorReason: 'duplicate', sequence: 1 }); // CONFIRMED → CANCELLED: SEQUENCE 0 → 1
   });
 });

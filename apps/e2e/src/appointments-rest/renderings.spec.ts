@@ -97,7 +97,15 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
     const answer = await fhir(path);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
-    expect(answer.headers.get('etag')).toBe('"1"');
+    // The version is the JSON's ETag (If-Match names it); FHIR and ICS also carry names that change without the
+    // appointment changing, so they get a tag of their own bytes, never the version.
+    expect((await student(path)).headers.get('etag')).toBe('"1"');
+    expect(answer.headers.get('etag')).toMatch(/^(W\/)?"[^"]+"$/);
+    expect(answer.headers.get('etag')).not.toBe('"1"');
+    const ics = (await student(`${path}/ics`)).headers.get('etag');
+    expect(ics).toMatch(/^(W\/)?"[^"]+"$/);
+    expect(ics).not.toBe('"1"');
+    expect(ics).not.toBe(answer.headers.get('etag'));
     const resource = answer.body;
     expect(fhirProblems(resource)).toEqual([]);
     expect(resource).toMatchObject({
@@ -109,10 +117,11 @@ describe('an appointment’s renderings: iCalendar and FHIR', () => {
       end: slot.end,
       minutesDuration: 30,
     });
-    expect(resource.participant.map((p: { actor: { reference: string } }) => p.actor.reference)).toEqual([
-      `Patient/${DEMO_USER_IDS.student}`,
-      `Practitioner/${clinic.resourceIds[0]}`,
-      `Location/${clinic.locationId}`,
+    // The resource has no FHIR resource of its own to point at: it is named by its Schedule's identifier.
+    expect(resource.participant.map((p: { actor: object }) => p.actor)).toEqual([
+      { reference: `Patient/${DEMO_USER_IDS.student}` },
+      { identifier: { system: 'urn:clinical-reference:scheduling-resource', value: clinic.resourceIds[0] }, display: expect.any(String) },
+      { reference: `Location/${clinic.locationId}`, display: expect.any(String) },
     ]);
     // The same through Accept, as FHIR clients ask.
     const accepted = await student(path, { headers: { accept: 'application/fhir+json' } });

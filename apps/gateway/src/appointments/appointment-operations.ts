@@ -3,7 +3,7 @@ import { appointmentsApi, SCHEDULING_LIMITS } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryChoice, queryInteger, queryOf } from '../platform/routing/query-fields';
-import { etagHeader, json, page } from '../platform/routing/responses';
+import { bodyEtagHeader, json, page } from '../platform/routing/responses';
 import { format } from '../platform/http/fhir-response';
 import { REFUSALS } from '../scheduling/shared-schemas';
 import { APPOINTMENTS_PATH, byId, created, fhirOrJson, notFound, tag } from './appointment-docs';
@@ -63,6 +63,11 @@ export const listAppointments = operation({
   responses: { '200': fhirOrJson('A page of appointments (or a FHIR searchset Bundle of them).', page('appointments', appointment), 'search-type') },
 });
 
+/** JSON carries the version as ETag; FHIR, which also shows names, a tag of its body (appointment-routes.ts). */
+const versionOrBodyEtag = {
+  ETag: { ...bodyEtagHeader.ETag, description: 'JSON: the record version, e.g. `"3"`. FHIR: a weak tag of the body, never the version.' },
+};
+
 export const getAppointment = operation({
   method: 'get',
   path: `${APPOINTMENTS_PATH}/{id}`,
@@ -71,7 +76,7 @@ export const getAppointment = operation({
   tag,
   access: { key: 'appointments:read' },
   request: { path: byId, query: z.object({ _format: format }) },
-  responses: { '200': fhirOrJson('The appointment; its version is the ETag.', appointment, 'read', etagHeader), ...notFound },
+  responses: { '200': fhirOrJson('The appointment (in JSON, its version is the ETag).', appointment, 'read', versionOrBodyEtag), ...notFound },
 });
 
 export const getAppointmentHistory = operation({
@@ -91,12 +96,12 @@ export const getAppointmentCalendar = operation({
   operationId: 'getAppointmentCalendar',
   summary: 'The appointment as an iCalendar file (RFC 5545), for a calendar app',
   description:
-    'One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and the cancellation, times on the location’s clock (TZID, with its VTIMEZONE; UTC for the second pass of a fall-back hour), STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.',
+    'One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and each change of STATUS, times on the location’s clock (TZID, with its VTIMEZONE; UTC for the second pass of a fall-back hour), STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.',
   tag,
   access: { key: 'appointments:read' },
   request: { path: byId },
   responses: {
-    '200': { description: 'A VCALENDAR with one VEVENT.', content: { 'text/calendar': z.string() }, headers: etagHeader },
+    '200': { description: 'A VCALENDAR with one VEVENT.', content: { 'text/calendar': z.string() }, headers: bodyEtagHeader },
     ...notFound,
   },
 });

@@ -58,7 +58,9 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
       const found = present(appointment);
       const representation = representationOf(req, query._format);
       const context = representation === 'fhir' ? await contextOf(upstreams, [found], upstream) : undefined;
-      res.setHeader('ETag', etagOf(found.version));
+      // The version tags the JSON only (If-Match names it); FHIR also shows names that change without the
+      // appointment changing, so Express tags it by its body and a rename never earns a stale 304.
+      if (representation === 'json') res.setHeader('ETag', etagOf(found.version));
       sendRepresentation(res, representation, {
         json: () => toAppointmentJson(found),
         fhir: () => fhirAppointment(found, context as AppointmentContext),
@@ -72,13 +74,14 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
 
     route(op.getAppointmentCalendar, async ({ path }, { res, upstream }) => {
       const found = present((await scheduling.call((client) => client.getAppointment, { id: path.id }, upstream)).appointment);
-      const context = await contextOf(upstreams, [found], upstream);
+      // The calendar names the service and the location, not the resource: only those two are fetched.
+      const context = await contextOf(upstreams, [found], upstream, ['service', 'location']);
       const names = {
         service: context.service(found.serviceId)?.name ?? 'Appointment',
         location: context.location(found.locationId)?.name ?? found.locationId,
       };
+      // No version ETag: the file shows names that change without the appointment changing; Express tags its body.
       res
-        .setHeader('ETag', etagOf(found.version))
         .type('text/calendar; charset=utf-8')
         .setHeader('Content-Disposition', `attachment; filename="appointment-${found.id}.ics"`)
         .send(appointmentCalendar(found, names));

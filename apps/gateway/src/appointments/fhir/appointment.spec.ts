@@ -1,6 +1,7 @@
 import JSONSchemaValidator from '@asymmetrik/fhir-json-schema-validator';
 import { schedulingV1 } from '@libs/contracts';
 import type { AppointmentContext } from '../appointment-context';
+import { SCHEDULING_SYSTEMS } from '../../scheduling/fhir/systems';
 import { fhirAppointment } from './appointment';
 
 const ROOM = '5f1f0d7e-9c1e-4f4e-8b7a-2d9f4c1e0a01';
@@ -33,7 +34,7 @@ const validator = new JSONSchemaValidator();
 const problems = (resource: object) => validator.validate(resource);
 
 describe('an appointment as FHIR R4 Appointment', () => {
-  it('names a room as a Location participant, the service as serviceType, and is valid FHIR', () => {
+  it('names the resource by its Schedule identifier and name, the location by premise, the service as serviceType, and is valid FHIR', () => {
     const resource = fhirAppointment(appointment({}), context);
     expect(problems(resource)).toEqual([]);
     expect(resource).toMatchObject({
@@ -43,7 +44,7 @@ describe('an appointment as FHIR R4 Appointment', () => {
       minutesDuration: 15,
       participant: [
         { actor: { reference: 'Patient/00000000-0000-4000-8000-0000000d0002' }, status: 'accepted' },
-        { actor: { reference: `Location/${ROOM}`, display: 'Consultation room' } },
+        { actor: { identifier: { system: SCHEDULING_SYSTEMS.resource, value: ROOM }, display: 'Consultation room' } },
         { actor: { reference: 'Location/2', display: 'Borough High Street Pharmacy' } },
       ],
     });
@@ -66,6 +67,6 @@ describe('an appointment as FHIR R4 Appointment', () => {
     expect(problems(voided)).toEqual([]);
     expect(voided).toMatchObject({ status: 'entered-in-error', description: 'duplicate' });
     expect(voided.serviceType).toBeUndefined();
-    expect((voided.participant as { actor: { reference: string } }[])[1].actor).toEqual({ reference: `Practitioner/${ROOM}` });
+    expect((voided.participant as { actor: object }[])[1].actor).toEqual({ identifier: { system: SCHEDULING_SYSTEMS.resource, value: ROOM } });
   });
 });

@@ -1,5 +1,6 @@
 import { appointmentsApi, type schedulingV1 } from '@libs/contracts';
 import { compact, type FhirResource } from '../../reference/fhir/bundle';
+import { SCHEDULING_SYSTEMS } from '../../scheduling/fhir/systems';
 import type { AppointmentContext } from '../appointment-context';
 
 const CANCELLATION_REASON_SYSTEM = 'http://terminology.hl7.org/CodeSystem/appointment-cancellation-reason';
@@ -19,16 +20,16 @@ const participantStatus = (appointment: schedulingV1.Appointment) => (appointmen
 
 /**
  * An appointment → FHIR R4 Appointment (docs/SCHEDULING.md, "FHIR"). `status` is the service's `fhirStatus`;
- * participants: the student (Patient), the resource (a practitioner as Practitioner, a room as Location) and
- * the location (Location, with the reference service's premise id, as GET /api/v1/premises?_format=fhir names
- * it); the service is `serviceType`, by name.
+ * participants: the student (Patient), the resource and the location (Location, with the reference service's
+ * premise id, as GET /api/v1/premises?_format=fhir names it); the service is `serviceType`, by name. No
+ * Practitioner or Location resource has a scheduling resource's id, so the resource is named by its identifier
+ * (the one its Schedule carries) and its name, not by a reference that would lead nowhere.
  */
 export function fhirAppointment(appointment: schedulingV1.Appointment, context: AppointmentContext): FhirResource {
   const status = participantStatus(appointment);
   const service = context.service(appointment.serviceId);
   const resource = context.resource(appointment.resourceId);
   const location = context.location(appointment.locationId);
-  const resourceType = resource?.kind === 'room' ? 'Location' : 'Practitioner';
   const minutes = Math.round((Date.parse(appointment.end) - Date.parse(appointment.start)) / 60_000);
   return {
     resourceType: 'Appointment',
@@ -46,7 +47,11 @@ export function fhirAppointment(appointment: schedulingV1.Appointment, context: 
     created: appointment.createdAt,
     participant: [
       { type: [{ coding: [{ system: PARTICIPATION_TYPE_SYSTEM, code: 'SBJ', display: 'subject' }] }], actor: { reference: `Patient/${appointment.studentId}` }, required: 'required', status },
-      { actor: compact({ reference: `${resourceType}/${appointment.resourceId}`, display: resource?.name }), required: 'required', status },
+      {
+        actor: compact({ identifier: { system: SCHEDULING_SYSTEMS.resource, value: appointment.resourceId }, display: resource?.name }),
+        required: 'required',
+        status,
+      },
       { actor: compact({ reference: `Location/${appointment.locationId}`, display: location?.name }), required: 'information-only', status: 'accepted' },
     ],
   };

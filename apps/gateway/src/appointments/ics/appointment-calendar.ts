@@ -18,8 +18,9 @@ export interface CalendarNames {
  * each reschedule and each change of STATUS), so the newer version wins. DTSTART and DTEND are the location's
  * wall-clock times with its TZID, the zone defined in a VTIMEZONE; when a time is one a clock shows twice
  * (the second pass of a fall-back hour), which iCalendar would read as its first, both are written in UTC
- * instead. DTSTAMP is when this version of the appointment was made (`updatedAt`): the same version always
- * gives the same file.
+ * instead. DTSTAMP is when this version of the appointment was made (`updatedAt`): the same version with the
+ * same names gives the same file (a renamed service or location changes it, so the HTTP answer is tagged by
+ * its body, not by the version).
  */
 export function appointmentCalendar(appointment: schedulingV1.Appointment, names: CalendarNames): string {
   const zone = appointment.timeZone;
