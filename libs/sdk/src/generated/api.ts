@@ -903,7 +903,7 @@ export interface paths {
         };
         /**
          * The appointment as an iCalendar file (RFC 5545), for a calendar app
-         * @description One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and the cancellation, times on the location’s clock (TZID, with its VTIMEZONE; UTC for the second pass of a fall-back hour), STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.
+         * @description One VEVENT: UID stable per appointment, SEQUENCE growing with each reschedule and each change of STATUS, times on the location’s clock (TZID, with its VTIMEZONE; UTC for the second pass of a fall-back hour), STATUS TENTATIVE (held), CONFIRMED or CANCELLED. Import it again after a change and the calendar updates the same event.
          *
          *     Requires an API key with the `appointments:read` permission (roles: student, clinician, admin).
          */
@@ -9483,10 +9483,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The appointment; its version is the ETag. */
+            /** @description The appointment (in JSON, its version is the ETag). */
             200: {
                 headers: {
-                    /** @description The record version, e.g. `"3"`. */
+                    /** @description JSON: the record version, e.g. `"3"`. FHIR: a weak tag of the body, never the version. */
                     ETag?: string;
                     /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
                     "RateLimit-Policy"?: string;
@@ -9618,7 +9618,7 @@ export interface operations {
             /** @description A VCALENDAR with one VEVENT. */
             200: {
                 headers: {
-                    /** @description The record version, e.g. `"3"`. */
+                    /** @description A weak tag of this body (for If-None-Match), not the record version: it also changes when a name it shows does. */
                     ETag?: string;
                     /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
                     "RateLimit-Policy"?: string;
