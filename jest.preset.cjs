@@ -16,10 +16,11 @@ module.exports = {
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
-    // temporal-polyfill (and its temporal-utils) ship ES modules only, which Jest cannot load: it is compiled to CommonJS like our code.
-    '/node_modules/temporal-(polyfill|utils)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    // temporal-polyfill (and its temporal-utils) and ical.js (the e2e tests' iCalendar parser) ship ES modules only,
+    // which Jest cannot load: they are compiled to CommonJS like our code.
+    '/node_modules/(temporal-(polyfill|utils)|ical\\.js)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!temporal-(polyfill|utils)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!temporal-(polyfill|utils)/|ical\\.js/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/*.spec.ts'],

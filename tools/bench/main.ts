@@ -32,9 +32,10 @@ import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
+import { scheduling } from './scenarios/scheduling';
 
 const ROOT = resolve(__dirname, '../..');
-const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit'];
+const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit', 'scheduling'];
 
 const SCENARIOS: Record<string, Scenario> = {
   'http floor': httpFloor,
@@ -49,6 +50,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'transaction list': listByDateRange,
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
+  scheduling,
 };
 
 async function main(): Promise<void> {
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
   const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   let services: { name: string; pid: number }[] = [];
   const quiet = { LOG_LEVEL: 'warn' };
-  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
+  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet, scheduling: quiet } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
   try {

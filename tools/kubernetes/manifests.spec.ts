@@ -209,8 +209,8 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
   describe('the callers of the gRPC services', () => {
     const calls = GRPC_SERVICES.flatMap((service) => callersOf(service).map((caller) => [caller, service]));
 
-    it('include the gateway, for every service but scheduling (which has no gateway routes yet)', () => {
-      expect(GRPC_SERVICES.filter((service) => !callersOf(service).includes('gateway'))).toEqual(['scheduling']);
+    it('include the gateway, for every service', () => {
+      expect(GRPC_SERVICES.filter((service) => !callersOf(service).includes('gateway'))).toEqual([]);
     });
 
     it.each(calls)('%s reaches %s through its headless Service, on its gRPC port', (caller, service) => {

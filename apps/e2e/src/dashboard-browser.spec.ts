@@ -132,6 +132,20 @@ describe('the dashboard in a real browser', () => {
     await expectText(page, '#error', 'If this email has an account already, sign in with its password.');
   }, 30_000);
 
+  it('shows a clinician what their role is for once an admin made them one', async () => {
+    const { body } = await api(system.gatewayUrl, '/api/v1/auth/users?limit=500', { key: system.keys.admin });
+    const user = (body as { users: { id: string; email: string }[] }).users.find((u) => u.email === 'browser-user@example.org');
+    const changed = await api(system.gatewayUrl, `/api/v1/auth/users/${user?.id}`, { key: system.keys.admin, method: 'PATCH', body: { role: 'clinician' } });
+    expect(changed.status).toBe(200);
+    await page.locator('#sign-in-email').fill('browser-user@example.org');
+    await page.locator('#sign-in-password').fill('a fine password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText(page, '#account-role', 'clinician');
+    await expectText(page, '#clinician-hint', 'As a clinician your keys run the schedules');
+    expect(await page.locator('#reader-hint').isHidden()).toBe(true);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  }, 30_000);
+
   it('renders the API documentation (Swagger UI) under its Content-Security-Policy', async () => {
     consoleErrors.length = 0;
     const served = await page.goto(`${system.gatewayUrl}/docs`);

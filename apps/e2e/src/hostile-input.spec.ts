@@ -5,6 +5,7 @@ import { startSystem, type RunningSystem, type ServiceName } from '@libs/testing
 import { hostileRequests, operationCount, type HostileRequest, type Knowledge, type OpenApiDocument } from './hostile-requests';
 import { checkAgainstContract } from './contract';
 import { api, DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, validTransaction } from './http';
+import { DEMO as SCHEDULING_DEMO, demoLocations } from './scheduling-rest/rest-client';
 
 /**
  * Generated hostile requests across every operation of /openapi.json, with the
@@ -15,7 +16,7 @@ const REQUESTS = Number(process.env.HOSTILE_REQUESTS ?? 3_000);
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = 4;
 const BATCH = 100;
-const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit'];
+const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit', 'scheduling'];
 
 interface Outcome {
   request: HostileRequest;
@@ -87,17 +88,21 @@ const describeRequest = ({ method, url, headers, body }: HostileRequest) =>
 describe('every operation of /openapi.json under generated hostile requests', () => {
   let system: RunningSystem;
   let document: OpenApiDocument;
-  // The development demo records (apps/finance demo data), and catalogue ids that exist.
+  // The development demo records (apps/finance and apps/scheduling demo data), and catalogue ids that exist.
   const demo = { student: '00000000-0000-4000-8000-00000000e001', registration: '00000000-0000-4000-8000-00000000b001' };
+  const schedulingIds = Object.values(SCHEDULING_DEMO);
   const knowledge: Knowledge = {
     keys: [],
-    ids: [DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, demo.student, demo.registration, '00000000-0000-4000-8000-00000000f001', '1', '2', '100'],
+    ids: [DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, demo.student, demo.registration, '00000000-0000-4000-8000-00000000f001', '1', '2', '100', ...schedulingIds],
     idsFor: {
       accountId: [DEMO_ACCOUNT_ID],
       categoryId: [DEMO_CATEGORY_ID],
       studentId: [demo.student],
       registrationNumberId: [demo.registration],
       userId: Object.values(DEMO_USER_IDS),
+      resourceId: [SCHEDULING_DEMO.nurse, SCHEDULING_DEMO.pharmacist],
+      serviceIds: [SCHEDULING_DEMO.walkIn],
+      staffUserIds: [DEMO_USER_IDS.clinician],
     },
     cursors: [],
   };
@@ -111,7 +116,8 @@ describe('every operation of /openapi.json under generated hostile requests', ()
     // Real records and cursors, to use as they are and to damage a character at a time.
     const created = await api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key: system.keys.bursar, body: validTransaction() });
     knowledge.ids.push(created.body.id);
-    for (const path of ['/api/v1/diseases', '/api/v1/labs', '/dosages?n=a&b=1', '/api/v1/drugs', '/api/v1/categories', '/api/v1/conditions', '/api/v1/premises']) {
+    await demoLocations(system);
+    for (const path of ['/api/v1/diseases', '/api/v1/labs', '/dosages?n=a&b=1', '/api/v1/drugs', '/api/v1/categories', '/api/v1/conditions', '/api/v1/premises', '/api/v1/scheduling/locations?limit=1', '/api/v1/scheduling/services?limit=1']) {
       const { body } = await api(system.gatewayUrl, path, { key: system.keys.reader });
       if (typeof body?.nextCursor === 'string') knowledge.cursors.push(body.nextCursor);
     }

@@ -140,9 +140,12 @@ describe('FHIR R4 output and caching of reference responses', () => {
     expect(statement.implementation.url).toBe(`${system.gatewayUrl}/api/v1`);
     const resources = Object.fromEntries(statement.rest[0].resource.map((r) => [r.type, r]));
     expect(Object.keys(resources).sort()).toEqual(
-      ['Location', 'MedicationKnowledge', 'MedicinalProductInteraction', 'ObservationDefinition', 'ValueSet'],
+      ['Appointment', 'Location', 'MedicationKnowledge', 'MedicinalProductInteraction', 'ObservationDefinition', 'Schedule', 'Slot', 'ValueSet'],
     );
+    expect(resources.Schedule.interaction.map((i) => i.code).sort()).toEqual(['read', 'search-type']);
     expect(resources.MedicationKnowledge.interaction.map((i) => i.code).sort()).toEqual(['read', 'search-type']);
+    expect(resources.Appointment.interaction.map((i) => i.code).sort()).toEqual(['read', 'search-type']);
+    expect(resources.Appointment.searchParam).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'status', type: 'token' })]));
     expect(resources.ObservationDefinition.searchParam).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'n', type: 'string' }), expect.objectContaining({ name: 'r', type: 'token' })]),
     );

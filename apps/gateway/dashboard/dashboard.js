@@ -134,6 +134,7 @@ function render() {
   $('account-email').textContent = current.user.email;
   $('account-role').textContent = current.user.role;
   $('reader-hint').hidden = current.user.role !== 'reader';
+  $('clinician-hint').hidden = current.user.role !== 'clinician';
 }
 
 async function signIn(email, password) {

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { DEMO_USER_IDS } from '@libs/contracts';
+import { DEMO_SCHEDULING_IDS, DEMO_USER_IDS } from '@libs/contracts';
 import type { Logger } from '@libs/logging';
 import type { Policy } from './appointments/policy';
 import type { PremiseDirectory } from './locations/premise-directory';
@@ -21,10 +21,12 @@ const STANDARD_POLICY: Policy = {
   noShowGraceMinutes: 15,
 };
 
+const { services, resources } = DEMO_SCHEDULING_IDS;
+
 export const DEMO_SERVICES = [
-  { id: '00000000-0000-4000-8000-0000005e0001', name: 'Pharmacist consultation', duration: 20, step: 20, before: 0, after: 5, policy: STANDARD_POLICY },
-  { id: '00000000-0000-4000-8000-0000005e0002', name: 'Vaccination', duration: 15, step: 15, before: 0, after: 0, policy: STANDARD_POLICY },
-  { id: '00000000-0000-4000-8000-0000005e0003', name: 'Walk-in consultation', duration: 30, step: 30, before: 0, after: 0, policy: { ...STANDARD_POLICY, minNoticeMinutes: 0 } },
+  { id: services.pharmacistConsultation, name: 'Pharmacist consultation', duration: 20, step: 20, before: 0, after: 5, policy: STANDARD_POLICY },
+  { id: services.vaccination, name: 'Vaccination', duration: 15, step: 15, before: 0, after: 0, policy: STANDARD_POLICY },
+  { id: services.walkIn, name: 'Walk-in consultation', duration: 30, step: 30, before: 0, after: 0, policy: { ...STANDARD_POLICY, minNoticeMinutes: 0 } },
 ] as const;
 
 const [CONSULTATION, VACCINATION, WALK_IN] = DEMO_SERVICES.map((service) => service.id);
@@ -36,20 +38,20 @@ export const DEMO_LOCATIONS = [
     timeZone: 'Europe/London',
     resources: [
       {
-        id: '00000000-0000-4000-8000-0000005f0001',
+        id: resources.pharmacist,
         kind: 'practitioner',
         name: 'Pharmacist on duty',
         services: [CONSULTATION, VACCINATION],
         hours: [...WEEKDAYS.flatMap((d) => [[d, '09:00', '12:30'], [d, '13:30', '17:30']]), [6, '09:00', '13:00']],
       },
-      { id: '00000000-0000-4000-8000-0000005f0002', kind: 'room', name: 'Consultation room', services: [VACCINATION], hours: WEEKDAYS.map((d) => [d, '10:00', '16:00']) },
+      { id: resources.consultationRoom, kind: 'room', name: 'Consultation room', services: [VACCINATION], hours: WEEKDAYS.map((d) => [d, '10:00', '16:00']) },
     ],
   },
   {
     code: 'PRM-0007', // Sample Deansgate Walk-in Clinic, Manchester
     timeZone: 'Europe/London',
     resources: [
-      { id: '00000000-0000-4000-8000-0000005f0003', kind: 'practitioner', name: 'Duty nurse', services: [WALK_IN, VACCINATION], hours: [1, 2, 3, 4, 5, 6, 7].map((d) => [d, '08:00', '20:00']) },
+      { id: resources.dutyNurse, kind: 'practitioner', name: 'Duty nurse', services: [WALK_IN, VACCINATION], hours: [1, 2, 3, 4, 5, 6, 7].map((d) => [d, '08:00', '20:00']) },
     ],
   },
   {
@@ -57,7 +59,7 @@ export const DEMO_LOCATIONS = [
     timeZone: 'Africa/Nairobi',
     resources: [
       {
-        id: '00000000-0000-4000-8000-0000005f0004',
+        id: resources.clinicalOfficer,
         kind: 'practitioner',
         name: 'Clinical officer',
         services: [CONSULTATION, VACCINATION],

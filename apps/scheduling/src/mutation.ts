@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
 import { sqlStateOf } from '@libs/db';
-import type { Actor } from '@libs/grpc';
+import { METADATA, type Actor, type CallContext } from '@libs/grpc';
 import { idempotent, type IdempotentCall } from '@libs/idempotency';
 import type { PremiseDirectory } from './locations/premise-directory';
 
@@ -16,6 +16,11 @@ export interface SchedulingDeps {
   afterCommit: () => void;
 }
 
+/** An idempotent write: the RPC's idempotency call, and its context, whose response headers mark a replay. */
+export interface OnceCall<T> extends IdempotentCall<T> {
+  context: CallContext;
+}
+
 /** Deadlocks and serialization failures: the same transaction, run again, usually passes. */
 const RETRYABLE_STATES = new Set(['40P01', '40001']);
 const ATTEMPTS = 4;
@@ -24,12 +29,13 @@ const ATTEMPTS = 4;
  * Runs a write in one READ COMMITTED transaction: the change, its history and its outbox event commit together
  * (the exclusion constraints carry the no-double-booking invariant, so no stronger isolation is needed). A
  * deadlock or serialization failure runs it again after a random pause that doubles each time. With an
- * idempotency call, a replay commits nothing new and returns the first response.
+ * idempotency call, a replay commits nothing new and returns the first response, marked as a replay in the
+ * response headers (the gateway answers `Idempotent-Replayed: true`, as finance's replays are).
  */
 export async function mutate<T>(
   deps: Pick<SchedulingDeps, 'sequelize' | 'afterCommit'>,
   actor: Actor,
-  call: IdempotentCall<T> | undefined,
+  call: OnceCall<T> | undefined,
   write: (transaction: Transaction) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
@@ -37,7 +43,8 @@ export async function mutate<T>(
       const outcome = await deps.sequelize.transaction((transaction) =>
         call ? idempotent(deps.sequelize, transaction, actor, call, () => write(transaction)) : write(transaction).then((response) => ({ replayed: false, response })),
       );
-      if (!outcome.replayed) deps.afterCommit();
+      if (outcome.replayed) call?.context.sendHeaders?.({ [METADATA.idempotentReplayed]: 'true' });
+      else deps.afterCommit();
       return outcome.response;
     } catch (error) {
       if (attempt >= ATTEMPTS || !RETRYABLE_STATES.has(sqlStateOf(error) ?? '')) throw error;

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { fieldErrorsOf } from '@libs/contracts';
 import { GrpcStatus, RpcError, type FieldError } from '@libs/grpc';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,9 +15,20 @@ export function isIsoDate(value: string): boolean {
   return year >= 1900 && year <= 2999 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** Collects field problems so one response can name them all. */
+/**
+ * Collects field problems so one response can name them all: first a request's fields, parsed against the
+ * API's own schemas (@libs/contracts, the ones the gateway validates with), then what only the service can know.
+ */
 export class FieldChecks {
   readonly errors: FieldError[] = [];
+
+  /** Parses `value` against `schema`, adding its problems (field names prefixed by `at`); undefined if it failed. */
+  parse<S extends z.ZodType>(schema: S, value: unknown, at = ''): z.output<S> | undefined {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    this.errors.push(...fieldErrorsOf(result.error, at));
+    return undefined;
+  }
 
   check(ok: boolean, field: string, message: string): this {
     if (!ok) this.errors.push({ field, message });
@@ -49,3 +62,14 @@ export class FieldChecks {
     return this.check(isIsoDate(value), field, 'must be a date written YYYY-MM-DD');
   }
 }
+
+/** Parses `value`, throwing INVALID_ARGUMENT naming every problem. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const checks = new FieldChecks();
+  const parsed = checks.parse(schema, value);
+  checks.throwIfAny();
+  return parsed as z.output<S>;
+}
+
+/** An optional text field of a gRPC message: '' means absent. */
+export const given = (text: string): string | undefined => (text === '' ? undefined : text);

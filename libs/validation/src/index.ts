@@ -1,3 +1,3 @@
-export { FieldChecks, isIsoDate, isUuid } from './fields';
+export { FieldChecks, given, isIsoDate, isUuid, parseInput } from './fields';
 export { notFound, requireUuid } from './ids';
 export { checkVersion } from './versions';

@@ -1,3 +1,5 @@
+import type { Verdict } from '../context';
+import type { LoadResult } from '../load/load-spec';
 import { LOAD_GENERATOR, POSTGRES_BACKGROUND, type CpuWindow } from './window';
 
 /** CPU ms per answered request, by process, over one measured window. */
@@ -15,7 +17,7 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
  * generator (shown last: it shares the cores).
  */
 export const CPU_COLUMNS: { title: string; of(perRequest: Record<string, number>): number }[] = [
-  ...['gateway', 'reference', 'finance', 'audit'].map((name) => ({ title: name, of: (p: Record<string, number>) => p[name] ?? 0 })),
+  ...['gateway', 'reference', 'finance', 'audit', 'scheduling'].map((name) => ({ title: name, of: (p: Record<string, number>) => p[name] ?? 0 })),
   { title: "PostgreSQL backends (run's databases)", of: (p) => sum(Object.keys(p).filter(isPostgresBackend).map((name) => p[name])) },
   { title: 'PostgreSQL background (shared)', of: (p) => p[POSTGRES_BACKGROUND] ?? 0 },
   ...['RabbitMQ', 'express+pg', 'node:http'].map((name) => ({ title: name, of: (p: Record<string, number>) => p[name] ?? 0 })),
@@ -30,4 +32,18 @@ export function describeCpu(perRequest: Record<string, number>): string {
     .sort(([, a], [, b]) => b - a)
     .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
     .join(', ');
+}
+
+/**
+ * Judges one process's CPU per request in a measured run against a ceiling (the performance targets: the
+ * gateway's share of a forwarded GET, the reference's of a search). A run without CPU figures is not met.
+ */
+export function cpuVerdict(scenario: string, result: LoadResult, process: string, ceilingMs: number): Verdict {
+  const ms = result.cpu ? cpuPerRequest(result.cpu, result.requests)[process] : undefined;
+  return {
+    scenario,
+    figure: ms === undefined ? `${process} CPU not measured` : `${process} ${ms.toFixed(3)} ms CPU per request`,
+    target: `${process} ≤ ${ceilingMs} ms CPU per request`,
+    met: ms !== undefined && ms <= ceilingMs,
+  };
 }

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { bearer, uncached, type BenchContext, type Scenario } from '../context';
+import { cpuVerdict } from '../cpu/per-request';
 import type { RequestSpec } from '../load/load-spec';
 
 // Several terms a search, as a clinician types them: any term may match a test, category or subcategory.
@@ -54,17 +55,19 @@ const asReader = (context: BenchContext, paths: string[]): RequestSpec[] =>
 
 export const labSearch: Scenario = async (context) => {
   const paths = LAB_QUERIES.map((n) => `/api/v1/labs?n=${encodeURIComponent(n)}`);
-  context.record({ scenario: 'labs, several terms', target: 'system', result: await context.load(context.gatewayUrl, asReader(context, paths)) });
+  const labs = context.record({ scenario: 'labs, several terms', target: 'system', result: await context.load(context.gatewayUrl, asReader(context, paths)) });
+  context.judge(cpuVerdict('labs, several terms', labs, 'gateway', 0.35));
 };
 
 export const drugsAndDosages: Scenario = async (context) => {
   const pages = await walkDrugs(context);
   context.note('drug pages walked', pages.length, 'pages');
-  context.record({
+  const walk = context.record({
     scenario: 'drugs page walk',
     target: 'system',
     result: await context.load(context.gatewayUrl, asReader(context, pages)),
   });
+  context.judge(cpuVerdict('drugs page walk', walk, 'gateway', 0.35));
   // Names of drugs that have dosages (Drugs@FDA's), as a user types them: lower case, half the time only the first word.
   const queries = (await drugsWithDosages(context)).map((name) => {
     const lower = name.toLowerCase();

@@ -44,7 +44,8 @@ describe('appointment lifecycle', () => {
       expect(taken).toMatchObject({ status: 'booked', start: slot.start });
       // The booker reclaimed the expired hold in its own transaction.
       const { appointment: expired } = await caller.call(ADMIN, 'getAppointment', { id: hold.id });
-      expect(expired).toMatchObject({ status: 'cancelled', cancellation: { reasonCode: 'expired', cancelledByRole: 'system' } });
+      // TENTATIVE → CANCELLED in the calendar: SEQUENCE grows (RFC 5545 §3.8.7.4).
+      expect(expired).toMatchObject({ status: 'cancelled', sequence: 1, cancellation: { reasonCode: 'expired', cancelledByRole: 'system' } });
       expect(await caller.refusal(first, 'confirmAppointment', { id: hold.id })).toMatchObject({ problem: { type: 'hold_expired' } });
     });
 
@@ -68,11 +69,11 @@ describe('appointment lifecycle', () => {
         const { appointment } = await caller.call(ADMIN, 'getAppointment', { id: holds[i].appointment.id });
         const { entries } = await caller.call(ADMIN, 'getAppointmentHistory', { id: holds[i].appointment.id });
         if (outcome.status === 'fulfilled') {
-          expect(appointment?.status).toBe('booked');
+          expect(appointment).toMatchObject({ status: 'booked', sequence: 1 });
           expect(entries.map((e) => e.action)).toEqual(['held', 'confirmed']);
         } else {
           expect(outcome.reason).toMatchObject({ code: GrpcStatus.FAILED_PRECONDITION });
-          expect(appointment).toMatchObject({ status: 'cancelled', cancellation: { reasonCode: 'expired' } });
+          expect(appointment).toMatchObject({ status: 'cancelled', sequence: 1, cancellation: { reasonCode: 'expired' } });
           expect(entries.map((e) => e.action)).toEqual(['held', 'expired']);
         }
       }

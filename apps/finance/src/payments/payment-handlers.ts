@@ -8,8 +8,8 @@ import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { insertStatementLine } from '../statements/statement-store';
-import { amountOf, given, InputProblems, parseInput } from '../validation/input';
-import { notFound, requireUuid } from '@libs/validation';
+import { amountOf } from '../validation/input';
+import { FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { nextStatus, type PaymentMove } from './payment-states';
 import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';
@@ -95,7 +95,7 @@ export function paymentHandlers(deps: FinanceDeps) {
 
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.submitPayment);
-      const checks = new InputProblems();
+      const checks = new FieldChecks();
       const submission = { studentId: given(request.studentId), amount: amountOf(request.amount), description: request.description, date: request.date };
       checks.parse(financeApi.paymentSubmission, submission);
       // Staff name the student; a student pays for themselves.

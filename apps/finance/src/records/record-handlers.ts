@@ -4,8 +4,7 @@ import { FINANCE_ACCESS } from '../access';
 import { mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
-import { given, InputProblems } from '../validation/input';
-import { notFound, requireUuid } from '@libs/validation';
+import { FieldChecks, given, notFound, requireUuid } from '@libs/validation';
 import { checkReferences, type Reference } from '../validation/references';
 import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, insertRecord, listRecords } from './record-store';
@@ -31,7 +30,7 @@ export function recordHandlers(deps: FinanceDeps) {
   async function create<E extends RecordEntityType, R>(
     context: CallContext,
     kind: RecordKind<E>,
-    input: { values: (string | null)[]; checks: InputProblems; references: Reference[]; key: string; request: unknown },
+    input: { values: (string | null)[]; checks: FieldChecks; references: Reference[]; key: string; request: unknown },
     codec: Codec<R>,
     wrap: (record: EntityMessage<E>) => R,
   ): Promise<R> {
@@ -55,8 +54,8 @@ export function recordHandlers(deps: FinanceDeps) {
 
   const { recordBodies } = financeApi;
   /** The problems of a create request's fields, by the API's schema for the record's body. */
-  const checked = (schema: Parameters<InputProblems['parse']>[0], body: unknown) => {
-    const problems = new InputProblems();
+  const checked = (schema: Parameters<FieldChecks['parse']>[0], body: unknown) => {
+    const problems = new FieldChecks();
     problems.parse(schema, body);
     return problems;
   };

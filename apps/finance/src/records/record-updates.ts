@@ -4,8 +4,7 @@ import { FINANCE_ACCESS } from '../access';
 import { mutate } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
-import { parseInput } from '../validation/input';
-import { checkVersion, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, notFound, parseInput, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 

@@ -7,8 +7,8 @@ import { recordEvent } from '@libs/outbox';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';
 import { visibleStudent } from '../records/visible-student';
-import { amountOf, given, parseInput } from '../validation/input';
-import { notFound, requireUuid } from '@libs/validation';
+import { amountOf } from '../validation/input';
+import { given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { insertStatementLine, statementOf } from './statement-store';
 
 export function statementHandlers(deps: FinanceDeps) {

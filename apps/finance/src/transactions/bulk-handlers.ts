@@ -4,7 +4,7 @@ import { FINANCE_ACCESS } from '../access';
 import { mutateOnce } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
-import { InputProblems, parseInput } from '../validation/input';
+import { FieldChecks, parseInput } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { apiTransaction } from './transaction-input';
 import { referencesOf } from './transaction-references';
@@ -19,7 +19,7 @@ export function bulkHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.BulkCreateTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.write);
-      const checks = new InputProblems();
+      const checks = new FieldChecks();
       checks.parse(financeApi.bulkCreate, request.items.map(apiTransaction));
       checks.throwIfAny();
       const call = {
@@ -51,7 +51,7 @@ export function bulkHandlers(deps: FinanceDeps) {
     ): Promise<financeV1.BulkDeleteTransactionsResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.delete);
       parseInput(financeApi.bulkDelete, request.ids);
-      const checks = new InputProblems();
+      const checks = new FieldChecks();
       const call = {
         method: 'BulkDeleteTransactions',
         key: request.idempotencyKey,

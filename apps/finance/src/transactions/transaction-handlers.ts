@@ -6,8 +6,7 @@ import { mutate, mutateOnceInRounds } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { auditEventOf, outboxInsert, recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
-import { given, InputProblems, parseInput } from '../validation/input';
-import { checkVersion, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences, reportMissing } from '../validation/references';
 import { checkTransactionInput } from './transaction-input';
 import { referencesOf } from './transaction-references';
@@ -73,7 +72,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
       const input = request.input;
-      const checks = new InputProblems();
+      const checks = new FieldChecks();
       checkTransactionInput(checks, input);
       checks.throwIfAny();
       const call = {
@@ -121,7 +120,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           notes: request.notes ?? before.notes,
           accountId: request.accountId ?? before.accountId,
         };
-        const checks = new InputProblems();
+        const checks = new FieldChecks();
         checkTransactionInput(checks, merged);
         checks.throwIfAny();
         await checkReferences(sequelize, checks, changedReferences(request), transaction);

@@ -1,5 +1,6 @@
 import { financeApi, type financeV1 } from '@libs/contracts';
-import { amountOf, given, type InputProblems } from '../validation/input';
+import { amountOf } from '../validation/input';
+import { given, type FieldChecks } from '@libs/validation';
 
 /** A transaction as the finance API's schema takes it: amounts as numbers, absent values left out. */
 export const apiTransaction = (input: financeV1.TransactionInput) => ({
@@ -13,6 +14,6 @@ export const apiTransaction = (input: financeV1.TransactionInput) => ({
 });
 
 /** Checks one new transaction against the API's schema; `at` prefixes field names (`[3].` for bulk items). */
-export function checkTransactionInput(problems: InputProblems, input: financeV1.TransactionInput, at = ''): void {
+export function checkTransactionInput(problems: FieldChecks, input: financeV1.TransactionInput, at = ''): void {
   problems.parse(financeApi.newTransaction, apiTransaction(input), at);
 }

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { InputProblems } from './input';
+import type { FieldChecks } from '@libs/validation';
 
 type Table = 'accounts' | 'categories' | 'students' | 'registration_numbers';
 
@@ -38,7 +38,7 @@ export function referenceLookup(references: Reference[], firstParam = 1): Refere
 }
 
 /** Adds "does not exist" for every reference not among the rows found (`found`: `table:id`, as the lookup gives them). */
-export function reportMissing(checks: InputProblems, references: Reference[], found: Iterable<string>): void {
+export function reportMissing(checks: FieldChecks, references: Reference[], found: Iterable<string>): void {
   const foundKeys = new Set(found);
   for (const reference of references) {
     if (reference.id === '') continue;
@@ -53,7 +53,7 @@ export function reportMissing(checks: InputProblems, references: Reference[], fo
  */
 export async function checkReferences(
   sequelize: Sequelize,
-  checks: InputProblems,
+  checks: FieldChecks,
   references: Reference[],
   transaction: Transaction,
 ): Promise<void> {

@@ -2,6 +2,8 @@ import express, { type Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { notFoundHandler, problemHandler } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
+import { appointmentMoveRoutes } from '../appointments/appointment-move-routes';
+import { appointmentRoutes } from '../appointments/appointment-routes';
 import { auditRoutes } from '../audit/audit-routes';
 import type { GatewayConfig } from '../config';
 import { paymentRoutes } from '../finance/payment-routes';
@@ -20,6 +22,7 @@ import { drugRoutes } from '../reference/drugs-routes';
 import { labRoutes } from '../reference/labs-routes';
 import { metadataRoutes } from '../reference/metadata-routes';
 import { premiseRoutes } from '../reference/premises-routes';
+import { schedulingRoutes } from '../scheduling/scheduling-routes';
 import type { Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
 import { docsAssets, docsRoutes } from './docs-routes';
@@ -93,7 +96,10 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
     ...paymentRoutes(upstreams),
     ...transactionRoutes(upstreams),
     ...financeRecordRoutes(upstreams),
+    ...appointmentRoutes(upstreams),
+    ...appointmentMoveRoutes(upstreams),
     ...auditRoutes(upstreams),
+    ...schedulingRoutes(upstreams),
   ];
   app.use(docsAssets());
   app.use(dashboard());

@@ -1,8 +1,11 @@
+import * as appointments from '../appointments/appointment-operations';
+import * as appointmentMoves from '../appointments/appointment-move-operations';
 import * as audit from '../audit/audit-operations';
 import * as finance from '../finance/transaction-operations';
 import * as records from '../finance/record-operations';
 import * as identity from '../identity/identity-operations';
 import * as reference from '../reference/reference-operations';
+import { schedulingOperations } from '../scheduling/scheduling-operations';
 import * as platform from './platform-operations';
 import type { OperationSpec } from './routing/operation';
 
@@ -19,7 +22,10 @@ export function allOperations(): OperationSpec[] {
     ...recordKinds.flatMap((kind) => [kind.list, kind.get, kind.create, kind.update]),
     records.getStudentStatement,
     records.addStatementLine,
+    ...Object.values(appointments),
+    ...Object.values(appointmentMoves),
     ...Object.values(audit),
+    ...schedulingOperations,
     ...Object.values(platform),
   ];
   return declared.filter(isOperation);

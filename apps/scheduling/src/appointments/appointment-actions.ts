@@ -29,8 +29,6 @@ export interface ActionSpec {
   action: string;
   /** Policy checks and the columns the move sets besides the status; `now` is the database's clock. */
   apply(row: AppointmentRow, actor: Actor, now: number): StatusColumns;
-  /** Whether the move changes the iCalendar SEQUENCE (a cancellation does). */
-  sequence?: boolean;
 }
 
 export const holdExpired = (row: AppointmentRow) =>
@@ -64,7 +62,7 @@ export async function act<Req extends ActionRequest, Res extends { appointment?:
   checkFields(checks);
   checks.throwIfAny();
   const { idempotencyKey, ...fields } = request;
-  const call = { method: spec.method, key: idempotencyKey, request: fields, codec };
+  const call = { method: spec.method, key: idempotencyKey, request: fields, codec, context };
   return mutate(deps, actor, call, async (transaction) => {
     const row = await lockVisible(deps, actor, id, transaction);
     checkVersion('appointment', row.version, request.expectedVersion);
@@ -73,7 +71,7 @@ export async function act<Req extends ActionRequest, Res extends { appointment?:
     }
     const to = nextStatus(row.status, spec.move);
     const columns = spec.apply(row, actor, row.db_now);
-    await setStatus(deps.sequelize, transaction, row, to, columns, { sequence: spec.sequence });
+    await setStatus(deps.sequelize, transaction, row, to, columns);
     const after = await recordChange(deps.sequelize, transaction, context, actor, { action: spec.action, before: row, id });
     // Every response of a move is the appointment as it now is.
     return { appointment: toAppointment(after) } as Res;

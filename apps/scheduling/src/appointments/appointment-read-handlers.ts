@@ -1,16 +1,14 @@
 import { QueryTypes } from 'sequelize';
-import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { keysetPage, pageSize } from '@libs/cursor';
-import { FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../page-size';
 import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
-import { timeChecks } from '../time/time-input';
-import { PREMISE_ID } from '../locations/location-store';
+import { parseInstant } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 import { APPOINTMENT_COLUMNS, toAppointment, type AppointmentRow } from './appointment-row';
-import { STATUSES } from './appointment-states';
 import { findAppointment } from './appointment-store';
 
 export function appointmentReadHandlers(deps: SchedulingDeps) {
@@ -67,14 +65,17 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       context: CallContext,
     ): Promise<schedulingV1.ListAppointmentsResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.readAppointments);
-      const checks = new FieldChecks()
-        .uuid(request.resourceId, 'resourceId', { required: false })
-        .uuid(request.studentId, 'studentId', { required: false })
-        .check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id');
-      if (request.status) checks.oneOf(request.status, 'status', STATUSES);
-      const from = request.from ? timeChecks.instant(checks, request.from, 'from') : undefined;
-      const to = request.to ? timeChecks.instant(checks, request.to, 'to') : undefined;
-      checks.throwIfAny();
+      // The API's filters (libs/contracts), as the gateway checked them; '' is an absent filter.
+      const filters = parseInput(appointmentsApi.appointmentFilters, {
+        locationId: given(request.locationId),
+        resourceId: given(request.resourceId),
+        studentId: given(request.studentId),
+        status: given(request.status),
+        from: given(request.from),
+        to: given(request.to),
+      });
+      const from = filters.from === undefined ? undefined : parseInstant(filters.from);
+      const to = filters.to === undefined ? undefined : parseInstant(filters.to);
       const scope = await scopeOf(sequelize, actor);
       const query = { ...request, cursor: undefined, limit: undefined };
       const page = await keysetPage({

@@ -1,5 +1,6 @@
 import { GrpcStatus, problemOf } from '@libs/grpc';
-import { nextStatus } from './appointment-states';
+import { changesCalendarStatus, nextStatus } from './appointment-states';
+import { studentFor } from './booking-handlers';
 import { cancellation, checkCheckIn, checkNoShow, checkNoShowRevert, checkReschedule, type Policy } from './policy';
 
 const POLICY: Policy = {
@@ -72,5 +73,39 @@ describe('policy rules', () => {
     expect(() => checkNoShow(POLICY, at(15))).not.toThrow();
     expect(() => checkNoShowRevert({ markedAt: START, now: START + 23 * 3_600_000 })).not.toThrow();
     expect(refusal(() => checkNoShowRevert({ markedAt: START, now: START + 25 * 3_600_000 })).problem).toMatchObject({ rule: 'no_show_revert_window' });
+  });
+});
+
+describe('SEQUENCE (RFC 5545 §3.8.7.4: it grows when the calendar STATUS changes)', () => {
+  it.each([
+    ['confirm', 'held', true],
+    ['release', 'held', true],
+    ['expire', 'held', true],
+    ['cancel', 'held', true],
+    ['cancel', 'booked', true],
+    ['entered_in_error', 'held', true],
+    ['entered_in_error', 'booked', true],
+    ['entered_in_error', 'checked_in', true],
+    ['entered_in_error', 'noshow', true],
+    ['check_in', 'booked', false],
+    ['complete', 'checked_in', false],
+    ['no_show', 'booked', false],
+    ['no_show_revert', 'noshow', false],
+  ] as const)('%s from %s changes it: %s', (move, from, changes) => {
+    expect(changesCalendarStatus(from, nextStatus(from, move))).toBe(changes);
+  });
+});
+
+describe('the student an appointment is for', () => {
+  const student = { userId: '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f', role: 'student' };
+
+  it('is the student themselves, whether they name their id in lower or upper case, or not at all', () => {
+    expect(studentFor(student, '')).toBe(student.userId);
+    expect(studentFor(student, student.userId)).toBe(student.userId);
+    expect(studentFor(student, student.userId.toUpperCase())).toBe(student.userId);
+  });
+
+  it('is never another student', () => {
+    expect(refusal(() => studentFor(student, '7f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f')).code).toBe(GrpcStatus.PERMISSION_DENIED);
   });
 });

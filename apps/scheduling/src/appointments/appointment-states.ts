@@ -1,7 +1,8 @@
+import { appointmentsApi, CALENDAR_STATUS } from '@libs/contracts';
 import { GrpcStatus, ProblemError } from '@libs/grpc';
 
-export const STATUSES = ['held', 'booked', 'checked_in', 'fulfilled', 'noshow', 'cancelled', 'entered_in_error'] as const;
-export type Status = (typeof STATUSES)[number];
+export const STATUSES = appointmentsApi.APPOINTMENT_STATUSES;
+export type Status = appointmentsApi.AppointmentStatus;
 
 /** FHIR R4 Appointment.status of each status. */
 export const FHIR_STATUS: Record<Status, string> = {
@@ -51,3 +52,9 @@ export function nextStatus(current: Status, move: Move): Status {
   }
   return rule.to;
 }
+
+/**
+ * Whether going from one status to another changes the appointment's iCalendar STATUS (TENTATIVE, CONFIRMED,
+ * CANCELLED): every such move adds 1 to SEQUENCE (RFC 5545 §3.8.7.4), as a reschedule does for its new time.
+ */
+export const changesCalendarStatus = (from: Status, to: Status): boolean => CALENDAR_STATUS[from] !== CALENDAR_STATUS[to];

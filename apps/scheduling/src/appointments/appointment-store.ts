@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Actor, CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { APPOINTMENT_COLUMNS, instantRange, toAppointment, type AppointmentRow } from './appointment-row';
-import { OCCUPYING, type Status } from './appointment-states';
+import { changesCalendarStatus, OCCUPYING, type Status } from './appointment-states';
 import type { Policy } from './policy';
 
 /** The actor of changes nobody asked for: holds expired by the sweeper or reclaimed by the next booker. */
@@ -81,7 +81,8 @@ export type StatusColumns = Partial<
 
 /**
  * Compare-and-swap of the status: the row changes only if it still has the status it was read with (the row is
- * locked, so it has; the condition keeps the rule visible in the statement). Freed time goes with it.
+ * locked, so it has; the condition keeps the rule visible in the statement). Freed time goes with it, and a
+ * change of the calendar's STATUS adds 1 to SEQUENCE.
  */
 export async function setStatus(
   sequelize: Sequelize,
@@ -89,13 +90,12 @@ export async function setStatus(
   row: AppointmentRow,
   to: Status,
   columns: StatusColumns,
-  options: { sequence?: boolean } = {},
 ): Promise<void> {
   const { stamp, ...values } = columns;
   const entries = Object.entries(values);
   const sets = entries.map(([column], i) => `${column} = $${i + 4}`);
   if (stamp) sets.push(`${stamp} = now()`);
-  if (options.sequence) sets.push('sequence = sequence + 1');
+  if (changesCalendarStatus(row.status, to)) sets.push('sequence = sequence + 1');
   const [, result] = await sequelize.query(
     `UPDATE appointments SET status = $2, hold_expires_at = NULL, version = version + 1, updated_at = now()${sets.map((s) => `, ${s}`).join('')}
       WHERE id = $1 AND status = $3`,

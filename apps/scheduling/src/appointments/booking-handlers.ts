@@ -1,6 +1,6 @@
-import { schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { checkVersion, FieldChecks, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, given, parseInput, requireUuid } from '@libs/validation';
 import { isStaff, requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
 import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
 import { resolveSlot, slotTaken, type ResolvedSlot } from '../slots/resolve-slot';
@@ -10,10 +10,10 @@ import { nextStatus } from './appointment-states';
 import { insertAppointment, moveAppointment, reclaimExpiredHolds, recordChange } from './appointment-store';
 import { checkReschedule } from './policy';
 
-/** The student an appointment is for: a student books for themselves, staff name one. */
-function studentFor(actor: Actor, requested: string): string {
+/** The student an appointment is for: a student books for themselves (their id in either case: a UUID), staff name one. */
+export function studentFor(actor: Actor, requested: string): string {
   if (!isStaff(actor)) {
-    if (requested !== '' && requested !== actor.userId) {
+    if (requested !== '' && requested.toLowerCase() !== actor.userId.toLowerCase()) {
       throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'a student may book only for themselves');
     }
     return actor.userId;
@@ -39,6 +39,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     status: 'held' | 'booked',
   ): Promise<schedulingV1.HoldSlotResponse> {
     const actor = requireRole(context, SCHEDULING_ACCESS.book);
+    parseInput(appointmentsApi.slotRequest, { slotToken: request.slotToken, studentId: given(request.studentId) });
     const studentId = studentFor(actor, request.studentId);
     const slot = await resolveSlot(sequelize, cursors, request.slotToken);
     if (isStaff(actor)) requireStaffing(await scopeOf(sequelize, actor), slot.resource.id);
@@ -46,7 +47,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     const method = status === 'held' ? 'HoldSlot' : 'BookAppointment';
     const codec = status === 'held' ? schedulingV1.HoldSlotResponse : schedulingV1.BookAppointmentResponse;
     const { placement } = slot;
-    return mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec }, async (transaction) => {
+    return mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec, context }, async (transaction) => {
       await reclaimExpiredHolds(sequelize, transaction, context, { ...placement, studentId });
       const row = await insertAppointment(sequelize, transaction, {
         placement,
@@ -84,9 +85,10 @@ export function bookingHandlers(deps: SchedulingDeps) {
     ): Promise<schedulingV1.RescheduleAppointmentResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.book);
       const id = requireUuid(request.id);
+      parseInput(appointmentsApi.rescheduleRequest, { slotToken: request.slotToken });
       const slot = await resolveSlot(sequelize, cursors, request.slotToken);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse };
+      const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         const row = await lockVisible(deps, actor, id, transaction);
         checkVersion('appointment', row.version, request.expectedVersion);

@@ -1,12 +1,11 @@
-import { schedulingV1 } from '@libs/contracts';
+import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import type { CallContext } from '@libs/grpc';
+import { given } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { act, actorKind } from './appointment-actions';
-import { CANCELLATION_REASONS } from './cancellation-reasons';
 import { cancellation, checkCheckIn, checkComplete, checkNoShow, checkNoShowRevert } from './policy';
 
-const REASON_TEXT_MAX = 500;
 const timing = (row: { start_ms: number; end_ms: number }, now: number) => ({ now, start: row.start_ms, end: row.end_ms });
 
 /** Release, cancel, check-in, complete, no-show (and its revert), entered-in-error: one move each. */
@@ -32,7 +31,6 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           roles: SCHEDULING_ACCESS.book,
           move: 'cancel',
           action: 'cancelled',
-          sequence: true,
           apply: (row, actor, now) => {
             const { late } = row.status === 'held' ? { late: false } : cancellation(row.policy, timing(row, now), actorKind(actor));
             return {
@@ -46,7 +44,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           },
         },
         (checks) =>
-          checks.oneOf(request.reasonCode, 'reasonCode', CANCELLATION_REASONS).text(request.reasonText, 'reasonText', { required: false, max: REASON_TEXT_MAX }),
+          checks.parse(appointmentsApi.cancelRequest, { reasonCode: request.reasonCode, reasonText: given(request.reasonText) }),
       ),
 
     checkInAppointment: (request: schedulingV1.CheckInAppointmentRequest, context: CallContext) =>
@@ -110,7 +108,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
           action: 'entered_in_error',
           apply: () => ({ error_reason: request.reason.trim() }),
         },
-        (checks) => checks.text(request.reason, 'reason', { required: true, max: REASON_TEXT_MAX }),
+        (checks) => checks.parse(appointmentsApi.enteredInErrorRequest, { reason: request.reason }),
       ),
   };
 }

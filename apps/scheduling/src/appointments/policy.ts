@@ -5,17 +5,6 @@ import { MS_PER_MINUTE } from '../time/zoned-time';
 /** A service's booking rules (the contract's Policy), snapshotted on each appointment when it is made. */
 export type Policy = schedulingV1.Policy;
 
-/** The bounds of each policy field (inclusive), checked when a service is written. */
-export const POLICY_BOUNDS: Record<keyof Policy, [number, number]> = {
-  minNoticeMinutes: [0, 60 * 24 * 30],
-  horizonDays: [1, 730],
-  holdTtlSeconds: [1, 3_600],
-  cancelCutoffMinutes: [0, 60 * 24 * 30],
-  rescheduleCutoffMinutes: [0, 60 * 24 * 30],
-  checkInWindowMinutes: [0, 60 * 24],
-  noShowGraceMinutes: [0, 60 * 24],
-};
-
 /** How long after a no-show was marked it may be reverted. */
 export const NO_SHOW_REVERT_HOURS = 24;
 

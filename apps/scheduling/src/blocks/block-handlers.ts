@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, ProblemError, requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
@@ -13,11 +13,11 @@ import { BLOCK_CANCELLATION_REASON } from '../appointments/cancellation-reasons'
 import { PREMISE_ID } from '../locations/location-store';
 import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
 import { findResource } from '../resources/resource-store';
-import { timeChecks } from '../time/time-input';
+import { parseRequest } from '../input';
+import { parseInstant, timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 
-const REASON_MAX = 500;
-const MAX_BLOCK_DAYS = 366;
+const MAX_BLOCK_DAYS = SCHEDULING_LIMITS.blockDays;
 /** Appointments named in a 409: enough to act on, few enough for the answer's trailer. */
 const LISTED = 20;
 
@@ -98,11 +98,9 @@ export function blockHandlers(deps: SchedulingDeps) {
      */
     async createBlock(request: schedulingV1.CreateBlockRequest, context: CallContext): Promise<schedulingV1.CreateBlockResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.block);
-      const checks = new FieldChecks().uuid(request.resourceId, 'resourceId', { required: true }).text(request.reason, 'reason', { required: false, max: REASON_MAX });
-      const start = timeChecks.instant(checks, request.start, 'start');
-      const end = timeChecks.instant(checks, request.end, 'end');
-      checks.throwIfAny();
-      const [from, until] = [start as number, end as number];
+      const { resourceId, start, end, reason, cancelOverlapping } = request;
+      parseRequest(schedulingApi.newBlock, { resourceId, start, end, reason, cancelOverlapping });
+      const [from, until] = [parseInstant(start) as number, parseInstant(end) as number];
       new FieldChecks()
         .check(until > from, 'end', 'must be after start')
         .check(until - from <= MAX_BLOCK_DAYS * 86_400_000, 'end', `must be at most ${MAX_BLOCK_DAYS} days after start`)
@@ -111,7 +109,7 @@ export function blockHandlers(deps: SchedulingDeps) {
       if (!resource) throw notFound('resource', request.resourceId);
       requireStaffing(await scopeOf(sequelize, actor), resource.id);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse };
+      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         await reclaimExpiredHolds(sequelize, transaction, context, {
           resourceId: resource.id,
@@ -152,7 +150,7 @@ export function blockHandlers(deps: SchedulingDeps) {
             cancelled_by_role: actor.role,
             cancelled_late: row.status !== 'held' && late,
             stamp: 'cancelled_at',
-          }, { sequence: true });
+          });
           await recordChange(sequelize, transaction, context, actor, { action: 'cancelled', before: row, id: row.id });
         }
         const [{ id }] = await sequelize.query<{ id: string }>(

@@ -1,13 +1,15 @@
 import { QueryTypes } from 'sequelize';
-import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
 import { mutate, type SchedulingDeps } from '../mutation';
-import { timeChecks } from '../time/time-input';
+import { parseRequest } from '../input';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
+
+const { canonicalZone } = schedulingFields;
 
 export function locationHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
@@ -42,8 +44,8 @@ export function locationHandlers(deps: SchedulingDeps) {
     async putLocation(request: schedulingV1.PutLocationRequest, context: CallContext): Promise<schedulingV1.PutLocationResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const checks = new FieldChecks().check(PREMISE_ID.test(request.premiseId), 'premiseId', 'must be a premise id');
-      const zone = timeChecks.zone(checks, request.timeZone, 'timeZone');
-      checks.throwIfAny();
+      const { timeZone } = parseRequest(schedulingApi.locationPut, { timeZone: request.timeZone }, checks);
+      const zone = canonicalZone(timeZone);
       const premise = await deps.premises.find({ id: request.premiseId }, context.requestId);
       if (!premise) throw notFound('premise', request.premiseId);
       return mutate(deps, actor, undefined, async (transaction) => {

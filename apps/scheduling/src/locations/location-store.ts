@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
+import { schedulingApi, type schedulingV1 } from '@libs/contracts';
 
 export interface LocationRow {
   premise_id: string;
@@ -11,7 +11,7 @@ export interface LocationRow {
 }
 
 /** Premise ids are the reference service's: positive decimal bigints. */
-export const PREMISE_ID = /^[1-9]\d{0,17}$/;
+export const { PREMISE_ID } = schedulingApi;
 
 export async function findLocation(sequelize: Sequelize, premiseId: string, transaction?: Transaction, lock = false): Promise<LocationRow | undefined> {
   if (!PREMISE_ID.test(premiseId)) return undefined;

@@ -1,24 +1,17 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
-import { checkVersion, FieldChecks, isUuid, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
+import { parseRequest, presentFields } from '../input';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
 
-export const RESOURCE_KINDS = ['practitioner', 'room'] as const;
-const NAME_MAX = 200;
-const MAX_LINKS = 200;
-
-/** Service ids must name services and staff ids users (UUIDs); each list at most 200 and without repeats. */
-function checkIds(checks: FieldChecks, ids: readonly string[], field: string): string[] {
-  checks.check(ids.length <= MAX_LINKS, field, `must hold at most ${MAX_LINKS} ids`);
-  ids.slice(0, MAX_LINKS).forEach((id, i) => checks.check(isUuid(id), `${field}[${i}]`, 'must be a UUID'));
-  return [...new Set(ids.map((id) => id.toLowerCase()))];
-}
+/** Ids as stored: lower case (the API's schema has refused repeats). */
+const stored = (ids: readonly string[] | undefined) => ids?.map((id) => id.toLowerCase());
 
 export function resourceHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
@@ -79,16 +72,10 @@ export function resourceHandlers(deps: SchedulingDeps) {
 
     async createResource(request: schedulingV1.CreateResourceRequest, context: CallContext): Promise<schedulingV1.CreateResourceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
-      const input = request.input ?? schedulingV1.ResourceInput.fromPartial({});
-      const checks = new FieldChecks()
-        .check(PREMISE_ID.test(input.locationId), 'locationId', 'must be a premise id')
-        .oneOf(input.kind, 'kind', RESOURCE_KINDS)
-        .text(input.name, 'name', { required: true, max: NAME_MAX });
-      const serviceIds = checkIds(checks, input.serviceIds, 'serviceIds');
-      const staffUserIds = checkIds(checks, input.staffUserIds, 'staffUserIds');
-      checks.throwIfAny();
+      const input = parseRequest(schedulingApi.newResource, request.input ?? schedulingV1.ResourceInput.fromPartial({}));
+      const [serviceIds, staffUserIds] = [stored(input.serviceIds) ?? [], stored(input.staffUserIds) ?? []];
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse };
+      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         if (!(await findLocation(sequelize, input.locationId, transaction))) {
           new FieldChecks().check(false, 'locationId', 'is not a bookable location').throwIfAny();
@@ -105,11 +92,9 @@ export function resourceHandlers(deps: SchedulingDeps) {
     async updateResource(request: schedulingV1.UpdateResourceRequest, context: CallContext): Promise<schedulingV1.UpdateResourceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const id = requireUuid(request.id);
-      const checks = new FieldChecks();
-      if (request.name !== undefined) checks.text(request.name, 'name', { required: true, max: NAME_MAX });
-      const serviceIds = request.serviceIds && checkIds(checks, request.serviceIds.ids, 'serviceIds');
-      const staffUserIds = request.staffUserIds && checkIds(checks, request.staffUserIds.ids, 'staffUserIds');
-      checks.throwIfAny();
+      const changes = presentFields({ name: request.name, active: request.active, serviceIds: request.serviceIds?.ids, staffUserIds: request.staffUserIds?.ids });
+      parseRequest(schedulingApi.resourcePatch, changes);
+      const [serviceIds, staffUserIds] = [stored(changes.serviceIds), stored(changes.staffUserIds)];
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findResource(sequelize, id, transaction, true);
         if (!before) throw notFound('resource', id);

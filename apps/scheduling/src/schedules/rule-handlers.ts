@@ -1,15 +1,15 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
+import { schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
+import { parseInto, parseRequest } from '../input';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findResource, type ResourceRow } from '../resources/resource-store';
 import { checkWindows } from '../schedule/rules';
 import { formatLocalTime, timeChecks } from '../time/time-input';
 
-const MAX_WINDOWS = 7 * 12;
 
 export function ruleHandlers(deps: SchedulingDeps) {
   const { sequelize } = deps;
@@ -51,9 +51,9 @@ export function ruleHandlers(deps: SchedulingDeps) {
     /** Replaces the weekly windows: local wall-clock times of the location's zone, never converted to UTC. */
     async putWeeklyRules(request: schedulingV1.PutWeeklyRulesRequest, context: CallContext): Promise<schedulingV1.PutWeeklyRulesResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
-      const checks = new FieldChecks().check(request.windows.length <= MAX_WINDOWS, 'windows', `must hold at most ${MAX_WINDOWS} windows`);
-      request.windows.forEach((w, i) => checks.check(Number.isInteger(w.weekday) && w.weekday >= 1 && w.weekday <= 7, `windows[${i}].weekday`, 'must be 1 (Monday) to 7 (Sunday)'));
-      const windows = checkWindows(checks, request.windows.slice(0, MAX_WINDOWS), 'windows', (w) => w.weekday);
+      parseRequest(schedulingApi.weeklyRules, { windows: request.windows });
+      const checks = new FieldChecks();
+      const windows = checkWindows(checks, request.windows, 'windows', (w) => w.weekday);
       checks.throwIfAny();
       return mutate(deps, actor, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
@@ -90,12 +90,11 @@ export function ruleHandlers(deps: SchedulingDeps) {
 
     async putOverride(request: schedulingV1.PutOverrideRequest, context: CallContext): Promise<schedulingV1.PutOverrideResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const dateChecks = new FieldChecks();
+      parseInto(dateChecks, schedulingFields.localDate, request.localDate, 'localDate');
+      parseRequest(schedulingApi.dateOverride, { closed: request.closed, windows: request.windows }, dateChecks);
       const checks = new FieldChecks();
-      timeChecks.localDate(checks, request.localDate, 'localDate');
-      checks
-        .check(request.windows.length <= 12, 'windows', 'must hold at most 12 windows')
-        .check(request.closed === (request.windows.length === 0), 'windows', request.closed ? 'must be empty on a closed day' : 'must hold at least one window, or set closed');
-      const windows = checkWindows(checks, request.windows.slice(0, 12), 'windows', () => 0);
+      const windows = checkWindows(checks, request.windows, 'windows', () => 0);
       checks.throwIfAny();
       const stored = windows.map((w) => ({ start: formatLocalTime(w.start), end: formatLocalTime(w.end) }));
       return mutate(deps, actor, undefined, async (transaction) => {

@@ -1,30 +1,13 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { SCHEDULING_LIMITS, schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
-import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
-import { POLICY_BOUNDS, type Policy } from '../appointments/policy';
+import { checkVersion, notFound, requireUuid } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
+import { parseRequest, presentFields } from '../input';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
-
-const NAME_MAX = 200;
-/** Bounds of a service's shape, in minutes. */
-const SHAPE_BOUNDS = {
-  durationMinutes: [5, 24 * 60],
-  slotStepMinutes: [5, 24 * 60],
-  bufferBeforeMinutes: [0, 240],
-  bufferAfterMinutes: [0, 240],
-} as const;
-
-const inRange = (checks: FieldChecks, value: number, field: string, [min, max]: readonly [number, number]) =>
-  checks.check(Number.isInteger(value) && value >= min && value <= max, field, `must be an integer from ${min} to ${max}`);
-
-function checkPolicy(checks: FieldChecks, policy: Policy | undefined): void {
-  if (!policy) return void checks.check(false, 'policy', 'is required');
-  for (const [field, bounds] of Object.entries(POLICY_BOUNDS)) inRange(checks, policy[field as keyof Policy], `policy.${field}`, bounds);
-}
 
 export function serviceHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
@@ -69,19 +52,15 @@ export function serviceHandlers(deps: SchedulingDeps) {
 
     async createService(request: schedulingV1.CreateServiceRequest, context: CallContext): Promise<schedulingV1.CreateServiceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
-      const input = request.input ?? schedulingV1.ServiceInput.fromPartial({});
-      const checks = new FieldChecks().text(input.name, 'name', { required: true, max: NAME_MAX });
-      for (const [field, bounds] of Object.entries(SHAPE_BOUNDS)) inRange(checks, input[field as keyof typeof SHAPE_BOUNDS], field, bounds);
-      checkPolicy(checks, input.policy);
-      checks.throwIfAny();
+      const input = parseRequest(schedulingApi.newService, request.input ?? schedulingV1.ServiceInput.fromPartial({}));
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse };
+      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
         const [{ id }] = await sequelize.query<{ id: string }>(
           `INSERT INTO services (name, duration_minutes, slot_step_minutes, buffer_before_minutes, buffer_after_minutes, policy)
            VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id::text`,
           {
-            bind: [input.name.trim(), input.durationMinutes, input.slotStepMinutes, input.bufferBeforeMinutes, input.bufferAfterMinutes, JSON.stringify(input.policy)],
+            bind: [input.name.trim(), input.durationMinutes, input.slotStepMinutes, input.bufferBeforeMinutes ?? 0, input.bufferAfterMinutes ?? 0, JSON.stringify(input.policy)],
             type: QueryTypes.SELECT,
             transaction,
           },
@@ -94,14 +73,8 @@ export function serviceHandlers(deps: SchedulingDeps) {
     async updateService(request: schedulingV1.UpdateServiceRequest, context: CallContext): Promise<schedulingV1.UpdateServiceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const id = requireUuid(request.id);
-      const checks = new FieldChecks();
-      if (request.name !== undefined) checks.text(request.name, 'name', { required: true, max: NAME_MAX });
-      for (const [field, bounds] of Object.entries(SHAPE_BOUNDS)) {
-        const value = request[field as keyof typeof SHAPE_BOUNDS];
-        if (value !== undefined) inRange(checks, value, field, bounds);
-      }
-      if (request.policy) checkPolicy(checks, request.policy);
-      checks.throwIfAny();
+      const { name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active } = request;
+      parseRequest(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findService(sequelize, id, transaction, true);
         if (!before) throw notFound('service', id);

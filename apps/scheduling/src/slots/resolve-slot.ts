@@ -39,7 +39,8 @@ export async function slotTaken(
   });
   return new ProblemError(GrpcStatus.ALREADY_EXISTS, 'that slot is no longer free; alternatives lists the nearest free ones', {
     type: 'slot_taken',
-    alternatives,
+    // Slots as the API shows them: a booking names no viewer's zone, so they have no viewer's times ("" in gRPC).
+    alternatives: alternatives.map(({ viewerStart: _start, viewerEnd: _end, ...slot }) => slot),
   });
 }
 

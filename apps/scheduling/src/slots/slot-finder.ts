@@ -45,8 +45,9 @@ export async function findSlots(
       toMs: query.toMs,
       explain: query.explain,
     });
-    free.push(...found.free.map((slot) => ({ ...slot, resourceId: resource.id, locationId: resource.location_id, zone })));
-    unavailable.push(...found.unavailable.map((gap) => ({ ...gap, resourceId: resource.id, zone })));
+    // Plain loops and literals of one shape: spreads of thousands of slots were a fifth of a long search's CPU.
+    for (const slot of found.free) free.push({ start: slot.start, end: slot.end, resourceId: resource.id, locationId: resource.location_id, zone });
+    for (const gap of found.unavailable) unavailable.push({ ...gap, resourceId: resource.id, zone });
   }
   const order = (a: { start: number; resourceId: string }, b: { start: number; resourceId: string }) =>
     a.start - b.start || (a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0);

@@ -68,7 +68,47 @@ export const SCHEDULING_LIMITS = {
   page: { min: 1, max: 500, default: 50 },
   /** Slots (and with explain=true the reasons for the rest) per page: they are small, so a page holds more. */
   slotPage: { min: 1, max: 500, default: 100 },
+  /** Names of resources and services. */
+  name: 200,
+  /** Services a resource offers, and users who staff it. */
+  links: 200,
+  /** A block's reason. */
+  reason: 500,
+  /** Longest block. */
+  blockDays: 366,
+  /** Longest range of one slot search. */
+  slotRangeDays: 31,
+  /** Weekly windows of a schedule (up to 12 a day), and windows of one date's override. */
+  weeklyWindows: 7 * 12,
+  dateWindows: 12,
+  /** A cancellation's free text and an entered-in-error reason. */
+  reasonText: 500,
 } as const satisfies Record<string, number | IntegerRange>;
+
+/** An inclusive range of whole numbers. */
+export interface Bounds {
+  min: number;
+  max: number;
+}
+
+/** A service's shape, in minutes (docs/SCHEDULING.md, "Policies"). */
+export const SERVICE_SHAPE_BOUNDS = {
+  durationMinutes: { min: 5, max: 1_440 },
+  slotStepMinutes: { min: 5, max: 1_440 },
+  bufferBeforeMinutes: { min: 0, max: 240 },
+  bufferAfterMinutes: { min: 0, max: 240 },
+} as const satisfies Record<string, Bounds>;
+
+/** Each field of a service's policy (docs/SCHEDULING.md, "Policies"). */
+export const POLICY_BOUNDS = {
+  minNoticeMinutes: { min: 0, max: 43_200 },
+  horizonDays: { min: 1, max: 730 },
+  holdTtlSeconds: { min: 1, max: 3_600 },
+  cancelCutoffMinutes: { min: 0, max: 43_200 },
+  rescheduleCutoffMinutes: { min: 0, max: 43_200 },
+  checkInWindowMinutes: { min: 0, max: 1_440 },
+  noShowGraceMinutes: { min: 0, max: 1_440 },
+} as const satisfies Record<string, Bounds>;
 
 export const IDENTITY_LIMITS = {
   /** Users per page of the admin's list. */

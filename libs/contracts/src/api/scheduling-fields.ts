@@ -56,21 +56,24 @@ export function canonicalZone(name: string): string | undefined {
   }
 }
 
+/** A value longer than any valid one is refused for its length before its shape is read. */
+export const tooLong = (max: number) => ({ message: `must be at most ${max} characters`, abort: true });
+
 export const instant = z
   .string()
-  .max(40, { message: INSTANT_MESSAGE, abort: true })
+  .max(40, tooLong(40))
   .refine((value) => parseInstant(value) !== undefined, { message: INSTANT_MESSAGE })
   .meta({ format: 'date-time', example: '2027-03-08T09:00:00-05:00' });
 
 export const localDate = z
   .string()
-  .max(10, { message: LOCAL_DATE_MESSAGE, abort: true })
+  .max(10, tooLong(10))
   .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE })
   .meta({ format: 'date' });
 
 export const timeZone = z
   .string()
-  .max(64, { message: ZONE_MESSAGE, abort: true })
+  .max(64, tooLong(64))
   .refine((value) => canonicalZone(value) !== undefined, { message: ZONE_MESSAGE })
   .meta({ example: 'Europe/London' });
 
@@ -78,8 +81,21 @@ export const timeZone = z
 export const localTime = (options: { endOfDay: boolean }) =>
   z
     .string()
-    .max(5, { message: LOCAL_TIME_MESSAGE, abort: true })
+    .max(5, tooLong(5))
     .refine((value) => parseLocalTime(value, options) !== undefined, {
       message: options.endOfDay ? `${LOCAL_TIME_MESSAGE} (00:00–24:00)` : `${LOCAL_TIME_MESSAGE} (00:00–23:59)`,
     })
     .meta({ pattern: '^\\d{2}:\\d{2}$', example: options.endOfDay ? '17:30' : '09:00' });
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How many days a search range spans: two local dates count both ends, on the calendar (2027-10-01 to
+ * 2027-10-31 is 31 days, whatever daylight saving does in between); two instants their elapsed time, in days.
+ * Undefined unless both are dates or both instants.
+ */
+export function rangeDays(from: string, to: string): number | undefined {
+  if (isLocalDate(from) && isLocalDate(to)) return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  const [start, end] = [parseInstant(from), parseInstant(to)];
+  return start === undefined || end === undefined ? undefined : (end - start) / DAY_MS;
+}

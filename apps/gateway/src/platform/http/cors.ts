@@ -22,7 +22,7 @@ export const corsOriginsField = z
   });
 
 /** Methods and request headers a cross-origin page may use: what the operations declare. */
-const ALLOW_METHODS = 'GET, HEAD, POST, PATCH, DELETE';
+const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, X-Request-Id, Traceparent, Tracestate';
 /** Response headers a page's script may read besides the CORS-safelisted ones. */
 const EXPOSE_HEADERS = 'ETag, X-Request-Id, RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed, Allow, WWW-Authenticate';

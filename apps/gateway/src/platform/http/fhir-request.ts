@@ -17,7 +17,9 @@ export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+js
 
 /**
  * A request to an operation that serves FHIR and asked for it gets its errors as OperationOutcome, whichever
- * middleware raises them (the key check included); every other error stays problem+json.
+ * middleware raises them (the key check included); every other error stays problem+json. Matched as the
+ * operation is, by method and whole path: `GET /api/v1/appointments` serves FHIR, `POST` to it and
+ * `…/appointments/{id}/ics` do not.
  */
 export function fhirErrors(operations: OperationSpec[]): Router {
   const router = Router();
@@ -25,7 +27,7 @@ export function fhirErrors(operations: OperationSpec[]): Router {
     if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
     next();
   };
-  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router.use(expressPath(path), mark);
+  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router[spec.method](expressPath(path), mark);
   return router;
 }
 

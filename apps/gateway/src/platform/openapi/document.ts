@@ -20,7 +20,13 @@ const TAGS = [
   { name: 'Reference', description: 'Read-only clinical reference data.' },
   { name: 'Finance', description: 'Student transactions, proofs of payment and their records.' },
   { name: 'Finance records', description: 'Accounts, categories, students, registration numbers and statements.' },
-  { name: 'Audit', description: 'The hash-chained log of every finance change.' },
+  { name: 'Appointments', description: 'Holds, bookings and their moves, as JSON, FHIR R4 Appointment or iCalendar.' },
+  { name: 'Audit', description: 'The hash-chained log of every finance and scheduling change.' },
+  {
+    name: 'Scheduling',
+    description:
+      'Bookable locations, resources, services, weekly hours, date overrides, blocks and free slots (docs/SCHEDULING.md). Instants carry their offset; resources and slots also answer in FHIR R4 (`Schedule`, `Slot`).',
+  },
   { name: 'Operations', description: 'Health and documentation.' },
 ];
 

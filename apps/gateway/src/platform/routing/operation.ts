@@ -34,7 +34,7 @@ export interface RequestSchemas {
  * document (/openapi.json) is generated from it.
  */
 export interface OperationSpec<R extends RequestSchemas = RequestSchemas> {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** In OpenAPI form: `/api/v1/transactions/{id}`. */
   path: string;
   operationId: string;

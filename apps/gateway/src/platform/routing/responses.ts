@@ -74,6 +74,11 @@ export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
 
 export const etagHeader = { ETag: { description: 'The record version, e.g. `"3"`.', schema: z.string() } };
 
+/** The ETag of a rendering that holds more than the record (names looked up elsewhere): a digest of the body. */
+export const bodyEtagHeader = {
+  ETag: { description: 'A weak tag of this body (for If-None-Match), not the record version: it also changes when a name it shows does.', schema: z.string() },
+};
+
 export const locationHeader = { Location: { description: 'The path of the new record.', schema: z.string() } };
 
 /** A 401: every one carries the challenge (identity/access-guard.ts). */

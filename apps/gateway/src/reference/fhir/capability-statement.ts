@@ -44,6 +44,14 @@ function resourceEntries(operations: OperationSpec[]): ResourceEntry[] {
   return [...byType.values()].sort((a, b) => a.type.localeCompare(b.type));
 }
 
+/** The permissions the FHIR interactions need, each once (`reference:read`, `scheduling:browse`, `appointments:read`). */
+function permissionsOf(operations: OperationSpec[]): string {
+  const permissions = operations
+    .filter((spec) => spec.responses['200']?.fhir && 'key' in spec.access)
+    .map((spec) => `\`${(spec.access as { key: string }).key}\``);
+  return [...new Set(permissions)].join(', ');
+}
+
 /**
  * The CapabilityStatement of the FHIR view (GET /api/v1/metadata), derived from
  * the operation declarations: every resource type an operation answers with
@@ -65,8 +73,8 @@ export function capabilityStatement(operations: OperationSpec[], release: { vers
       {
         mode: 'server',
         documentation:
-          'Read-only reference data. Ask for FHIR with `_format=fhir` or `Accept: application/fhir+json`; page with the Bundle\'s `next` link.',
-        security: { description: 'Every interaction needs an API key with the `reference:read` permission: `Authorization: Bearer <key>`.' },
+          'Read-only reference data, schedules, free slots and appointments. Ask for FHIR with `_format=fhir` or `Accept: application/fhir+json`; page with the Bundle\'s `next` link.',
+        security: { description: `Every interaction needs an API key (\`Authorization: Bearer <key>\`) with its operation's permission: ${permissionsOf(operations)}.` },
         resource: resourceEntries(operations).map((entry) => ({
           type: entry.type,
           interaction: [...entry.interaction].map(([code, paths]) => ({ code, documentation: paths.join(', ') })),

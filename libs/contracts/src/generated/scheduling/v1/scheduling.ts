@@ -435,7 +435,7 @@ export interface Appointment {
   /** While held. */
   holdExpiresAt: string;
   version: number;
-  /** iCalendar SEQUENCE: grows with every reschedule and the cancellation. */
+  /** iCalendar SEQUENCE: grows with every reschedule and every change of the calendar STATUS (confirm, release, expiry, cancel, entered-in-error). */
   sequence: number;
   /** The service's policy when the appointment was made; its rules apply to it. */
   policy?: Policy | undefined;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { fhirSchema } from '../platform/http/fhir-response';
+import { etagHeader, json, locationHeader, problem, type ResponseDoc } from '../platform/routing/responses';
+import { appointment } from './schemas';
+
+/** The parts the appointment declarations share: paths, answers and refusals. */
+
+export const tag = 'Appointments';
+export const APPOINTMENTS_PATH = '/api/v1/appointments';
+
+export const byId = z.object({ id: z.guid({ message: 'must be a UUID' }).meta({ description: 'Appointment id.' }) });
+
+export const notFound = { '404': problem('No such appointment (or not one you may see: another student’s is a 404, never a 403).') };
+
+/** One appointment, with its version as ETag. */
+export const oneAppointment = (description: string): ResponseDoc => json(description, appointment, etagHeader);
+
+/** A new appointment: 201, `Location` names it. */
+export const created = (description: string): ResponseDoc => json(description, appointment, { ...etagHeader, ...locationHeader });
+
+/** One appointment, or on request its FHIR R4 form (a `read`, or a searchset Bundle for a list). */
+export function fhirOrJson(description: string, schema: z.ZodType, interaction: 'read' | 'search-type', headers = {}): ResponseDoc {
+  const fhir = { resourceType: 'Appointment', interaction } as const;
+  return { description, fhir, headers, content: { 'application/json': schema, 'application/fhir+json': fhirSchema(fhir) } };
+}
+
+/** Several refusals answered with one status: their problem schemas as alternatives. */
+export function eitherRefusal(...docs: ResponseDoc[]): ResponseDoc {
+  const schemas = docs.map((doc) => doc.content?.['application/problem+json']).filter((schema): schema is z.ZodType => !!schema);
+  return {
+    description: docs.map((doc) => doc.description).join(' Or: '),
+    content: { 'application/problem+json': z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * RFC 5545's rules for writing content lines: TEXT values escaped (§3.3.11), lines folded at 75 octets
+ * (§3.1), CRLF between lines.
+ */
+
+/** Escapes a TEXT value: backslash, semicolon, comma, and newlines as `\n`; other control characters dropped. */
+export function escapeText(value: string): string {
+  return (
+    value
+      .replace(/\\/g, '\\\\')
+      .replace(/;/g, '\\;')
+      .replace(/,/g, '\\,')
+      .replace(/\r\n|\r|\n/g, '\\n')
+      // TEXT allows no CONTROL but HTAB (§3.3.11); a name holding one must still give a valid file.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '')
+  );
+}
+
+const MAX_OCTETS = 75;
+
+/**
+ * Folds a content line into lines of at most 75 octets of UTF-8, each continuation starting with a space
+ * (which counts), never splitting a character's bytes (§3.1: a fold inside a multi-octet sequence breaks it).
+ */
+export function foldLine(line: string): string {
+  const lines: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const character of line) {
+    const size = Buffer.byteLength(character, 'utf8');
+    if (octets + size > MAX_OCTETS) {
+      lines.push(current);
+      current = ' ';
+      octets = 1;
+    }
+    current += character;
+    octets += size;
+  }
+  lines.push(current);
+  return lines.join('\r\n');
+}
+
+/** An instant as a UTC DATE-TIME (`20260308T140000Z`, §3.3.5 form #2). */
+export function utcDateTime(instant: string): string {
+  return new Date(instant).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/** Content lines, folded, as a file: CRLF after every line, the last included. */
+export const contentLines = (lines: string[]): string => lines.map(foldLine).join('\r\n') + '\r\n';

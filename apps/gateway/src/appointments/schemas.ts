@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { appointmentJson, schedulingFields, type schedulingV1 } from '@libs/contracts';
+
+/**
+ * What the appointment operations answer. An appointment is the entity's one JSON shape
+ * (libs/contracts/src/scheduling-entities.ts): the same in these answers and in the audit log.
+ */
+
+export const appointment = appointmentJson.meta({
+  id: 'Appointment',
+  description:
+    'A student’s booking of a service with a resource. `status`: held, booked, checked_in, fulfilled, noshow, cancelled, entered_in_error; `fhirStatus` is its FHIR R4 Appointment.status. `sequence` is the iCalendar SEQUENCE. Absent values are null.',
+});
+
+export const historyEntry = z
+  .object({
+    version: z.int(),
+    sequence: z.int(),
+    action: z.string().meta({ description: 'held, booked, confirmed, released, expired, rescheduled, cancelled, checked_in, completed, no_show, no_show_reverted, entered_in_error.' }),
+    status: z.string(),
+    start: schedulingFields.instant,
+    end: schedulingFields.instant,
+    actorId: z.string(),
+    actorRole: z.string(),
+    at: schedulingFields.instant,
+    reasonCode: z.string().nullable(),
+    late: z.boolean(),
+  })
+  .meta({ id: 'AppointmentHistoryEntry', description: 'One change of an appointment: what it became, who did it and when.' });
+
+export const toHistoryJson = (m: schedulingV1.HistoryEntry): z.infer<typeof historyEntry> => ({
+  version: m.version,
+  sequence: m.sequence,
+  action: m.action,
+  status: m.status,
+  start: m.start,
+  end: m.end,
+  actorId: m.actorId,
+  actorRole: m.actorRole,
+  at: m.at,
+  reasonCode: m.reasonCode === '' ? null : m.reasonCode,
+  late: m.late,
+});

@@ -1,0 +1,45 @@
+import { toBlockJson } from '@libs/contracts';
+import { etagOf } from '../platform/http/if-match';
+import { route, type Route } from '../platform/routing/operation';
+import type { Upstreams } from '../platform/upstreams/upstreams';
+import * as op from './block-operations';
+import { nextCursorOf, returned } from './send';
+
+/** /api/v1/scheduling/blocks. */
+export function blockRoutes(upstreams: Upstreams): Route[] {
+  const scheduling = upstreams.scheduling;
+  return [
+    route(op.listBlocks, async ({ query }, { res, upstream }) => {
+      const request = {
+        resourceId: query.resource ?? '',
+        locationId: query.location ?? '',
+        from: query.from ?? '',
+        to: query.to ?? '',
+        limit: query.limit,
+        cursor: query.cursor ?? '',
+      };
+      const page = await scheduling.call((c) => c.listBlocks, request, upstream);
+      res.json({ blocks: page.blocks.map(toBlockJson), ...nextCursorOf(page.nextCursor) });
+    }),
+
+    route(op.createBlock, async ({ headers, body }, { res, upstream }) => {
+      const request = {
+        resourceId: body.resourceId,
+        start: body.start,
+        end: body.end,
+        reason: body.reason ?? '',
+        cancelOverlapping: body.cancelOverlapping ?? false,
+        idempotencyKey: headers['Idempotency-Key'] ?? '',
+      };
+      const created = await scheduling.call((c) => c.createBlock, request, upstream);
+      const block = returned(created.block);
+      res.status(201).location(`${op.createBlock.path}/${block.id}`).setHeader('ETag', etagOf(block.version));
+      res.json({ ...toBlockJson(block), cancelledAppointmentIds: created.cancelledAppointmentIds });
+    }),
+
+    route(op.deleteBlock, async ({ path, expectedVersion }, { res, upstream }) => {
+      const { id } = await scheduling.call((c) => c.deleteBlock, { id: path.id, expectedVersion }, upstream);
+      res.json({ id });
+    }),
+  ];
+}

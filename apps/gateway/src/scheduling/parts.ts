@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { SCHEDULING_LIMITS, financeApi, schedulingApi } from '@libs/contracts';
+import { queryInteger } from '../platform/routing/query-fields';
+import { fhirSchema } from '../platform/http/fhir-response';
+import { problem, type FhirInteraction, type ResponseDoc } from '../platform/routing/responses';
+
+/** What the scheduling area's declarations share (docs/SCHEDULING.md, "Endpoints"). */
+
+export const tag = 'Scheduling';
+export const browse = { key: 'scheduling:browse' } as const;
+export const configure = { key: 'scheduling:configure' } as const;
+
+export const byId = (what: string) => z.object({ id: financeApi.uuid.meta({ description: `${what} id.` }) });
+export const byPremise = z.object({ premiseId: schedulingApi.premiseId.meta({ description: "The reference service's premise id." }) });
+
+export const limit = queryInteger(SCHEDULING_LIMITS.page).meta({ description: 'Page size.' });
+
+export const conflictOnKey = { '409': problem('The Idempotency-Key was used with another request.') };
+export const forbidden = { '403': problem('Your role may not do this.') };
+
+/** A success that also answers in FHIR R4 (`_format=fhir`): the FHIR body under its own media type. */
+export function withFhir(doc: ResponseDoc, fhir: FhirInteraction): ResponseDoc {
+  return { ...doc, fhir, content: { ...doc.content, 'application/fhir+json': fhirSchema(fhir) } };
+}
+
+/**
+ * A query that needs at least one of two parameters, the first named when both are missing. The check runs even
+ * when other parameters are bad, so that one 400 names every bad field.
+ */
+export const needsOneOf = <T extends z.ZodObject>(query: T, first: string, second: string): T =>
+  query.refine((value: Record<string, unknown>) => value[first] !== undefined || value[second] !== undefined, {
+    path: [first],
+    message: `give a ${first} or a ${second}`,
+    when: () => true,
+  });

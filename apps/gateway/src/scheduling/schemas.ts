@@ -1,0 +1,23 @@
+import { blockJson, locationJson, resourceJson, scheduleJson, serviceJson } from '@libs/contracts';
+
+/**
+ * What the scheduling area answers: the one JSON shape of each entity (@libs/contracts, the same as the audit
+ * log's `before`/`after`), named as the document's components.
+ */
+
+export const location = locationJson.meta({ id: 'Location', description: 'A premise of the reference service where booking is enabled.' });
+
+/** Who staffs a resource is shown to staff (clinicians, admins) only: for the others the field is left out. */
+export const resource = resourceJson
+  .extend({ staffUserIds: resourceJson.shape.staffUserIds.optional().meta({ description: 'Clinicians and admins only.' }) })
+  .meta({ id: 'Resource', description: 'A practitioner or a room at a location; its schedule has its id.' });
+
+export const service = serviceJson.meta({ id: 'SchedulingService', description: 'An appointment type: its shape and policy.' });
+
+export const schedule = scheduleJson.meta({
+  id: 'Schedule',
+  description:
+    "A schedule's weekly rules (`timeZone`, windows with `weekday`; `localDate` and `closed` null) or one date's override (`localDate`, `closed`, windows of that date; `timeZone` and `weekday` null). `version` is its ETag.",
+});
+
+export const block = blockJson.meta({ id: 'Block', description: 'Time off or a closure of one resource.' });
