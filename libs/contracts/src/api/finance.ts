@@ -34,6 +34,8 @@ export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: DATE_MESSAGE, abort: true })
   .refine(isCalendarDate, { message: DATE_MESSAGE })
+  // Never reached past the pattern; it states the length, which a query parameter's bound reads (queryOf).
+  .max(10, { message: DATE_MESSAGE })
   .meta({ format: 'date' });
 
 const AMOUNT_MESSAGE = 'must be an integer number of minor units';

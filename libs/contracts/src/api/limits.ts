@@ -13,6 +13,8 @@ export interface IntegerRange {
 
 /** Any plain text query parameter, unless it says otherwise. */
 export const QUERY_TEXT_MAX_LENGTH = 200;
+/** A UUID written out: 32 hex digits and 4 hyphens. */
+export const UUID_LENGTH = 36;
 /** Cursors are opaque to clients; the service that signed one checks it. */
 export const CURSOR_MAX_LENGTH = 2048;
 
