@@ -3,7 +3,7 @@ import { SCHEDULING_LIMITS, schedulingFields, type schedulingV1 } from '@libs/co
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
 import { FieldChecks, notFound } from '@libs/validation';
-import { SCHEDULING_ACCESS } from '../access';
+import { mayExplain, SCHEDULING_ACCESS } from '../access';
 import { PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../mutation';
 import { findLocation } from '../locations/location-store';
@@ -41,7 +41,7 @@ export function slotHandlers(deps: SchedulingDeps) {
      */
     async searchSlots(request: schedulingV1.SearchSlotsRequest, context: CallContext): Promise<schedulingV1.SearchSlotsResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.browse);
-      if (request.explain && !(SCHEDULING_ACCESS.explain as readonly string[]).includes(actor.role)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
+      if (request.explain && !mayExplain(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
       const limit = pageSize(request.limit, SCHEDULING_LIMITS.slotPage);
       const checks = new FieldChecks()
         .uuid(request.serviceId, 'serviceId', { required: true })
