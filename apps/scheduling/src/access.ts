@@ -8,14 +8,20 @@ export const SCHEDULING_ACCESS = {
   configure: grantedRoles('scheduling:configure'),
   block: grantedRoles('scheduling:block'),
   explain: grantedRoles('scheduling:explain'),
+  staffView: grantedRoles('scheduling:staff-view'),
   book: grantedRoles('appointments:book'),
   readAppointments: grantedRoles('appointments:read'),
   attend: grantedRoles('appointments:attend'),
   enteredInError: grantedRoles('appointments:entered-in-error'),
 };
 
-/** Staff see who staffs a resource and why time is not free. */
-export const isStaff = (actor: Actor): boolean => (SCHEDULING_ACCESS.explain as readonly string[]).includes(actor.role);
+const holds = (roles: readonly string[], actor: Actor): boolean => roles.includes(actor.role);
+
+/** Staff see who staffs a resource and who acted, and book for a student. */
+export const isStaff = (actor: Actor): boolean => holds(SCHEDULING_ACCESS.staffView, actor);
+
+/** Staff may also ask why time is not free (slot search with explain=true). */
+export const mayExplain = (actor: Actor): boolean => holds(SCHEDULING_ACCESS.explain, actor);
 
 /** What an actor may see of appointments: all, a student's own, or those of the resources a clinician staffs. */
 export type Scope = { kind: 'all' } | { kind: 'student'; studentId: string } | { kind: 'staff'; resourceIds: string[] };

@@ -1,19 +1,10 @@
 import type { z } from 'zod';
-import { fieldErrorsOf } from '@libs/contracts';
+import { fieldErrorsOf, schedulingFields } from '@libs/contracts';
 import { GrpcStatus, RpcError, type FieldError } from '@libs/grpc';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (value: string): boolean => UUID.test(value);
-
-/** A real calendar date written YYYY-MM-DD, between 1900 and 2999. */
-export function isIsoDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1900 && year <= 2999 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /**
  * Collects field problems so one response can name them all: first a request's fields, parsed against the
@@ -59,17 +50,20 @@ export class FieldChecks {
   }
 
   date(value: string, field: string): this {
-    return this.check(isIsoDate(value), field, 'must be a date written YYYY-MM-DD');
+    return this.check(schedulingFields.isLocalDate(value), field, schedulingFields.LOCAL_DATE_MESSAGE);
   }
 }
 
-/** Parses `value`, throwing INVALID_ARGUMENT naming every problem. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const checks = new FieldChecks();
+/** Parses `value`, throwing INVALID_ARGUMENT naming every problem (with those already in `checks`). */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, checks = new FieldChecks()): z.output<S> {
   const parsed = checks.parse(schema, value);
   checks.throwIfAny();
   return parsed as z.output<S>;
 }
+
+/** The fields of a partial update that the message carries (proto3 optionals: absent is undefined). */
+export const presentFields = <T extends Record<string, unknown>>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 /** An optional text field of a gRPC message: '' means absent. */
 export const given = (text: string): string | undefined => (text === '' ? undefined : text);

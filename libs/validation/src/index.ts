@@ -1,3 +1,3 @@
-export { FieldChecks, given, isIsoDate, isUuid, parseInput } from './fields';
+export { FieldChecks, given, isUuid, parseInput, presentFields } from './fields';
 export { notFound, requireUuid } from './ids';
 export { checkVersion } from './versions';

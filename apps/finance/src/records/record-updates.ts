@@ -4,7 +4,7 @@ import { FINANCE_ACCESS } from '../access';
 import { mutate } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
 import { recordEvent } from '@libs/outbox';
-import { checkVersion, notFound, parseInput, requireUuid } from '@libs/validation';
+import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
 
@@ -52,22 +52,19 @@ export function recordUpdateHandlers(deps: FinanceDeps) {
 
   return {
     updateAccount: async (request: financeV1.UpdateAccountRequest, context: CallContext) => {
-      parseInput(recordBodies.account.update, withoutAbsent({ name: request.name, userId: cleared(request.userId) }));
+      parseInput(recordBodies.account.update, presentFields({ name: request.name, userId: cleared(request.userId) }));
       const changes = changesOf({ name: request.name, user_id: request.userId }, ['name']);
       return { account: await update(context, ACCOUNTS, request, changes) };
     },
     updateCategory: async (request: financeV1.UpdateCategoryRequest, context: CallContext) => {
-      parseInput(recordBodies.category.update, withoutAbsent({ name: request.name }));
+      parseInput(recordBodies.category.update, presentFields({ name: request.name }));
       return { category: await update(context, CATEGORIES, request, changesOf({ name: request.name }, ['name'])) };
     },
     updateStudent: async (request: financeV1.UpdateStudentRequest, context: CallContext) => {
       const fields = { userId: cleared(request.userId), currentProgramLevelId: cleared(request.currentProgramLevelId) };
-      parseInput(recordBodies.student.update, withoutAbsent(fields));
+      parseInput(recordBodies.student.update, presentFields(fields));
       const changes = changesOf({ user_id: request.userId, current_program_level_id: request.currentProgramLevelId });
       return { student: await update(context, STUDENTS, request, changes) };
     },
   };
 }
-
-/** Fields left out of a partial update are absent from the body the API's schema checks. */
-const withoutAbsent = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fhirSchema } from '../platform/http/fhir-response';
+import { byId as pathId } from '../platform/routing/path-ids';
 import { etagHeader, json, locationHeader, problem, type ResponseDoc } from '../platform/routing/responses';
 import { appointment } from './schemas';
 
@@ -8,7 +9,7 @@ import { appointment } from './schemas';
 export const tag = 'Appointments';
 export const APPOINTMENTS_PATH = '/api/v1/appointments';
 
-export const byId = z.object({ id: z.guid({ message: 'must be a UUID' }).meta({ description: 'Appointment id.' }) });
+export const byId = pathId('Appointment');
 
 export const notFound = { '404': problem('No such appointment (or not one you may see: another student’s is a 404, never a 403).') };
 

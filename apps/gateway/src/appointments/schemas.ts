@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appointmentJson, schedulingFields, type schedulingV1 } from '@libs/contracts';
+import { appointmentJson, appointmentsApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
 
 /**
  * What the appointment operations answer. An appointment is the entity's one JSON shape
@@ -9,14 +9,14 @@ import { appointmentJson, schedulingFields, type schedulingV1 } from '@libs/cont
 export const appointment = appointmentJson.meta({
   id: 'Appointment',
   description:
-    'A student’s booking of a service with a resource. `status`: held, booked, checked_in, fulfilled, noshow, cancelled, entered_in_error; `fhirStatus` is its FHIR R4 Appointment.status. `sequence` is the iCalendar SEQUENCE. Absent values are null.',
+    `A student’s booking of a service with a resource. \`status\`: ${appointmentsApi.APPOINTMENT_STATUSES.join(', ')}; \`fhirStatus\` is its FHIR R4 Appointment.status. \`sequence\` is the iCalendar SEQUENCE. Absent values are null.`,
 });
 
 export const historyEntry = z
   .object({
     version: z.int(),
     sequence: z.int(),
-    action: z.string().meta({ description: 'held, booked, confirmed, released, expired, rescheduled, cancelled, checked_in, completed, no_show, no_show_reverted, entered_in_error.' }),
+    action: z.string().meta({ description: `${appointmentsApi.APPOINTMENT_ACTIONS.join(', ')}.` }),
     status: z.string(),
     start: schedulingFields.instant,
     end: schedulingFields.instant,

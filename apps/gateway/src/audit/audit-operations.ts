@@ -8,7 +8,7 @@ import { instant } from './time-range';
 
 const tag = 'Audit';
 const filter = (description: string) => queryText(AUDIT_LIMITS.filterMaxLength).optional().meta({ description });
-const bound = (description: string) => queryOf(instant, AUDIT_LIMITS.instantMaxLength).optional().meta({ description });
+const bound = (description: string) => queryOf(instant).optional().meta({ description });
 
 export const listAuditEntries = operation({
   method: 'get',

@@ -27,9 +27,9 @@ export const listTransactions = operation({
   access: { key: 'finance:read' },
   request: {
     query: z.object({
-      from: queryOf(financeApi.isoDate, 10).optional().meta({ description: 'Inclusive first date, YYYY-MM-DD.' }),
-      to: queryOf(financeApi.isoDate, 10).optional().meta({ description: 'Inclusive last date, YYYY-MM-DD.' }),
-      accountId: queryOf(financeApi.uuid, 64).optional().meta({ description: 'Only this account.' }),
+      from: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive first date, YYYY-MM-DD.' }),
+      to: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive last date, YYYY-MM-DD.' }),
+      accountId: queryOf(financeApi.uuid).optional().meta({ description: 'Only this account.' }),
       limit,
       cursor,
     }),
@@ -130,7 +130,7 @@ export const listPayments = operation({
   request: {
     query: z.object({
       status: queryChoice(financeApi.PAYMENT_STATUSES).optional().meta({ description: 'Only this status.' }),
-      studentId: queryOf(financeApi.uuid, 64).optional().meta({ description: 'Only this student.' }),
+      studentId: queryOf(financeApi.uuid).optional().meta({ description: 'Only this student.' }),
       limit,
       cursor,
     }),

@@ -3,8 +3,9 @@ import { financeApi, schedulingApi, schedulingFields } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryOf } from '../platform/routing/query-fields';
-import { etagHeader, json, locationHeader, page, problem, problemSchema } from '../platform/routing/responses';
-import { browse, byId, limit, needsOneOf, tag } from './parts';
+import { etagHeader, json, page, problem, problemSchema } from '../platform/routing/responses';
+import { browse, limit, needsOneOf, tag } from './parts';
+import { byId } from '../platform/routing/path-ids';
 import { block } from './schemas';
 
 /** Time off and closures of one resource: admins on every resource, clinicians on those they staff. */
@@ -32,10 +33,10 @@ export const listBlocks = operation({
   request: {
     query: needsOneOf(
       z.object({
-        resource: queryOf(financeApi.uuid, 64).optional().meta({ description: 'Only this resource.' }),
-        location: queryOf(schedulingApi.premiseId, 18).optional().meta({ description: 'Only the resources of this location.' }),
-        from: queryOf(schedulingFields.instant, 40).optional().meta({ description: 'Blocks ending after this instant (with an offset).' }),
-        to: queryOf(schedulingFields.instant, 40).optional().meta({ description: 'Blocks starting before this instant (with an offset).' }),
+        resource: queryOf(financeApi.uuid).optional().meta({ description: 'Only this resource.' }),
+        location: queryOf(schedulingApi.premiseId).optional().meta({ description: 'Only the resources of this location.' }),
+        from: queryOf(schedulingFields.instant).optional().meta({ description: 'Blocks ending after this instant (with an offset).' }),
+        to: queryOf(schedulingFields.instant).optional().meta({ description: 'Blocks starting before this instant (with an offset).' }),
         limit,
         cursor,
       }),
@@ -58,9 +59,9 @@ export const createBlock = operation({
   request: { headers: idempotentWrite, body: schedulingApi.newBlock },
   responses: {
     '201': json(
-      'Created; `Location` names it.',
+      'Created. A block has no address of its own: list the resource’s blocks to read it again.',
       block.extend({ cancelledAppointmentIds: z.array(z.uuid()).meta({ description: 'The appointments it cancelled.' }) }).meta({ id: 'CreatedBlock' }),
-      { ...etagHeader, ...locationHeader },
+      etagHeader,
     ),
     ...notStaffed,
     '404': problem('No such resource.'),

@@ -1,15 +1,26 @@
-import { toBlockJson } from '@libs/contracts';
+import { toBlockJson, type schedulingV1 } from '@libs/contracts';
+import type { Caller } from '../identity/access-guard';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './block-operations';
 import { nextCursorOf, returned } from './send';
+import { seesStaff } from './staff-view';
+
+/** Who created a block is a staff user id: null for callers who are not staff. */
+function blockJsonFor(caller: Caller) {
+  const staff = seesStaff(caller);
+  return (block: schedulingV1.Block) => {
+    const json = toBlockJson(block);
+    return staff ? json : { ...json, createdBy: null };
+  };
+}
 
 /** /api/v1/scheduling/blocks. */
 export function blockRoutes(upstreams: Upstreams): Route[] {
   const scheduling = upstreams.scheduling;
   return [
-    route(op.listBlocks, async ({ query }, { res, upstream }) => {
+    route(op.listBlocks, async ({ query }, { res, caller, upstream }) => {
       const request = {
         resourceId: query.resource ?? '',
         locationId: query.location ?? '',
@@ -19,7 +30,7 @@ export function blockRoutes(upstreams: Upstreams): Route[] {
         cursor: query.cursor ?? '',
       };
       const page = await scheduling.call((c) => c.listBlocks, request, upstream);
-      res.json({ blocks: page.blocks.map(toBlockJson), ...nextCursorOf(page.nextCursor) });
+      res.json({ blocks: page.blocks.map(blockJsonFor(caller)), ...nextCursorOf(page.nextCursor) });
     }),
 
     route(op.createBlock, async ({ headers, body }, { res, upstream }) => {
@@ -33,7 +44,7 @@ export function blockRoutes(upstreams: Upstreams): Route[] {
       };
       const created = await scheduling.call((c) => c.createBlock, request, upstream);
       const block = returned(created.block);
-      res.status(201).location(`${op.createBlock.path}/${block.id}`).setHeader('ETag', etagOf(block.version));
+      res.status(201).setHeader('ETag', etagOf(block.version));
       res.json({ ...toBlockJson(block), cancelledAppointmentIds: created.cancelledAppointmentIds });
     }),
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCHEDULING_LIMITS, financeApi, schedulingApi } from '@libs/contracts';
+import { SCHEDULING_LIMITS, schedulingApi } from '@libs/contracts';
 import { queryInteger } from '../platform/routing/query-fields';
 import { fhirSchema } from '../platform/http/fhir-response';
 import { problem, type FhirInteraction, type ResponseDoc } from '../platform/routing/responses';
@@ -10,7 +10,6 @@ export const tag = 'Scheduling';
 export const browse = { key: 'scheduling:browse' } as const;
 export const configure = { key: 'scheduling:configure' } as const;
 
-export const byId = (what: string) => z.object({ id: financeApi.uuid.meta({ description: `${what} id.` }) });
 export const byPremise = z.object({ premiseId: schedulingApi.premiseId.meta({ description: "The reference service's premise id." }) });
 
 export const limit = queryInteger(SCHEDULING_LIMITS.page).meta({ description: 'Page size.' });

@@ -5,7 +5,8 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, page, problem } from '../platform/routing/responses';
-import { browse, byId, configure, conflictOnKey, forbidden, limit, tag, withFhir } from './parts';
+import { browse, configure, conflictOnKey, forbidden, limit, tag, withFhir } from './parts';
+import { byId } from '../platform/routing/path-ids';
 import { resource } from './schemas';
 
 /**
@@ -22,7 +23,7 @@ export const listResources = operation({
   access: browse,
   request: {
     query: z.object({
-      location: queryOf(schedulingApi.premiseId, 18).optional().meta({ description: 'Only the resources of this location (premise id).' }),
+      location: queryOf(schedulingApi.premiseId).optional().meta({ description: 'Only the resources of this location (premise id).' }),
       limit,
       cursor,
       _format: format,

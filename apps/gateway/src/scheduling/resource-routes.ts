@@ -1,4 +1,4 @@
-import { isGranted, toResourceJson, type schedulingV1 } from '@libs/contracts';
+import { toResourceJson, type schedulingV1 } from '@libs/contracts';
 import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
 import { etagOf } from '../platform/http/if-match';
 import type { Caller } from '../identity/access-guard';
@@ -7,11 +7,12 @@ import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
 import { schedule } from './fhir/schedule';
 import * as op from './resource-operations';
+import { seesStaff } from './staff-view';
 import { nextCursorOf, returned, sendVersioned } from './send';
 
 /** Who staffs a resource is for staff only (the service sends the others an empty list): left out for them. */
 function resourceJsonFor(caller: Caller) {
-  const staff = caller.key !== undefined && isGranted(caller.key.role, 'scheduling:explain');
+  const staff = seesStaff(caller);
   return (resource: schedulingV1.Resource) => {
     const { staffUserIds, ...json } = toResourceJson(resource);
     return staff ? { ...json, staffUserIds } : json;

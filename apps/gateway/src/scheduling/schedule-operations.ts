@@ -47,8 +47,8 @@ export const listOverrides = operation({
   request: {
     path: scheduleId,
     query: z.object({
-      from: queryOf(schedulingFields.localDate, 10).optional().meta({ description: 'First local date, included.' }),
-      to: queryOf(schedulingFields.localDate, 10).optional().meta({ description: 'Last local date, included.' }),
+      from: queryOf(schedulingFields.localDate).optional().meta({ description: 'First local date, included.' }),
+      to: queryOf(schedulingFields.localDate).optional().meta({ description: 'Last local date, included.' }),
     }),
   },
   responses: { '200': json('The overrides.', z.object({ overrides: z.array(schedule) })), ...noSchedule },

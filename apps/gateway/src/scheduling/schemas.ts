@@ -20,4 +20,6 @@ export const schedule = scheduleJson.meta({
     "A schedule's weekly rules (`timeZone`, windows with `weekday`; `localDate` and `closed` null) or one date's override (`localDate`, `closed`, windows of that date; `timeZone` and `weekday` null). `version` is its ETag.",
 });
 
-export const block = blockJson.meta({ id: 'Block', description: 'Time off or a closure of one resource.' });
+export const block = blockJson
+  .extend({ createdBy: blockJson.shape.createdBy.nullable().meta({ description: 'The staff user who created it; null for callers who are not staff.' }) })
+  .meta({ id: 'Block', description: 'Time off or a closure of one resource.' });

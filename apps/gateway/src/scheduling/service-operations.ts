@@ -4,7 +4,8 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, page, problem } from '../platform/routing/responses';
-import { browse, byId, configure, conflictOnKey, forbidden, limit, tag } from './parts';
+import { browse, configure, conflictOnKey, forbidden, limit, tag } from './parts';
+import { byId } from '../platform/routing/path-ids';
 import { service } from './schemas';
 
 /** Appointment types: their shape and policy (docs/SCHEDULING.md, "Policies"). */

@@ -19,8 +19,7 @@ export function serviceRoutes(upstreams: Upstreams): Route[] {
     }),
 
     route(op.createService, async ({ headers, body }, { res, upstream }) => {
-      const input = { ...body, bufferBeforeMinutes: body.bufferBeforeMinutes ?? 0, bufferAfterMinutes: body.bufferAfterMinutes ?? 0 };
-      const { service } = await scheduling.call((c) => c.createService, { input, idempotencyKey: headers['Idempotency-Key'] ?? '' }, upstream);
+      const { service } = await scheduling.call((c) => c.createService, { input: body, idempotencyKey: headers['Idempotency-Key'] ?? '' }, upstream);
       res.location(`${op.createService.path}/${service?.id}`);
       sendVersioned(res, service, toServiceJson, 201);
     }),

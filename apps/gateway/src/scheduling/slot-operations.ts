@@ -21,12 +21,12 @@ const { slotRangeDays } = SCHEDULING_LIMITS;
 
 const searchQuery = needsOneOf(
   z.object({
-    service: queryOf(financeApi.uuid, 64).meta({ description: 'The service (appointment type) to book.' }),
-    location: queryOf(schedulingApi.premiseId, 18).optional().meta({ description: 'Every resource of this location offering the service.' }),
-    resource: queryOf(financeApi.uuid, 64).optional().meta({ description: 'Only this resource.' }),
+    service: queryOf(financeApi.uuid).meta({ description: 'The service (appointment type) to book.' }),
+    location: queryOf(schedulingApi.premiseId).optional().meta({ description: 'Every resource of this location offering the service.' }),
+    resource: queryOf(financeApi.uuid).optional().meta({ description: 'Only this resource.' }),
     from: bound.meta({ description: 'Start of the range: an instant with an offset (included), or a local date (included).' }),
     to: bound.meta({ description: `End of the range: an instant (excluded), or a local date (included); at most ${slotRangeDays} days.` }),
-    timeZone: queryOf(schedulingFields.timeZone, 64)
+    timeZone: queryOf(schedulingFields.timeZone)
       .optional()
       .meta({ description: "The viewer's IANA zone: local dates are its dates, and slots are also shown on its clock. The location's when absent." }),
     limit: queryInteger(SCHEDULING_LIMITS.slotPage).meta({ description: 'Page size.' }),
@@ -51,7 +51,7 @@ const unavailable = z
     resourceId: z.uuid(),
     start: schedulingFields.instant,
     end: schedulingFields.instant,
-    reasons: z.array(z.enum(['outside_hours', 'closed', 'booked', 'held', 'buffer', 'min_notice', 'beyond_horizon', 'blocked'])),
+    reasons: z.array(z.enum(schedulingApi.SLOT_UNAVAILABLE_REASONS)),
   })
   .meta({ id: 'Unavailable', description: 'Why an interval is not free. Never says who booked or holds it.' });
 

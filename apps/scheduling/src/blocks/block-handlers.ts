@@ -3,7 +3,7 @@ import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts'
 import { GrpcStatus, ProblemError, requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
-import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../page-size';
 import { requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
@@ -13,7 +13,6 @@ import { BLOCK_CANCELLATION_REASON } from '../appointments/cancellation-reasons'
 import { PREMISE_ID } from '../locations/location-store';
 import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
 import { findResource } from '../resources/resource-store';
-import { parseRequest } from '../input';
 import { parseInstant, timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 
@@ -99,7 +98,7 @@ export function blockHandlers(deps: SchedulingDeps) {
     async createBlock(request: schedulingV1.CreateBlockRequest, context: CallContext): Promise<schedulingV1.CreateBlockResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.block);
       const { resourceId, start, end, reason, cancelOverlapping } = request;
-      parseRequest(schedulingApi.newBlock, { resourceId, start, end, reason, cancelOverlapping });
+      parseInput(schedulingApi.newBlock, { resourceId, start, end, reason, cancelOverlapping });
       const [from, until] = [parseInstant(start) as number, parseInstant(end) as number];
       new FieldChecks()
         .check(until > from, 'end', 'must be after start')

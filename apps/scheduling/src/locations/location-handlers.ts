@@ -3,10 +3,9 @@ import { SCHEDULING_LIMITS, schedulingApi, schedulingFields, type schedulingV1 }
 import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
-import { checkVersion, FieldChecks, notFound } from '@libs/validation';
+import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
 import { mutate, type SchedulingDeps } from '../mutation';
-import { parseRequest } from '../input';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
 
 const { canonicalZone } = schedulingFields;
@@ -44,7 +43,7 @@ export function locationHandlers(deps: SchedulingDeps) {
     async putLocation(request: schedulingV1.PutLocationRequest, context: CallContext): Promise<schedulingV1.PutLocationResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const checks = new FieldChecks().check(PREMISE_ID.test(request.premiseId), 'premiseId', 'must be a premise id');
-      const { timeZone } = parseRequest(schedulingApi.locationPut, { timeZone: request.timeZone }, checks);
+      const { timeZone } = parseInput(schedulingApi.locationPut, { timeZone: request.timeZone }, checks);
       const zone = canonicalZone(timeZone);
       const premise = await deps.premises.find({ id: request.premiseId }, context.requestId);
       if (!premise) throw notFound('premise', request.premiseId);

@@ -3,10 +3,9 @@ import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts'
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
-import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
-import { parseRequest, presentFields } from '../input';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
 
@@ -72,7 +71,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
 
     async createResource(request: schedulingV1.CreateResourceRequest, context: CallContext): Promise<schedulingV1.CreateResourceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
-      const input = parseRequest(schedulingApi.newResource, request.input ?? schedulingV1.ResourceInput.fromPartial({}));
+      const input = parseInput(schedulingApi.newResource, request.input ?? schedulingV1.ResourceInput.fromPartial({}));
       const [serviceIds, staffUserIds] = [stored(input.serviceIds) ?? [], stored(input.staffUserIds) ?? []];
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, context };
@@ -93,7 +92,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const id = requireUuid(request.id);
       const changes = presentFields({ name: request.name, active: request.active, serviceIds: request.serviceIds?.ids, staffUserIds: request.staffUserIds?.ids });
-      parseRequest(schedulingApi.resourcePatch, changes);
+      parseInput(schedulingApi.resourcePatch, changes);
       const [serviceIds, staffUserIds] = [stored(changes.serviceIds), stored(changes.staffUserIds)];
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findResource(sequelize, id, transaction, true);

@@ -2,9 +2,8 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
-import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
-import { parseInto, parseRequest } from '../input';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findResource, type ResourceRow } from '../resources/resource-store';
 import { checkWindows } from '../schedule/rules';
@@ -51,7 +50,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
     /** Replaces the weekly windows: local wall-clock times of the location's zone, never converted to UTC. */
     async putWeeklyRules(request: schedulingV1.PutWeeklyRulesRequest, context: CallContext): Promise<schedulingV1.PutWeeklyRulesResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
-      parseRequest(schedulingApi.weeklyRules, { windows: request.windows });
+      parseInput(schedulingApi.weeklyRules, { windows: request.windows });
       const checks = new FieldChecks();
       const windows = checkWindows(checks, request.windows, 'windows', (w) => w.weekday);
       checks.throwIfAny();
@@ -91,8 +90,8 @@ export function ruleHandlers(deps: SchedulingDeps) {
     async putOverride(request: schedulingV1.PutOverrideRequest, context: CallContext): Promise<schedulingV1.PutOverrideResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const dateChecks = new FieldChecks();
-      parseInto(dateChecks, schedulingFields.localDate, request.localDate, 'localDate');
-      parseRequest(schedulingApi.dateOverride, { closed: request.closed, windows: request.windows }, dateChecks);
+      dateChecks.parse(schedulingFields.localDate, request.localDate, 'localDate');
+      parseInput(schedulingApi.dateOverride, { closed: request.closed, windows: request.windows }, dateChecks);
       const checks = new FieldChecks();
       const windows = checkWindows(checks, request.windows, 'windows', () => 0);
       checks.throwIfAny();

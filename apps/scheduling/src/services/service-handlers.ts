@@ -3,9 +3,8 @@ import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts'
 import { requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
-import { checkVersion, notFound, requireUuid } from '@libs/validation';
+import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
-import { parseRequest, presentFields } from '../input';
 import { mutate, type SchedulingDeps } from '../mutation';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
 
@@ -52,7 +51,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
 
     async createService(request: schedulingV1.CreateServiceRequest, context: CallContext): Promise<schedulingV1.CreateServiceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
-      const input = parseRequest(schedulingApi.newService, request.input ?? schedulingV1.ServiceInput.fromPartial({}));
+      const input = parseInput(schedulingApi.newService, request.input ?? schedulingV1.ServiceInput.fromPartial({}));
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, context };
       return mutate(deps, actor, call, async (transaction) => {
@@ -60,7 +59,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
           `INSERT INTO services (name, duration_minutes, slot_step_minutes, buffer_before_minutes, buffer_after_minutes, policy)
            VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id::text`,
           {
-            bind: [input.name.trim(), input.durationMinutes, input.slotStepMinutes, input.bufferBeforeMinutes ?? 0, input.bufferAfterMinutes ?? 0, JSON.stringify(input.policy)],
+            bind: [input.name.trim(), input.durationMinutes, input.slotStepMinutes, input.bufferBeforeMinutes, input.bufferAfterMinutes, JSON.stringify(input.policy)],
             type: QueryTypes.SELECT,
             transaction,
           },
@@ -74,7 +73,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const id = requireUuid(request.id);
       const { name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active } = request;
-      parseRequest(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
+      parseInput(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findService(sequelize, id, transaction, true);
         if (!before) throw notFound('service', id);

@@ -1,10 +1,9 @@
+import type { schedulingApi } from '@libs/contracts';
 import { dayPlan, openIntervals, type ScheduleRules } from '../schedule/rules';
 import { addDays, datesBetween, localDateOf, localToInstant, MINUTES_PER_DAY, MS_PER_MINUTE } from '../time/zoned-time';
 import { candidateSlots, type Grid, type Interval } from './slot-grid';
 
-/** Why a time is not free: explain=true shows them to staff; none says who. */
-export const REASONS = ['outside_hours', 'closed', 'booked', 'held', 'buffer', 'min_notice', 'beyond_horizon', 'blocked'] as const;
-export type Reason = (typeof REASONS)[number];
+export type Reason = (typeof schedulingApi.SLOT_UNAVAILABLE_REASONS)[number];
 
 /** Time a resource has taken: `occupied` includes an appointment's buffers, `span` is the appointment (or block) itself. */
 export interface Occupation {

@@ -2,8 +2,8 @@ import type { Sequelize } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
-import { FieldChecks, isIsoDate, notFound } from '@libs/validation';
-import { isStaff, SCHEDULING_ACCESS } from '../access';
+import { FieldChecks, notFound } from '@libs/validation';
+import { mayExplain, SCHEDULING_ACCESS } from '../access';
 import { PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../mutation';
 import { findLocation } from '../locations/location-store';
@@ -41,7 +41,7 @@ export function slotHandlers(deps: SchedulingDeps) {
      */
     async searchSlots(request: schedulingV1.SearchSlotsRequest, context: CallContext): Promise<schedulingV1.SearchSlotsResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.browse);
-      if (request.explain && !isStaff(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
+      if (request.explain && !mayExplain(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
       const limit = pageSize(request.limit, SCHEDULING_LIMITS.slotPage);
       const checks = new FieldChecks()
         .uuid(request.serviceId, 'serviceId', { required: true })
@@ -49,7 +49,7 @@ export function slotHandlers(deps: SchedulingDeps) {
         .check(request.locationId !== '' || request.resourceId !== '', 'locationId', 'give a locationId or a resourceId')
         .check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id');
       const viewerZone = request.timeZone ? timeChecks.zone(checks, request.timeZone, 'timeZone') : undefined;
-      const byDate = isIsoDate(request.from) && isIsoDate(request.to);
+      const byDate = schedulingFields.isLocalDate(request.from) && schedulingFields.isLocalDate(request.to);
       const instants = byDate ? undefined : [timeChecks.instant(checks, request.from, 'from'), timeChecks.instant(checks, request.to, 'to')];
       checks.throwIfAny();
       // Local dates count on the calendar (a daylight-saving change does not make 31 days longer), instants in time.

@@ -1,5 +1,5 @@
 import { schedulingFields } from '@libs/contracts';
-import { isIsoDate, type FieldChecks } from '@libs/validation';
+import type { FieldChecks } from '@libs/validation';
 import { type LocalDate } from './zoned-time';
 
 /**
@@ -8,7 +8,7 @@ import { type LocalDate } from './zoned-time';
  * the API contract's (libs/contracts), shared with the gateway.
  */
 export const { parseInstant, parseLocalTime } = schedulingFields;
-const { canonicalZone, INSTANT_MESSAGE, ZONE_MESSAGE } = schedulingFields;
+const { canonicalZone, isLocalDate, INSTANT_MESSAGE, ZONE_MESSAGE } = schedulingFields;
 
 export const formatLocalTime = (minute: number): string =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
@@ -27,6 +27,6 @@ export const timeChecks = {
   },
   localDate(checks: FieldChecks, value: string, field: string): LocalDate | undefined {
     checks.date(value, field);
-    return isIsoDate(value) ? value : undefined;
+    return isLocalDate(value) ? value : undefined;
   },
 };

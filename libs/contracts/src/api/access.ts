@@ -23,6 +23,8 @@ const GRANTS = {
   'scheduling:block': ['clinician', 'admin'],
   // Why time is not free (slot search with explain=true).
   'scheduling:explain': ['clinician', 'admin'],
+  // Staff's view: who staffs a resource and who acted (a block's creator), and booking on a student's behalf.
+  'scheduling:staff-view': ['clinician', 'admin'],
   // Hold, book, confirm, release, reschedule, cancel: a student their own, a clinician on staffed resources.
   'appointments:book': ['student', 'clinician', 'admin'],
   'appointments:read': ['student', 'clinician', 'admin'],

@@ -13,6 +13,21 @@ import { instant } from './scheduling-fields';
 /** An appointment's statuses, in the order of its life (docs/SCHEDULING.md, "States"). */
 export const APPOINTMENT_STATUSES = ['held', 'booked', 'checked_in', 'fulfilled', 'noshow', 'cancelled', 'entered_in_error'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+/** What an entry of an appointment's history says was done. */
+export const APPOINTMENT_ACTIONS = [
+  'held',
+  'booked',
+  'confirmed',
+  'released',
+  'expired',
+  'rescheduled',
+  'cancelled',
+  'checked_in',
+  'completed',
+  'no_show',
+  'no_show_reverted',
+  'entered_in_error',
+] as const;
 
 /**
  * The codes of FHIR R4's appointment-cancellation-reason value set

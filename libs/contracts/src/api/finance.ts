@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FINANCE_LIMITS as LIMITS } from './limits';
+import { isLocalDate, LOCAL_DATE_MESSAGE } from './scheduling-fields';
 
 /**
  * The finance API's request bodies and the rules of their fields. The gateway
@@ -20,20 +21,13 @@ export function text(max: number, options: { required?: boolean } = {}) {
   return present.refine(withoutNul, { message: 'must not contain NUL characters', abort: true });
 }
 
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    year >= LIMITS.earliestYear && year <= LIMITS.latestYear && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
-}
-
-const DATE_MESSAGE = 'must be a date written YYYY-MM-DD';
-/** A real calendar date, YYYY-MM-DD, within the years the ledger takes. */
+/** A real calendar date, YYYY-MM-DD, within the years the API takes. */
 export const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: DATE_MESSAGE, abort: true })
-  .refine(isCalendarDate, { message: DATE_MESSAGE })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: LOCAL_DATE_MESSAGE, abort: true })
+  .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE, abort: true })
+  // Never reached past the date's own checks; it states the length, which a query parameter's bound reads (queryOf).
+  .max(10, { message: LOCAL_DATE_MESSAGE })
   .meta({ format: 'date' });
 
 const AMOUNT_MESSAGE = 'must be an integer number of minor units';

@@ -13,6 +13,10 @@ export interface IntegerRange {
 
 /** Any plain text query parameter, unless it says otherwise. */
 export const QUERY_TEXT_MAX_LENGTH = 200;
+/** The years of a calendar date (YYYY-MM-DD) the API takes: the ledger's dates, scheduling's local dates. */
+export const DATE_YEARS = { min: 1900, max: 2999 } as const;
+/** A UUID written out: 32 hex digits and 4 hyphens. */
+export const UUID_LENGTH = 36;
 /** Cursors are opaque to clients; the service that signed one checks it. */
 export const CURSOR_MAX_LENGTH = 2048;
 
@@ -47,9 +51,6 @@ export const FINANCE_LIMITS = {
   note: 1000,
   /** Largest |amount| in minor units: what a JSON number carries exactly. */
   maxAbsAmount: Number.MAX_SAFE_INTEGER,
-  /** Calendar dates the ledger takes. */
-  earliestYear: 1900,
-  latestYear: 2999,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const AUDIT_LIMITS = {

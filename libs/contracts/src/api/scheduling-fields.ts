@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import { DATE_YEARS } from './limits';
 
 /**
  * How scheduling's callers write times, and the zod schemas of those fields. The gateway validates and
@@ -18,13 +19,13 @@ export const ZONE_MESSAGE = 'must be an IANA time zone, e.g. Europe/London';
 export const LOCAL_DATE_MESSAGE = 'must be a date written YYYY-MM-DD';
 const LOCAL_TIME_MESSAGE = 'must be a local time written HH:MM';
 
-/** A real calendar date written YYYY-MM-DD, between 1900 and 2999. */
+/** A real calendar date written YYYY-MM-DD, within the years the API takes (DATE_YEARS). */
 export function isLocalDate(value: string): boolean {
   const match = LOCAL_DATE.exec(value);
   if (!match) return false;
   const [year, month, day] = match.slice(1).map(Number);
   const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1900 && year <= 2999 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return year >= DATE_YEARS.min && year <= DATE_YEARS.max && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** Epoch ms of an ISO 8601 instant with an offset or Z, or undefined. */

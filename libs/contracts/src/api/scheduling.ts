@@ -16,6 +16,9 @@ export const premiseId = z.string().max(18, tooLong(18)).regex(PREMISE_ID, { mes
 
 export const RESOURCE_KINDS = ['practitioner', 'room'] as const;
 
+/** Why a time is not free: explain=true shows them to staff; none says who. */
+export const SLOT_UNAVAILABLE_REASONS = ['outside_hours', 'closed', 'booked', 'held', 'buffer', 'min_notice', 'beyond_horizon', 'blocked'] as const;
+
 const integerIn = ({ min, max }: Bounds) => {
   const message = `must be an integer from ${min} to ${max}`;
   return z.int({ message }).min(min, { message }).max(max, { message });
@@ -78,8 +81,9 @@ const serviceFields = {
 export const newService = z
   .object({
     ...serviceFields,
-    bufferBeforeMinutes: serviceFields.bufferBeforeMinutes.optional(),
-    bufferAfterMinutes: serviceFields.bufferAfterMinutes.optional(),
+    // No buffer unless one is given: the gateway documents this default, and the service applies it.
+    bufferBeforeMinutes: serviceFields.bufferBeforeMinutes.default(0),
+    bufferAfterMinutes: serviceFields.bufferAfterMinutes.default(0),
   })
   .strict()
   .meta({ id: 'NewService' });

@@ -2339,7 +2339,9 @@ export interface components {
             name: string;
             durationMinutes: number;
             slotStepMinutes: number;
+            /** @default 0 */
             bufferBeforeMinutes?: number;
+            /** @default 0 */
             bufferAfterMinutes?: number;
             policy: components["schemas"]["Policy"];
         };
@@ -2380,7 +2382,7 @@ export interface components {
         DateOverridePut: {
             closed: boolean;
             /** @default [] */
-            windows: {
+            windows?: {
                 /** @example 09:00 */
                 start: string;
                 /** @example 17:30 */
@@ -2408,7 +2410,8 @@ export interface components {
             end: string;
             timeZone: string;
             reason: string;
-            createdBy: string;
+            /** @description The staff user who created it; null for callers who are not staff. */
+            createdBy: string | null;
             version: number;
             /** Format: date-time */
             createdAt: string;
@@ -2474,7 +2477,8 @@ export interface components {
             end: string;
             timeZone: string;
             reason: string;
-            createdBy: string;
+            /** @description The staff user who created it; null for callers who are not staff. */
+            createdBy: string | null;
             version: number;
             /** Format: date-time */
             createdAt: string;
@@ -14041,13 +14045,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created; `Location` names it. */
+            /** @description Created. A block has no address of its own: list the resource’s blocks to read it again. */
             201: {
                 headers: {
                     /** @description The record version, e.g. `"3"`. */
                     ETag?: string;
-                    /** @description The path of the new record. */
-                    Location?: string;
                     /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */

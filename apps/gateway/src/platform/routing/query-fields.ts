@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, type IntegerRange } from '@libs/contracts';
+import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, UUID_LENGTH, type IntegerRange } from '@libs/contracts';
 
 /**
  * The strict rules every query parameter follows, as zod schemas that parse
@@ -44,8 +44,18 @@ export function queryBoolean(fallback: boolean) {
 export const queryChoice = <const T extends readonly [string, ...string[]]>(allowed: T) =>
   queryText().pipe(z.enum(allowed, { message: `must be one of ${allowed.join(', ')}` }));
 
-/** A string query parameter that must also pass a schema of the API (a date, a UUID). */
-export const queryOf = <T>(schema: z.ZodType<T, string>, max: number = QUERY_TEXT_MAX_LENGTH) => queryText(max).pipe(schema);
+/**
+ * The longest text `schema` takes: its own maximum, a UUID's length, or (neither known) any query text's. Read from
+ * the schema so the length the gateway checks first is the one the document shows and the schema enforces.
+ */
+function maxLengthOf(schema: z.ZodType): number {
+  const { maxLength, format } = schema as { maxLength?: number | null; format?: string | null };
+  if (typeof maxLength === 'number') return maxLength;
+  return format === 'uuid' || format === 'guid' ? UUID_LENGTH : QUERY_TEXT_MAX_LENGTH;
+}
+
+/** A string query parameter that must also pass a schema of the API (a date, a UUID), bounded by that schema's length. */
+export const queryOf = <T>(schema: z.ZodType<T, string>) => queryText(maxLengthOf(schema)).pipe(schema);
 
 /** The `nextCursor` of the previous page, sent back unchanged; the service that signed it checks it. */
 export const cursor = queryText(CURSOR_MAX_LENGTH)

@@ -31,7 +31,8 @@ export function searchsetBundle(req: Request, resources: FhirResource[], nextCur
       { relation: 'self', url: pageUrl(req, typeof req.query.cursor === 'string' ? req.query.cursor : undefined) },
       ...(nextCursor ? [{ relation: 'next', url: pageUrl(req, nextCursor) }] : []),
     ],
-    // No fullUrl: the resources have no address of their own to read them at.
+    // No fullUrl (optional in a searchset): the reference service's resources have no address to read them at,
+    // and this one builder serves them as well as the Appointments and Schedules that do have one.
     entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
   };
 }
