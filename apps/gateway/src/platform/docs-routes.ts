@@ -58,6 +58,7 @@ const ACCESSIBLE_CSS = `.swagger-ui .json-schema-2020-12-expand-deep-button { co
 .swagger-ui .btn.authorize svg { fill: #1e6b47; }
 .swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1a5e9a; }
 .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1e6b47; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #8a4b08; }
 .swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f6b5a; }
 .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b3261e; }
 `;

@@ -21,14 +21,16 @@ export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+js
  * operation is, by method and whole path: `GET /api/v1/appointments` serves FHIR, `POST` to it and
  * `…/appointments/{id}/ics` do not.
  */
-export function fhirErrors(operations: OperationSpec[]): Router {
+export function fhirErrors(operations: OperationSpec[]): RequestHandler {
   const router = Router();
   const mark: RequestHandler = (req, res, next) => {
     if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
     next();
   };
   for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router[spec.method](expressPath(path), mark);
-  return router;
+  // No operation serves FHIR to OPTIONS, and an Express router answers an OPTIONS of a path it has routes for
+  // itself (200, Allow of its own routes), before the gateway's 204 listing every declared method.
+  return (req, res, next) => (req.method === 'OPTIONS' ? next() : router(req, res, next));
 }
 
 // A host as a client may name it: a name or IPv4 address, or a bracketed IPv6 one, and a port.
