@@ -10,6 +10,18 @@ import { nextStatus } from './appointment-states';
 import { insertAppointment, moveAppointment, reclaimExpiredHolds, recordChange } from './appointment-store';
 import { checkReschedule } from './policy';
 
+/** A write the exclusion constraints refused, carried out of its transaction (answeringRefusals, below). */
+class SlotRefused extends Error {
+  constructor(readonly broken: 'resource' | 'student') {
+    super('the slot was refused by an exclusion constraint');
+  }
+}
+
+const asRefusal = (error: unknown): never => {
+  const broken = exclusionBroken(error);
+  throw broken ? new SlotRefused(broken) : error;
+};
+
 /** The student an appointment is for: a student books for themselves (their id in either case: a UUID), staff name one. */
 export function studentFor(actor: Actor, requested: string): string {
   if (!isStaff(actor)) {
@@ -25,11 +37,18 @@ export function studentFor(actor: Actor, requested: string): string {
 export function bookingHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
 
-  /** A slot that the database refused (exclusion constraint) becomes a 409 with the nearest free slots. */
-  async function refused(error: unknown, slot: ResolvedSlot): Promise<never> {
-    const broken = exclusionBroken(error);
-    if (!broken) throw error;
-    throw await slotTaken(sequelize, cursors, { service: slot.service, resource: slot.resource, start: slot.placement.start }, broken === 'student' ? 'student' : 'taken');
+  /**
+   * A slot that the database refused (exclusion constraint) becomes a 409 with the nearest free slots, searched
+   * once the write's transaction has rolled back: searched inside it, each refusal held its connection while
+   * asking the pool for another, and 32 refused holds at once emptied the pool (every caller then got 503).
+   */
+  async function answeringRefusals<T>(slot: ResolvedSlot, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof SlotRefused)) throw error;
+      throw await slotTaken(sequelize, cursors, { service: slot.service, resource: slot.resource, start: slot.placement.start }, error.broken === 'student' ? 'student' : 'taken');
+    }
   }
 
   /** Hold or book in one step: reclaim expired holds in the way, insert; the exclusion constraints decide. */
@@ -47,7 +66,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     const method = status === 'held' ? 'HoldSlot' : 'BookAppointment';
     const codec = status === 'held' ? schedulingV1.HoldSlotResponse : schedulingV1.BookAppointmentResponse;
     const { placement } = slot;
-    return mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec, context }, async (transaction) => {
+    return answeringRefusals(slot, () => mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec, context }, async (transaction) => {
       await reclaimExpiredHolds(sequelize, transaction, context, { ...placement, studentId });
       const row = await insertAppointment(sequelize, transaction, {
         placement,
@@ -56,10 +75,10 @@ export function bookingHandlers(deps: SchedulingDeps) {
         status,
         policy: slot.service.policy,
         bookedBy: actor.userId,
-      }).catch((error: unknown) => refused(error, slot));
+      }).catch(asRefusal);
       const after = await recordChange(sequelize, transaction, context, actor, { action: status, before: null, id: row.id });
       return { appointment: toAppointment(after) };
-    });
+    }));
   }
 
   return {
@@ -89,7 +108,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
       const slot = await resolveSlot(sequelize, cursors, request.slotToken);
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      return answeringRefusals(slot, () => mutate(deps, actor, call, async (transaction) => {
         const row = await lockVisible(deps, actor, id, transaction);
         checkVersion('appointment', row.version, request.expectedVersion);
         nextStatus(row.status, 'reschedule');
@@ -102,10 +121,10 @@ export function bookingHandlers(deps: SchedulingDeps) {
         checkReschedule(row.policy, { now: row.db_now, start: row.start_ms, end: row.end_ms }, actorKind(actor));
         const { placement } = slot;
         await reclaimExpiredHolds(sequelize, transaction, context, { ...placement, studentId: row.student_id });
-        await moveAppointment(sequelize, transaction, id, placement).catch((error: unknown) => refused(error, slot));
+        await moveAppointment(sequelize, transaction, id, placement).catch(asRefusal);
         const after = await recordChange(sequelize, transaction, context, actor, { action: 'rescheduled', before: row, id });
         return { appointment: toAppointment(after) };
-      });
+      }));
     },
   };
 }

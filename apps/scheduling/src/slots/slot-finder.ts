@@ -70,7 +70,12 @@ export function toSlot(cursors: CursorCodec, serviceId: string, slot: FoundSlot,
 }
 
 const ALTERNATIVES = 3;
-const ALTERNATIVES_REACH_MS = 7 * 86_400_000;
+/**
+ * How far either side of the refused start to look, widening until three are found: a refusal under contention
+ * must stay cheap (one search of a day is a fraction of a week's), and three found within d of the start are the
+ * nearest three, since any slot outside is further than d.
+ */
+const ALTERNATIVES_REACH_MS = [3_600_000, 86_400_000, 7 * 86_400_000];
 
 /** The free slots nearest to `start` (at most three; the same resource first on a tie), for a 409. */
 export async function nearestAlternatives(
@@ -78,18 +83,22 @@ export async function nearestAlternatives(
   cursors: CursorCodec,
   query: { service: ServiceRow; resources: readonly ResourceRow[]; start: number; resourceId: string; nowMs: number },
 ): Promise<schedulingV1.Slot[]> {
-  const { free } = await findSlots(sequelize, {
-    service: query.service,
-    resources: query.resources,
-    fromMs: Math.max(query.nowMs, query.start - ALTERNATIVES_REACH_MS),
-    toMs: query.start + ALTERNATIVES_REACH_MS,
-    nowMs: query.nowMs,
-    explain: false,
-  });
   const distance = (slot: FoundSlot) => Math.abs(slot.start - query.start) * 2 + (slot.resourceId === query.resourceId ? 0 : 1);
-  return free
-    .filter((slot) => !(slot.start === query.start && slot.resourceId === query.resourceId))
-    .sort((a, b) => distance(a) - distance(b))
-    .slice(0, ALTERNATIVES)
-    .map((slot) => toSlot(cursors, query.service.id, slot));
+  let nearest: FoundSlot[] = [];
+  for (const reach of ALTERNATIVES_REACH_MS) {
+    const { free } = await findSlots(sequelize, {
+      service: query.service,
+      resources: query.resources,
+      fromMs: Math.max(query.nowMs, query.start - reach),
+      toMs: query.start + reach,
+      nowMs: query.nowMs,
+      explain: false,
+    });
+    nearest = free
+      .filter((slot) => !(slot.start === query.start && slot.resourceId === query.resourceId))
+      .sort((a, b) => distance(a) - distance(b))
+      .slice(0, ALTERNATIVES);
+    if (nearest.length === ALTERNATIVES) break;
+  }
+  return nearest.map((slot) => toSlot(cursors, query.service.id, slot));
 }
