@@ -41,13 +41,6 @@ const example = renderings['overlays/example'];
 const stages = dockerfileStages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const peakRssMb = (JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest-full.json'), 'utf8')) as { peakRssMb: Record<string, number> })
   .peakRssMb;
-/**
- * Services the benchmark does not drive yet, and the measured service whose figure sizes each until it does: the
- * largest gRPC service's (finance also relays an outbox). The Deployment's comment says so.
- */
-const SIZED_LIKE: Record<string, string> = { scheduling: 'finance' };
-/** Which benchmark figure a service's memory is chosen from. */
-const measuredAs = (service: string) => (service in peakRssMb ? service : SIZED_LIKE[service]);
 /** The services whose configuration names a gRPC service's address (`<NAME>_ADDR`): the callers it must let in. */
 const callersOf = (service: string) => SERVICES.filter((caller) => `${service.toUpperCase()}_ADDR` in SCHEMAS[caller].shape);
 
@@ -184,7 +177,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
     });
 
     it('requests the memory the benchmark measured, and is limited with room above it', () => {
-      const peak = peakRssMb[measuredAs(service)];
+      const peak = peakRssMb[service];
       expect(peak).toEqual(expect.any(Number));
       const request = mebibytes(container.resources?.requests?.memory);
       const limit = mebibytes(container.resources?.limits?.memory);
@@ -193,7 +186,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       // The comment beside the figures names the figure they were chosen from.
       const yaml = readFileSync(join(KUBERNETES, 'base', service, 'deployment.yaml'), 'utf8');
       expect(yaml).toContain(`peak RSS ${peak.toFixed(1)} MiB`);
-      expect(yaml).toContain(`peakRssMb.${measuredAs(service)}`);
+      expect(yaml).toContain(`peakRssMb.${service}`);
     });
 
     it('has time to drain its calls before it is killed', () => {
