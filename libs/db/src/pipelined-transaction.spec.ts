@@ -1,37 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { pipelinedTransaction } from './pipelined-transaction';
 import { runStatements } from './pipelined';
 import { createSequelize } from './sequelize';
+import { scratchDatabase } from './scratch-database';
 
-// As in migrate.spec.ts: libs/testing builds on this library, so the same variable, default and name pattern.
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const NAME = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}_pipelined`;
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: `${POSTGRES_URL}/postgres` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const database = scratchDatabase('pipelined');
 
 const insert = (note: string) => ({ name: 'test.insert', text: 'INSERT INTO notes (note) VALUES ($1) RETURNING id', values: [note] });
 
 describe('pipelinedTransaction', () => {
   let sequelize: Sequelize;
   beforeAll(async () => {
-    await admin(`CREATE DATABASE "${NAME}"`);
+    await database.create();
     // One connection: every test reuses the client the one before it gave back.
-    sequelize = createSequelize(`${POSTGRES_URL}/${NAME}`, 1);
+    sequelize = createSequelize(database.url, 1);
     await sequelize.query('CREATE TABLE notes (id serial PRIMARY KEY, note text NOT NULL CHECK (note <> \'\'))');
   });
   afterAll(async () => {
     await sequelize?.close();
-    await admin(`DROP DATABASE IF EXISTS "${NAME}" WITH (FORCE)`);
+    await database.drop();
   });
   beforeEach(() => sequelize.query('TRUNCATE notes'));
 
