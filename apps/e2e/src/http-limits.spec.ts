@@ -45,14 +45,15 @@ describe('the gateway bounds slow, stalled, abandoned and malformed requests', (
   });
 
   it('refuses a header carrying CR or LF (header injection) with 400 problem+json, echoing nothing of it', async () => {
-    for (const injected of ['abc\rSet-Cookie: evil=1', 'abc\nSet-Cookie: evil=1']) {
+    // Markers no generated X-Request-Id (hex and dashes) can contain.
+    for (const injected of ['xyz\rSet-Cookie: evil=1', 'xyz\nSet-Cookie: evil=1']) {
       const { socket, received, closed } = await rawConnection(system.gatewayUrl);
       socket.end(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${injected}\r\nConnection: close\r\n\r\n`);
       await closed;
       expect(received()).toMatch(/^HTTP\/1\.1 400 /);
       expect(received()).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/);
       expect(received()).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
-      expect(received()).not.toMatch(/evil|abc/);
+      expect(received()).not.toMatch(/evil|xyz/);
     }
   });
 

@@ -38,6 +38,17 @@ export interface RunningSystem {
   shutdown(): Promise<void>;
 }
 
+/** A service process that ended before it answered health checks, with the end of its output. */
+class StartupExit extends Error {
+  constructor(
+    key: string,
+    code: number | null,
+    readonly output: string,
+  ) {
+    super(`${key} exited during start-up (code ${code}): ${output.slice(-500)}`);
+  }
+}
+
 function entryPoint(service: ServiceName): string {
   const path = join(ROOT, 'dist/apps', service, 'main.cjs');
   if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build first`);
@@ -146,12 +157,20 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       return;
     }
     const probe = new HealthProbe(`127.0.0.1:${instancePorts[service][instance - 1].main}`);
+    // A process that dies during start-up fails it at once (its output read to the end), not after the wait.
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_192));
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', keep);
+    const died = new Promise<never>((_, reject) => child.once('close', (code) => reject(new StartupExit(key, code, output))));
+    died.catch(() => undefined);
     try {
-      await probe.waitUntilServing(60_000);
+      await Promise.race([probe.waitUntilServing(60_000), died]);
     } catch (error) {
+      if (error instanceof StartupExit) throw error;
       throw new Error(`${key} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
     } finally {
       probe.close();
+      for (const stream of [child.stdout, child.stderr]) stream?.off('data', keep);
     }
   }
 
@@ -166,8 +185,24 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const stop = (service: ServiceName, signal: NodeJS.Signals = 'SIGTERM', instance = 1) =>
     stopChild(processes.get(instanceKey(service, instance)), signal);
 
+  /**
+   * The first start of a gRPC instance, on other ports if its own were taken meanwhile: a port is chosen free,
+   * and another test worker may bind it first (EADDRINUSE). Only here, before the gateway is given the addresses.
+   */
+  async function firstStart(service: GrpcServiceName, instance: number): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await start(service, { instance });
+      } catch (error) {
+        if (!(error instanceof StartupExit) || !error.output.includes('EADDRINUSE') || attempt >= 3) throw error;
+        instancePorts[service][instance - 1] = { main: await freePort(), metrics: await freePort() };
+        if (instance === 1) ports[service] = instancePorts[service][0].main;
+      }
+    }
+  }
+
   await Promise.all(
-    GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => start(service, { instance: i + 1 }))),
+    GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => firstStart(service, i + 1))),
   );
   let keys = {} as Record<Role, string>;
   if (wanted('gateway')) {
