@@ -7,7 +7,8 @@ import { searchsetBundle } from '../reference/fhir/bundle';
 import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
 import { contextOf, type AppointmentContext } from './appointment-context';
 import { APPOINTMENTS_PATH } from './appointment-docs';
-import { present, sendAppointment } from './appointment-response';
+import { returned } from '../scheduling/send';
+import { sendAppointment } from './appointment-response';
 import * as op from './appointment-operations';
 import { fhirAppointment } from './fhir/appointment';
 import { appointmentCalendar } from './ics/appointment-calendar';
@@ -24,7 +25,7 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
     route(spec, async ({ headers, body }, { res, upstream }) => {
       const request = { slotToken: body.slotToken, studentId: body.studentId ?? '', idempotencyKey: headers['Idempotency-Key'] ?? '' };
       const { appointment } = await scheduling.call(pick, request, upstream);
-      res.location(`${APPOINTMENTS_PATH}/${present(appointment).id}`);
+      res.location(`${APPOINTMENTS_PATH}/${returned(appointment).id}`);
       sendAppointment(res, appointment, 201);
     });
   return [
@@ -55,7 +56,7 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
 
     route(op.getAppointment, async ({ path, query }, { req, res, upstream }) => {
       const { appointment } = await scheduling.call((client) => client.getAppointment, { id: path.id }, upstream);
-      const found = present(appointment);
+      const found = returned(appointment);
       const representation = representationOf(req, query._format);
       const context = representation === 'fhir' ? await contextOf(upstreams, [found], upstream) : undefined;
       // The version tags the JSON only (If-Match names it); FHIR also shows names that change without the
@@ -73,7 +74,7 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
     }),
 
     route(op.getAppointmentCalendar, async ({ path }, { res, upstream }) => {
-      const found = present((await scheduling.call((client) => client.getAppointment, { id: path.id }, upstream)).appointment);
+      const found = returned((await scheduling.call((client) => client.getAppointment, { id: path.id }, upstream)).appointment);
       // The calendar names the service and the location, not the resource: only those two are fetched.
       const context = await contextOf(upstreams, [found], upstream, ['service', 'location']);
       const names = {

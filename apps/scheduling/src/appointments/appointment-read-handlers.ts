@@ -3,7 +3,7 @@ import { appointmentsApi, SCHEDULING_LIMITS, type schedulingV1 } from '@libs/con
 import { requireRole, type CallContext } from '@libs/grpc';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { given, notFound, parseInput, requireUuid } from '@libs/validation';
-import { isStartAndId } from '../page-size';
+import { isStartAndId } from '../keyset-positions';
 import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../mutation';
 import { parseInstant } from '../time/time-input';

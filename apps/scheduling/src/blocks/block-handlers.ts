@@ -4,7 +4,7 @@ import { GrpcStatus, ProblemError, requireRole, type CallContext } from '@libs/g
 import { recordEvent } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
-import { isStartAndId } from '../page-size';
+import { isStartAndId } from '../keyset-positions';
 import { requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
 import { MOVES } from '../appointments/appointment-states';
