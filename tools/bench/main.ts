@@ -12,10 +12,12 @@
  *   npm run bench -- --smoke --connections 32 --duration 10 --only create --profile   profile one path quickly
  *   npm run bench -- --warmup 5       seconds of load before each measured window (5 full, 0.2 smoke)
  *   npm run bench -- --rate 50        every run paced at 50 requests a second: CPU per request at one throughput
+ *   npm run bench -- --node-flags=--max-semi-space-size=8   services run with these Node flags too (after the usual ones)
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { startSystem, type ServiceName } from '@libs/testing';
 import { startBaseline } from './baselines/start-baseline';
 import type { BenchContext, Measurement, Scenario, Verdict } from './context';
@@ -24,7 +26,7 @@ import { cpuPerRequest, describeCpu } from './cpu/per-request';
 import { loadFullData } from './full-data';
 import { profilesOfRun } from './profile/profiles-of-run';
 import { runLoad } from './load/run-load';
-import { peakRssMb } from './peak-rss';
+import { PhasePeaks } from './peak-rss';
 import { seededRandom } from '../search-quality/typos';
 import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
@@ -65,19 +67,22 @@ async function main(): Promise<void> {
       connections: { type: 'string' },
       warmup: { type: 'string' },
       rate: { type: 'string' },
+      'node-flags': { type: 'string' },
     },
   });
   const smoke = values.smoke;
   // Only the default full run replaces the committed figures (latest-full): a run of some scenarios, other data
   // sizes, durations or connections, or under the profiler, is written as partial.
   const { only, duration, transactions, diseases, connections, warmup, rate, profile } = values;
-  const partial = [only, duration, transactions, diseases, connections, warmup, rate].some((value) => value !== undefined) || profile;
+  const extraNodeFlags = values['node-flags']?.split(' ').filter(Boolean) ?? [];
+  const partial =
+    [only, duration, transactions, diseases, connections, warmup, rate].some((value) => value !== undefined) || profile || extraNodeFlags.length > 0;
   const wanted = only?.split(',');
   const chosen = Object.entries(SCENARIOS).filter(([name]) => !wanted || wanted.some((part) => name.includes(part)));
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     mode: smoke ? 'smoke' : partial ? 'partial' : 'full',
-    machine: { cpus: cpus().length, node: process.version },
+    machine: { cpus: cpus().length, node: process.version, serviceNodeFlags: [...SERVICE_NODE_FLAGS, ...extraNodeFlags] },
     measurements: [],
     verdicts: [],
     notes: [],
@@ -87,12 +92,17 @@ async function main(): Promise<void> {
 
   // --cpu-prof writes <dir>/*.cpuprofile when a service exits (shutdown below); open it in Chrome DevTools.
   const profileDir = join(ROOT, 'bench', 'profiles');
-  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeFlags = [...extraNodeFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   let services: { name: string; pid: number }[] = [];
   const quiet = { LOG_LEVEL: 'warn' };
   const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet, scheduling: quiet } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
+  const measuredForMemory: { name: string; pid: number }[] = SERVICES.flatMap((name) => {
+    const pid = system.pid(name);
+    return pid ? [{ name, pid }] : [];
+  });
+  const memory = new PhasePeaks(() => measuredForMemory);
   try {
     await loadFullData(system, {
       smoke,
@@ -106,6 +116,8 @@ async function main(): Promise<void> {
     });
     const bareHttp = await startBaseline('bare-http');
     baselines.push(expressPg, bareHttp);
+    memory.end('start and data load');
+    measuredForMemory.push({ name: 'baseline express+pg', pid: expressPg.pid });
     const watched = await watchedProcesses(system, SERVICES, { 'express+pg': expressPg, 'node:http': bareHttp });
     report.cpuNotMeasured = watched.missing;
     services = watched.spec.processes.filter(({ name }) => SERVICES.includes(name as ServiceName));
@@ -158,14 +170,13 @@ async function main(): Promise<void> {
     for (const [name, scenario] of chosen) {
       console.log(`--- ${name}`);
       const before = report.measurements.length;
+      memory.start();
       await scenario(context);
+      memory.end(name);
       if (report.measurements.length === before) silent.push(name);
     }
-    for (const service of SERVICES) {
-      const pid = system.pid(service);
-      if (pid) report.peakRssMb[service] = peakRssMb(pid);
-    }
-    report.peakRssMb['baseline express+pg'] = peakRssMb(expressPg.pid);
+    report.peakRssMb = memory.peaks();
+    report.peakRssMbByPhase = memory.byPhase;
     for (const [service, mb] of Object.entries(report.peakRssMb)) {
       if (SERVICES.includes(service as ServiceName)) {
         report.verdicts.push({ scenario: `${service} memory`, figure: `${mb.toFixed(0)} MB peak RSS`, target: '≤ 200 MB', met: mb <= 200 });

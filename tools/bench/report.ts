@@ -7,12 +7,14 @@ import type { MeasuredProfile } from './profile/profiles-of-run';
 export interface BenchReport {
   startedAt: string;
   mode: 'full' | 'partial' | 'smoke';
-  machine: { cpus: number; node: string };
+  machine: { cpus: number; node: string; serviceNodeFlags?: string[] };
   measurements: Measurement[];
   verdicts: Verdict[];
   notes: { name: string; value: number; unit: string }[];
   /** Peak resident set size (VmHWM) of each process, in MB. */
   peakRssMb: Record<string, number>;
+  /** The same by phase of the run (the data load, then each scenario): which one reached each peak. */
+  peakRssMbByPhase?: Record<string, Record<string, number>>;
   /** Processes whose CPU could not be read from here (e.g. a server in a container). */
   cpuNotMeasured: string[];
   /** With --profile: what took each service's time in each measured window. */
@@ -86,9 +88,13 @@ export function toMarkdown(report: BenchReport): string {
   );
   const notes = table(['figure', 'value'], report.notes.map((n) => [n.name, `${fixed(n.value)} ${n.unit}`]));
   const rss = table(['process', 'peak RSS MB'], Object.entries(report.peakRssMb).map(([name, mb]) => [name, fixed(mb)]));
+  const processes = Object.keys(report.peakRssMb);
+  const byPhase = report.peakRssMbByPhase
+    ? table(['phase', ...processes], Object.entries(report.peakRssMbByPhase).map(([phase, peaks]) => [phase, ...processes.map((name) => fixed(peaks[name] ?? NaN))]))
+    : '';
   return [
     `# Benchmark, ${report.mode} run of ${report.startedAt}`,
-    `${report.machine.cpus} CPUs, Node ${report.machine.node}. Every service, PostgreSQL, RabbitMQ and the load generator share the machine.`,
+    `${report.machine.cpus} CPUs, Node ${report.machine.node}${report.machine.serviceNodeFlags ? ` (services run with ${report.machine.serviceNodeFlags.join(' ')})` : ''}. Every service, PostgreSQL, RabbitMQ and the load generator share the machine.`,
     '## Load runs',
     loads,
     '## CPU per request',
@@ -106,6 +112,7 @@ export function toMarkdown(report: BenchReport): string {
     notes,
     '## Memory',
     rss,
+    ...(byPhase ? ['Peak RSS MB by phase (the peak is reset at each phase\'s start):', byPhase] : []),
     ...(report.profiles ? ['## Profiles', PROFILES_INTRO, ...report.profiles.map(profileSection)] : []),
     '',
   ].join('\n\n');

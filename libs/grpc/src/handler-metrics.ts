@@ -1,5 +1,5 @@
 import { status } from '@grpc/grpc-js';
-import { Histogram, metricsRegistry } from '@libs/metrics';
+import { Histogram, labelledChildren, metricsRegistry } from '@libs/metrics';
 
 let histogram: Histogram<'method' | 'code'> | undefined;
 
@@ -15,6 +15,8 @@ function handlingSeconds(): Histogram<'method' | 'code'> {
   return histogram;
 }
 
+const handlingOf = labelledChildren(['method', 'code'], (labels) => handlingSeconds().labels(labels));
+
 export function observeHandledCall(method: string, code: status, seconds: number): void {
-  handlingSeconds().observe({ method, code: status[code] ?? String(code) }, seconds);
+  handlingOf({ method, code: status[code] ?? String(code) }).observe(seconds);
 }

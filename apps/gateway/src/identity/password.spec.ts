@@ -1,15 +1,24 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { hashPassword, MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES, verifyPassword } from './password';
 
 describe('password hashing (scrypt)', () => {
   it('stores the parameters and a random salt with the hash, never the password', async () => {
     const [first, second] = await Promise.all([hashPassword('correct horse'), hashPassword('correct horse')]);
-    expect(first).toMatch(/^scrypt\$15\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(first).toMatch(/^scrypt\$14\$8\$5\$[\w-]{22}\$[\w-]{43}$/);
     expect(first).not.toContain('correct');
     expect(first).not.toBe(second);
   });
 
   it('accepts the right password and refuses a wrong one', async () => {
     const stored = await hashPassword('correct horse');
+    expect(await verifyPassword('correct horse', stored)).toBe(true);
+    expect(await verifyPassword('correct horsf', stored)).toBe(false);
+  });
+
+  it('still accepts hashes stored with the earlier parameters (N = 2^15, r = 8, p = 1)', async () => {
+    const salt = randomBytes(16);
+    const key = scryptSync('correct horse', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const stored = ['scrypt', 15, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
     expect(await verifyPassword('correct horse', stored)).toBe(true);
     expect(await verifyPassword('correct horsf', stored)).toBe(false);
   });
@@ -26,7 +35,7 @@ describe('password hashing (scrypt)', () => {
 
   it('refuses a stored hash with parameters beyond its limits instead of allocating for them', async () => {
     const stored = await hashPassword('correct horse');
-    expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$15\$/, 'scrypt$30$'))).toBe(false);
+    expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$14\$/, 'scrypt$30$'))).toBe(false);
     expect(await verifyPassword('correct horse', 'md5$abc')).toBe(false);
   });
 

@@ -34,7 +34,6 @@ import { cors } from './http/cors';
 import { dashboard } from './http/dashboard';
 import { evaluatePreconditionsAsOrigin } from './http/freshness';
 import { databaseUnavailable } from './http/database-unavailable';
-import { fhirErrors } from './http/fhir-request';
 import { deferredJsonBody } from './http/json-body';
 import { pipeliningLimit } from './http/pipelining-limit';
 import { requestId } from './http/request-id';
@@ -68,7 +67,6 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   if (config.TRUST_PROXY) app.set('trust proxy', /^\d+$/.test(config.TRUST_PROXY) ? Number(config.TRUST_PROXY) : config.TRUST_PROXY);
   app.use(pipeliningLimit());
   app.use(requestId());
-  app.use(fhirErrors(allOperations()));
   app.use(noSniff());
   app.use(tracing());
   app.use(httpMetrics());

@@ -1,5 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
-import { expressPath, operationPaths } from '../routing/mount';
+import type { Request, Response } from 'express';
 import type { OperationSpec } from '../routing/operation';
 import type { ProblemFormat } from '@libs/http-problems';
 
@@ -16,21 +15,13 @@ export function asksForFhir(req: Request, format: unknown = req.query._format): 
 export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+json' in (spec.responses['200']?.content ?? {});
 
 /**
- * A request to an operation that serves FHIR and asked for it gets its errors as OperationOutcome, whichever
- * middleware raises them (the key check included); every other error stays problem+json. Matched as the
- * operation is, by method and whole path: `GET /api/v1/appointments` serves FHIR, `POST` to it and
- * `…/appointments/{id}/ics` do not.
+ * Marks a request to an operation that serves FHIR and asked for it: its errors are then OperationOutcomes
+ * (libs/http-problems), the key check's included; every other error stays problem+json. Called by each such
+ * operation first (platform/routing/mount.ts), so it is matched as the operation is, by method and whole path:
+ * `GET /api/v1/appointments` serves FHIR, `POST` to it and `…/appointments/{id}/ics` do not.
  */
-export function fhirErrors(operations: OperationSpec[]): RequestHandler {
-  const router = Router();
-  const mark: RequestHandler = (req, res, next) => {
-    if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
-    next();
-  };
-  for (const spec of operations.filter(servesFhir)) for (const path of operationPaths(spec)) router[spec.method](expressPath(path), mark);
-  // No operation serves FHIR to OPTIONS, and an Express router answers an OPTIONS of a path it has routes for
-  // itself (200, Allow of its own routes), before the gateway's 204 listing every declared method.
-  return (req, res, next) => (req.method === 'OPTIONS' ? next() : router(req, res, next));
+export function markFhirErrors(req: Request, res: Response): void {
+  if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
 }
 
 // A host as a client may name it: a name or IPv4 address, or a bracketed IPv6 one, and a port.

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { Counter, Gauge, Histogram, metricsRegistry } from '@libs/metrics';
+import { Counter, Gauge, Histogram, labelledChildren, metricsRegistry } from '@libs/metrics';
 
 const registers = [metricsRegistry()];
 
@@ -36,25 +36,11 @@ export function routeTemplate(req: Request): string {
   return typeof label === 'string' ? label : 'unmatched';
 }
 
-/**
- * A label set's counter and histogram, looked up once: prom-client otherwise
- * sorts and joins the labels into a key on every call. Bounded: methods are
- * the few Node parses, routes are templates or static trees' labels, statuses are three digits.
- */
-const seriesByLabels = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
-
-function seriesOf(method: string, route: string, status: string) {
-  const key = `${method} ${route} ${status}`;
-  let series = seriesByLabels.get(key);
-  if (!series) {
-    const labels = { method, route, status };
-    const counter = requestsTotal.labels(labels);
-    const histogram = requestDuration.labels(labels);
-    series = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
-    seriesByLabels.set(key, series);
-  }
-  return series;
-}
+/** Bounded: methods are the few Node parses, routes are templates or static trees' labels, statuses are three digits. */
+const seriesOf = labelledChildren(['method', 'route', 'status'], (labels) => ({
+  counter: requestsTotal.labels(labels),
+  histogram: requestDuration.labels(labels),
+}));
 
 /** Labels the requests a static file tree answers (`/dashboard/*`): one series for the tree, not one per file. */
 export const staticRoute =
@@ -76,9 +62,9 @@ export function httpMetrics(): RequestHandler {
       inFlight.dec();
       // A client that hung up before the answer is recorded with status 499, as nginx does.
       const status = res.writableFinished ? String(res.statusCode) : '499';
-      const series = seriesOf(req.method, routeTemplate(req), status);
-      series.count();
-      series.observe((performance.now() - started) / 1000);
+      const series = seriesOf({ method: req.method, route: routeTemplate(req), status });
+      series.counter.inc();
+      series.histogram.observe((performance.now() - started) / 1000);
     };
     res.once('finish', record);
     res.once('close', record);

@@ -5,6 +5,7 @@ import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import { methodNotAllowed, methodsByPath } from './method-not-allowed';
 import type { AccessGuard } from '../../identity/access-guard';
+import { markFhirErrors, servesFhir } from '../http/fhir-request';
 import { expectedVersion } from '../http/if-match';
 import { parseBody } from '../http/json-body';
 import type { UpstreamCall } from '../upstreams/upstream';
@@ -56,7 +57,8 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
 }
 
 /**
- * Mounts declared operations: for each, its access rule, then its path, query
+ * Mounts declared operations: for each, its errors' format (FHIR's when it
+ * serves FHIR and the client asked for it), its access rule, then its path, query
  * and header schemas, then its body (read only now, after the key check), then
  * If-Match when the operation takes it, then the handler with the parsed input.
  * The schemas are zod objects built once at start; a request only runs them.
@@ -65,7 +67,9 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): RequestHandler
   const entries: RouteEntry[] = [];
   for (const { spec, handler } of routes) {
     const { body } = spec.request;
+    const fhir = servesFhir(spec);
     const answer = async (req: Request, res: Response) => {
+      if (fhir) markFhirErrors(req, res);
       const caller = await guard.check(spec.access, req, res);
       const parameters = parseParameters(spec.request, req);
       const input = {

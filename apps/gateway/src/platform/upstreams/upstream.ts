@@ -15,7 +15,7 @@ import type { KeyOwner } from '../../identity/key-store';
 import type { AnswerCache } from './answer-cache';
 import { breakerOptions } from './breaker-options';
 import { isServiceError, problemFromGrpc } from './grpc-problem';
-import { upstreamDuration, upstreamRetries, type BreakerState } from './upstream-metrics';
+import { timeUpstreamCall, upstreamRetries, type BreakerState } from './upstream-metrics';
 
 /**
  * Only UNAVAILABLE says that nothing was done: the call reached no working server, or one whose database was away.
@@ -118,7 +118,7 @@ export class Upstream<C extends object> {
     const context = { requestId: call.requestId, actor: call.key && { userId: call.key.userId, role: call.key.role } };
     const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context, this.options.actorSigner), timeoutMs, onHeaders: call.onHeaders });
     const deadline = Date.now() + this.options.timeoutMs;
-    const stopTimer = upstreamDuration.startTimer({ upstream: this.name });
+    const stopTimer = timeUpstreamCall(this.name);
     const retryAfter = Math.ceil(this.options.resetMs / 1000);
     try {
       // The breaker sees one logical call, however many attempts it took.
@@ -132,10 +132,10 @@ export class Upstream<C extends object> {
             })
           : attempt(this.options.timeoutMs),
       )) as Res;
-      stopTimer({ outcome: 'OK' });
+      stopTimer('OK');
       return response;
     } catch (error) {
-      stopTimer({ outcome: outcomeOf(error) });
+      stopTimer(outcomeOf(error));
       if (isServiceError(error)) throw problemFromGrpc(this.name, error, retryAfter);
       if ((error as { code?: string }).code === 'EOPENBREAKER') {
         throw new HttpProblem(503, `the ${this.name} service is not answering; calls are paused for a moment`, {
