@@ -1,5 +1,5 @@
-import { escapeLiteral } from 'pg';
-import { runSearchStatement, type SearchDb } from './search-statement';
+import type { Statement } from '@libs/db';
+import { runPreparedSearch, type SearchDb } from './search-statement';
 
 /** What every search reads of a disease: enough for a list of names and for the keyset position. */
 export interface DiseaseName {
@@ -49,37 +49,45 @@ const COLUMNS: Record<DiseaseFields, string> = {
 /**
  * The SELECT of one page of all diseases, or of exact matches, in keyset order
  * (index on (lower(name), id) or the primary key; an exact term through the
- * B-tree on disease_terms.term). Values are escaped literals: see runSearchStatement.
+ * B-tree on disease_terms.term), as a prepared statement (runPreparedSearch):
+ * its name says its shape, the same for every value, so that each shape is
+ * parsed once per connection and its text is always the same.
  */
-function listingStatement(listing: DiseaseListing, fields: DiseaseFields): string {
+function listingStatement(listing: DiseaseListing, fields: DiseaseFields): Statement & { name: string } {
+  const values: unknown[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
   const where: string[] = [];
   if (listing.exactTerm !== undefined) {
-    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${escapeLiteral(listing.exactTerm)})`);
+    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${param(listing.exactTerm)}::text)`);
   }
   let orderBy = 'd.id ASC';
-  const afterId = listing.after && `${escapeLiteral(listing.after[1])}::bigint`;
   if (listing.order === 'id') {
-    if (afterId) where.push(`d.id > ${afterId}`);
+    if (listing.after) where.push(`d.id > ${param(listing.after[1])}::bigint`);
   } else {
     const direction = listing.order === 'name-asc' ? 'ASC' : 'DESC';
     orderBy = `lower(d.name) ${direction}, d.id ${direction}`;
     if (listing.after) {
       const comparison = direction === 'ASC' ? '>' : '<';
-      where.push(`(lower(d.name), d.id) ${comparison} (${escapeLiteral(listing.after[0])}, ${afterId})`);
+      where.push(`(lower(d.name), d.id) ${comparison} (${param(listing.after[0])}::text, ${param(listing.after[1])}::bigint)`);
     }
   }
-  return `SELECT ${COLUMNS[fields]} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY ${orderBy} LIMIT ${Math.trunc(listing.limit)}`;
+  const text = `SELECT ${COLUMNS[fields]} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY ${orderBy} LIMIT ${param(Math.trunc(listing.limit))}::int`;
+  const shape = [fields, listing.order, listing.exactTerm === undefined ? 'all' : 'exact', listing.after ? 'after' : 'first'];
+  return { name: `diseases.list.${shape.join('.')}`, text, values };
 }
 
 export const listDiseases = <F extends DiseaseFields>(db: SearchDb, listing: DiseaseListing, fields: F): Promise<DiseaseRowOf<F>[]> =>
-  runSearchStatement<DiseaseRowOf<F>>(db, [], listingStatement(listing, fields));
+  runPreparedSearch<DiseaseRowOf<F>>(db, listingStatement(listing, fields));
 
 /** The diseases with these primary keys, in the order given. */
 export async function diseasesByPk<F extends DiseaseFields>(db: SearchDb, pks: string[], fields: F): Promise<DiseaseRowOf<F>[]> {
   if (pks.length === 0) return [];
-  const ids = escapeLiteral(`{${pks.join(',')}}`);
-  const rows = await runSearchStatement<DiseaseRowOf<F>>(db, [], `SELECT ${COLUMNS[fields]} FROM diseases d WHERE d.id = ANY(${ids}::bigint[])`);
+  const rows = await runPreparedSearch<DiseaseRowOf<F>>(db, {
+    name: `diseases.by-pk.${fields}`,
+    text: `SELECT ${COLUMNS[fields]} FROM diseases d WHERE d.id = ANY($1::bigint[])`,
+    values: [pks],
+  });
   const byPk = new Map(rows.map((row) => [row.id, row]));
   return pks.flatMap((pk) => byPk.get(pk) ?? []);
 }
