@@ -99,7 +99,8 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
     async searchDiseases(request: referenceV1.SearchDiseasesRequest): Promise<referenceV1.SearchDiseasesResponse> {
       const limit = pageSize(request.batchSize, DISEASE_BATCH, 'b');
       if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
-      // The search sends its text as a literal (search-statement.ts): a NUL would break the whole message.
+      // The fuzzy search sends its text as a literal (search-statement.ts), where a NUL would break the whole message, and
+      // PostgreSQL text holds none either way: refused alike for every kind of search.
       if (CONTROL_CHARACTER.test(request.name)) throw invalid('n', 'must not contain control characters');
       const term = request.name.trim().toLowerCase();
       const byName = nameOrder(request);
