@@ -25,6 +25,14 @@ export function sequelizeRounds(sequelize: Sequelize, transaction: Transaction):
   return { run, last: run };
 }
 
+export interface PipelinedTransactionOptions {
+  /**
+   * Statements without values (`SET LOCAL …`) sent in BEGIN's own message: they hold for the transaction
+   * and end with it, at no extra message or answer.
+   */
+  settings?: string[];
+}
+
 /**
  * Runs `work` as one transaction, pipelined (withPipelinedClient): BEGIN goes
  * out with the first round and COMMIT with the last, and each round's
@@ -38,14 +46,6 @@ export function sequelizeRounds(sequelize: Sequelize, transaction: Transaction):
  * rolls back; the round rejects with the first error. If `work` throws (a
  * reference missing, say) the transaction is rolled back.
  */
-export interface PipelinedTransactionOptions {
-  /**
-   * Statements without values (`SET LOCAL …`) sent in BEGIN's own message: they hold for the transaction
-   * and end with it, at no extra message or answer.
-   */
-  settings?: string[];
-}
-
 export function pipelinedTransaction<T>(
   sequelize: Sequelize,
   work: (rounds: TransactionRounds) => Promise<T>,
