@@ -22,8 +22,8 @@ describe('npm run generate -- diseases', () => {
 
   it('makes diseases the search finds, exactly and misspelt', async () => {
     const search = { sequelize: db.sequelize, statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS };
-    const [sample] = await listDiseases(search, { order: 'id', limit: 1, after: ['', '1200'] });
-    const exact = await listDiseases(search, { exactTerm: sample.name.toLowerCase(), order: 'id', limit: 5 });
+    const [sample] = await listDiseases(search, { order: 'id', limit: 1, after: ['', '1200'] }, 'names');
+    const exact = await listDiseases(search, { exactTerm: sample.name.toLowerCase(), order: 'id', limit: 5 }, 'names');
     expect(exact.map((row) => row.id)).toContain(sample.id);
     const misspelt = misspell(sample.name.toLowerCase(), seededRandom(7));
     const fuzzy = await fuzzyPage(search, misspelt, 'relevance', 25);

@@ -33,6 +33,21 @@ describe('GET /api/v1/diseases through gateway, gRPC and the reference database'
     for (const disease of body.diseases) expect(Object.keys(disease)).toEqual(['Disease_Name']);
   });
 
+  it('gives the names-only and the detailed answer the same cursors: a walk may switch from one to the other', async () => {
+    const names = (body: { diseases: { Disease_Name: string }[] }) => body.diseases.map((d) => d.Disease_Name);
+    const [brief, detailed] = await Promise.all([get('/api/v1/diseases?n=syndrome&r=false&b=3'), get('/api/v1/diseases?n=syndrome&b=3')]);
+    expect(names(brief.body)).toEqual(names(detailed.body));
+    expect(brief.body.nextCursor).toBe(detailed.body.nextCursor);
+    const cursor = encodeURIComponent(brief.body.nextCursor);
+    const [briefNext, detailedNext] = await Promise.all([
+      get(`/api/v1/diseases?n=syndrome&r=false&b=3&cursor=${cursor}`),
+      get(`/api/v1/diseases?n=syndrome&r=true&b=3&cursor=${cursor}`),
+    ]);
+    expect(detailedNext.status).toBe(200);
+    expect(detailedNext.body.diseases[0]).toHaveProperty('Disease_ID', expect.stringMatching(/^(MESH|OMIM):/));
+    expect(names(briefNext.body)).toEqual(names(detailedNext.body));
+  });
+
   it('matches exactly, ignoring case, when e=true', async () => {
     const { status, body } = await get('/api/v1/diseases?n=ASTHMA&e=true');
     expect(status).toBe(200);

@@ -58,6 +58,18 @@ describe('pipelinedTransaction', () => {
     expect(await notes()).toEqual(['a']);
   });
 
+  it('holds its settings for every statement of the transaction, and ends them with it', async () => {
+    const timeout = { name: 'test.timeout', text: "SELECT current_setting('statement_timeout') AS timeout", values: [] };
+    const rounds = await pipelinedTransaction(
+      sequelize,
+      async (rounds) => [...(await rounds.run([timeout])), ...(await rounds.last([timeout]))],
+      { settings: ["SET LOCAL statement_timeout = '1234ms'"] },
+    );
+    expect(rounds).toEqual([[{ timeout: '1234ms' }], [{ timeout: '1234ms' }]]);
+    const [{ rows }] = await runStatements(sequelize, [timeout]);
+    expect(rows).toEqual([{ timeout: '0' }]);
+  });
+
   it('gives the client back usable, out of pipeline mode, outside any transaction', async () => {
     await pipelinedTransaction(sequelize, (rounds) => rounds.run([insert('a')])).catch(() => undefined);
     const [{ rows }] = await runStatements(sequelize, [{ text: 'SELECT now() <> statement_timestamp() AS inside', values: [] }]);

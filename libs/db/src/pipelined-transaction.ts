@@ -25,6 +25,14 @@ export function sequelizeRounds(sequelize: Sequelize, transaction: Transaction):
   return { run, last: run };
 }
 
+export interface PipelinedTransactionOptions {
+  /**
+   * Statements without values (`SET LOCAL …`) sent in BEGIN's own message: they hold for the transaction
+   * and end with it, at no extra message or answer.
+   */
+  settings?: string[];
+}
+
 /**
  * Runs `work` as one transaction, pipelined (withPipelinedClient): BEGIN goes
  * out with the first round and COMMIT with the last, and each round's
@@ -38,14 +46,19 @@ export function sequelizeRounds(sequelize: Sequelize, transaction: Transaction):
  * rolls back; the round rejects with the first error. If `work` throws (a
  * reference missing, say) the transaction is rolled back.
  */
-export function pipelinedTransaction<T>(sequelize: Sequelize, work: (rounds: TransactionRounds) => Promise<T>): Promise<T> {
+export function pipelinedTransaction<T>(
+  sequelize: Sequelize,
+  work: (rounds: TransactionRounds) => Promise<T>,
+  options: PipelinedTransactionOptions = {},
+): Promise<T> {
+  const begin = ['BEGIN', ...(options.settings ?? [])].join(';\n');
   return withPipelinedClient(sequelize, async (client, discard) => {
     let begun = false;
     let ended = false;
     const round = async <Row extends object>(statements: Statement[], end: boolean): Promise<Row[][]> => {
       if (ended) throw new Error('the transaction has ended: its last round was sent');
       const first = begun ? 0 : 1;
-      const queries = [...(begun ? [] : ['BEGIN']), ...statements, ...(end ? ['COMMIT'] : [])];
+      const queries = [...(begun ? [] : [begin]), ...statements, ...(end ? ['COMMIT'] : [])];
       begun = true;
       // Even a COMMIT that fails ends the transaction (an aborted one answers COMMIT with a rollback).
       ended = end;

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { createSequelize } from '@libs/db';
-import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, diseasesByPk, fuzzyPage, listDiseases, type DiseaseRow } from '@libs/reference-db';
+import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, diseasesByPk, fuzzyPage, listDiseases, type DiseaseName } from '@libs/reference-db';
 
 const POOL = 10; // DB_POOL_MAX's default: the pool each service runs with.
 function databaseUrl(name: string): string {
@@ -21,7 +21,8 @@ function databaseUrl(name: string): string {
 const reference = { sequelize: createSequelize(databaseUrl('REFERENCE_DATABASE_URL'), POOL), statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS };
 const finance = createSequelize(databaseUrl('FINANCE_DATABASE_URL'), POOL);
 
-const summary = (row: DiseaseRow) => ({ Disease_Name: row.name });
+// The gateway's answer without r: names alone, which the reference then reads alone too (names_only).
+const summary = (row: DiseaseName) => ({ Disease_Name: row.name });
 
 async function searchDiseases(req: Request, res: Response): Promise<void> {
   const term = String(req.query.n ?? '').trim().toLowerCase();
@@ -29,8 +30,8 @@ async function searchDiseases(req: Request, res: Response): Promise<void> {
   const limit = 25;
   const rows =
     term && !exact
-      ? await diseasesByPk(reference, (await fuzzyPage(reference, term, 'relevance', limit)).diseasePks)
-      : await listDiseases(reference, { exactTerm: term || undefined, order: 'id', limit });
+      ? await diseasesByPk(reference, (await fuzzyPage(reference, term, 'relevance', limit)).diseasePks, 'names')
+      : await listDiseases(reference, { exactTerm: term || undefined, order: 'id', limit }, 'names');
   if (rows.length === 0) {
     res.status(404).type('application/problem+json').json({ title: 'Not Found', status: 404 });
     return;

@@ -8,6 +8,8 @@ import {
   fuzzyPage,
   listDiseases,
   SearchTimeoutError,
+  type DiseaseFields,
+  type DiseaseName,
   type DiseaseRow,
   type FuzzyOrder,
   type FuzzyPosition,
@@ -20,7 +22,9 @@ export const DISEASE_BATCH = REFERENCE_LIMITS.diseaseBatch;
 /** Longer text is no disease name, and would only make the trigram scan slower. */
 const MAX_SEARCH_LENGTH = REFERENCE_LIMITS.diseaseNameMaxLength;
 
-function toDisease(row: DiseaseRow): referenceV1.Disease {
+function toDisease(row: DiseaseName | DiseaseRow): referenceV1.Disease {
+  // Names only (names_only): the other fields keep their defaults, which the answer does not carry on the wire.
+  if (!('disease_id' in row)) return referenceV1.Disease.create({ id: row.id, diseaseName: row.name });
   return {
     id: row.id,
     diseaseName: row.name,
@@ -66,42 +70,46 @@ const isFuzzyPosition = (position: unknown): position is FuzzyPosition => {
 };
 
 export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
-  async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string) {
-    // The page size is not part of the query a cursor is bound to: a client may change b mid-walk. The ranking is:
-    // a cursor's position means nothing to another.
+  // Neither the page size nor names_only is part of the query a cursor is bound to: a client may change b mid-walk,
+  // and the fields read change no match, order or position, so a cursor made with names alone serves the detailed
+  // answer and the other way round (the gateway asks for names alone for r=false in JSON, not for r=true or FHIR).
+  async function fuzzy(term: string, order: FuzzyOrder, limit: number, cursor: string, fields: DiseaseFields) {
+    // The ranking is bound: a cursor's position means nothing to another.
     const query = { term, exact: false, order, ranking: FUZZY_RANKING };
     // The fuzzy pass ranks every candidate in memory (fuzzyPage), so it finds the next page itself.
     const page = await fuzzyPage(db, term, order, limit, cursorPosition(cursors, cursor, query, isFuzzyPosition));
     return {
-      rows: await diseasesByPk(db, page.diseasePks),
+      rows: await diseasesByPk(db, page.diseasePks, fields),
       nextCursor: page.next ? cursors.encode(query, page.next) : '',
     };
   }
 
-  const listing = (exactTerm: string | undefined, order: ListOrder, limit: number, cursor: string) =>
+  const listing = (exactTerm: string | undefined, order: ListOrder, limit: number, cursor: string, fields: DiseaseFields) =>
     keysetPage({
       cursors,
       cursor,
       query: { term: exactTerm ?? '', exact: exactTerm !== undefined, order },
       limit,
       isPosition: isTextPair,
-      positionOf: (row: DiseaseRow): [string, string] => [row.name_key, row.id],
-      fetch: (after, rows) => listDiseases(db, { exactTerm, order, limit: rows, after }),
+      positionOf: (row: DiseaseName): [string, string] => [row.name_key, row.id],
+      fetch: (after, rows) => listDiseases(db, { exactTerm, order, limit: rows, after }, fields),
     });
 
   return {
     async searchDiseases(request: referenceV1.SearchDiseasesRequest): Promise<referenceV1.SearchDiseasesResponse> {
       const limit = pageSize(request.batchSize, DISEASE_BATCH, 'b');
       if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
-      // The search sends its text as a literal (search-statement.ts): a NUL would break the whole message.
+      // The fuzzy search sends its text as a literal (search-statement.ts), where a NUL would break the whole message, and
+      // PostgreSQL text holds none either way: refused alike for every kind of search.
       if (CONTROL_CHARACTER.test(request.name)) throw invalid('n', 'must not contain control characters');
       const term = request.name.trim().toLowerCase();
       const byName = nameOrder(request);
+      const fields: DiseaseFields = request.namesOnly ? 'names' : 'all';
       try {
         const page =
           term !== '' && !request.exact
-            ? await fuzzy(term, byName ?? 'relevance', limit, request.cursor)
-            : await listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor);
+            ? await fuzzy(term, byName ?? 'relevance', limit, request.cursor, fields)
+            : await listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor, fields);
         return { diseases: page.rows.map(toDisease), nextCursor: page.nextCursor };
       } catch (error) {
         throw error instanceof SearchTimeoutError ? searchTooCostly(error) : error;

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import pg from 'pg';
+import pg, { escapeLiteral } from 'pg';
 import { QueryTypes, Sequelize } from 'sequelize';
 import { CursorCodec } from '@libs/cursor';
+import type { Statement } from '@libs/db';
 import { referenceV1 } from '@libs/contracts';
 import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, MAX_QUERY_WORDS, MAX_WORD_LENGTH, migrations } from '@libs/reference-db';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
@@ -12,8 +13,10 @@ import { searchRequest } from './search-request.fixture';
 /**
  * Every disease search statement must be served by an index whatever the
  * input, on the plans PostgreSQL really picks: the search runs as the service
- * runs it, every SQL message it sends is recorded, and each is planned again
- * with EXPLAIN (FORMAT JSON), settings and all.
+ * runs it, every query it sends to pg is recorded, and each is planned again
+ * with EXPLAIN (FORMAT JSON), settings and all: a simple-query message as it
+ * was sent, a prepared statement with its values both as a custom plan and as
+ * the generic plan PostgreSQL switches to after five runs.
  */
 
 interface PlanNode {
@@ -42,39 +45,97 @@ function startingIndex(message: string): RegExp {
   return message.includes('FROM disease_terms WHERE term =') ? /^disease_terms_exact$/ : /^diseases_pkey$/;
 }
 
+/** What the search sent to pg: a simple-query message, or a prepared statement with its values. */
+type Sent = string | Statement;
+
+/** A search statement to plan: a message of settings and a SELECT, or a prepared SELECT and the settings its transaction began with. */
+type SearchStatement = { message: string } | { settings: string[]; prepared: Statement };
+
 interface RecordedSearch {
   search: ReturnType<typeof diseaseHandlers>['searchDiseases'];
-  /** The SQL messages sent since the last call of take(). */
-  take(): string[];
+  /** The search statements sent since the last call of take(). */
+  take(): SearchStatement[];
   close(): Promise<void>;
 }
 
-/** The service's disease search on its own connection, recording what it sends. */
+/** The search statements among what was sent: BEGIN's message gives its settings to the prepared statements after it. */
+function searchStatements(sent: Sent[]): SearchStatement[] {
+  const statements: SearchStatement[] = [];
+  let settings: string[] = [];
+  for (const query of sent) {
+    if (typeof query !== 'string') statements.push({ settings, prepared: query });
+    else if (query.startsWith('BEGIN')) settings = query.split(';\n').slice(1);
+    else if (query !== 'COMMIT') statements.push({ message: query });
+  }
+  return statements;
+}
+
+/** The service's disease search on its own connection, recording every query it sends to pg. */
 function recordedSearch(db: ScratchDatabase): RecordedSearch {
-  const sent: string[] = [];
-  const sequelize = new Sequelize(db.url, {
-    dialect: 'postgres',
-    dialectModule: pg,
-    logging: (line: string) => sent.push(line.replace(/^Executing \([^)]*\): /, '')),
-  });
+  const sent: Sent[] = [];
+  const sequelize = new Sequelize(db.url, { dialect: 'postgres', dialectModule: pg, logging: false });
+  const { connectionManager } = sequelize;
+  const lend = connectionManager.getConnection.bind(connectionManager);
+  const recording = new WeakSet<object>();
+  connectionManager.getConnection = async (options) => {
+    const client = (await lend(options)) as unknown as { query: (query: Sent, ...rest: unknown[]) => unknown };
+    if (!recording.has(client)) {
+      recording.add(client);
+      const query = client.query.bind(client);
+      client.query = (message: Sent, ...rest: unknown[]) => {
+        sent.push(message);
+        return query(message, ...rest);
+      };
+    }
+    return client as never;
+  };
   const handlers = diseaseHandlers({ sequelize, statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS }, new CursorCodec('test-cursor-secret-0123456789'));
   return {
     search: handlers.searchDiseases,
-    take: () => sent.splice(0),
+    take: () => searchStatements(sent.splice(0)),
     close: () => sequelize.close(),
   };
 }
 
-/** A recorded message planned again: its settings, then EXPLAIN of its last statement (the SELECT). */
-async function explain(db: ScratchDatabase, message: string, plannerCosts: string[] = []): Promise<PlanNode> {
-  const statements = message.split(';\n');
-  const select = statements.pop() as string;
-  const rows = await db.sequelize.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-    [...plannerCosts, ...statements, `EXPLAIN (FORMAT JSON) ${select}`].join(';\n'),
-    { type: QueryTypes.SELECT },
-  );
-  return rows[0]['QUERY PLAN'][0].Plan;
+const planOf = (rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[]) => rows[0]['QUERY PLAN'][0].Plan;
+
+/** A value as a literal of EXECUTE's argument list (an array in PostgreSQL's text form). */
+const literal = (value: unknown) => escapeLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value));
+
+let explained = 0;
+
+/**
+ * A recorded search statement planned again: a message's settings, then EXPLAIN of its last statement (the
+ * SELECT); a prepared statement's settings, then EXPLAIN EXECUTE with its values, planned as a custom and as
+ * the generic plan.
+ */
+async function explain(db: ScratchDatabase, statement: SearchStatement, plannerCosts: string[] = []): Promise<PlanNode[]> {
+  if ('message' in statement) {
+    const statements = statement.message.split(';\n');
+    const select = statements.pop() as string;
+    const rows = await db.sequelize.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      [...plannerCosts, ...statements, `EXPLAIN (FORMAT JSON) ${select}`].join(';\n'),
+      { type: QueryTypes.SELECT },
+    );
+    return [planOf(rows)];
+  }
+  const { settings, prepared } = statement;
+  // A prepared statement outlives its transaction: a name of its own, deallocated at the end.
+  const name = `explained_${(explained += 1)}`;
+  return db.sequelize.transaction(async (transaction) => {
+    const run = (sql: string) => db.sequelize.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(sql, { type: QueryTypes.SELECT, transaction });
+    await run([...plannerCosts, ...settings, `PREPARE ${name} AS ${prepared.text}`].join(';\n'));
+    const plans: PlanNode[] = [];
+    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+      plans.push(planOf(await run(`SET LOCAL plan_cache_mode = ${mode};\nEXPLAIN (FORMAT JSON) EXECUTE ${name}(${prepared.values.map(literal).join(', ')})`)));
+    }
+    await run(`DEALLOCATE ${name}`);
+    return plans;
+  });
 }
+
+/** The search statement's SQL text. */
+const textOf = (statement: SearchStatement) => ('message' in statement ? statement.message : statement.prepared.text);
 
 /** Every way to search by name: fuzzy by relevance and by name both ways, exact by id and by name. */
 const SEARCH_KINDS: Partial<referenceV1.SearchDiseasesRequest>[] = [
@@ -87,26 +148,27 @@ const SEARCH_KINDS: Partial<referenceV1.SearchDiseasesRequest>[] = [
 
 /**
  * Searches for the text in every way and plans each statement sent: each must start from its index and read
- * no table whole, and each must carry the statement timeout. Returns every message sent.
+ * no table whole, and each must carry the statement timeout. Returns every statement sent.
  */
 async function expectIndexBacked(db: ScratchDatabase, recorded: RecordedSearch, text: string, plannerCosts: string[] = []) {
-  const sent: string[] = [];
+  const sent: SearchStatement[] = [];
   for (const kind of SEARCH_KINDS) {
     await recorded.search(searchRequest({ ...kind, name: text }));
-    const messages = recorded.take();
-    expect(messages.length).toBeGreaterThan(0);
-    sent.push(...messages);
-    for (const message of messages) {
-      expect(message).toMatch(/^SET LOCAL statement_timeout = \d+;/);
-      const plan = await explain(db, message, plannerCosts);
-      const index = startingIndex(message);
-      const used = nodesOf(plan).flatMap((node) => node['Index Name'] ?? []);
-      expect({ text, kind, wholeTableReads: wholeTableReads(plan), startsFrom: used.some((name) => index.test(name)) }).toEqual({
-        text,
-        kind,
-        wholeTableReads: [],
-        startsFrom: true,
-      });
+    const statements = recorded.take();
+    expect(statements.length).toBeGreaterThan(0);
+    sent.push(...statements);
+    for (const statement of statements) {
+      expect('message' in statement ? statement.message : statement.settings[0]).toMatch(/^SET LOCAL statement_timeout = \d+(;|$)/);
+      const index = startingIndex(textOf(statement));
+      for (const plan of await explain(db, statement, plannerCosts)) {
+        const used = nodesOf(plan).flatMap((node) => node['Index Name'] ?? []);
+        expect({ text, kind, wholeTableReads: wholeTableReads(plan), startsFrom: used.some((name) => index.test(name)) }).toEqual({
+          text,
+          kind,
+          wholeTableReads: [],
+          startsFrom: true,
+        });
+      }
     }
   }
   return sent;
@@ -150,6 +212,20 @@ describe('disease search plans on the default dataset', () => {
   const recorded = itServesHostileQueriesFromIndexes(() => db);
   afterAll(() => db?.drop()); // after the recording connection closes
 
+  it('plans the next pages of every disease from the index, after the cursor', async () => {
+    for (const kind of [{}, { sortByName: true }, { sortByName: true, order: referenceV1.SortOrder.SORT_ORDER_DESC }]) {
+      const { nextCursor } = await recorded().search(searchRequest({ ...kind, batchSize: 5 }));
+      recorded().take();
+      await recorded().search(searchRequest({ ...kind, batchSize: 5, cursor: nextCursor }));
+      const [statement] = recorded().take();
+      expect(textOf(statement)).toMatch(/WHERE .*d\.id\) [<>] \(\$1::text, \$2::bigint\)|WHERE d\.id > \$1::bigint/);
+      for (const plan of await explain(db, statement)) {
+        const used = nodesOf(plan).flatMap((node) => node['Index Name'] ?? []);
+        expect({ kind, wholeTableReads: wholeTableReads(plan), used }).toEqual({ kind, wholeTableReads: [], used: [expect.stringMatching(/^diseases_/)] });
+      }
+    }
+  });
+
   it(`sends the database at most ${MAX_QUERY_WORDS} words of a query, each at most ${MAX_WORD_LENGTH} letters`, async () => {
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
     for (const [text, searched] of [
@@ -158,7 +234,10 @@ describe('disease search plans on the default dataset', () => {
     ]) {
       for (const kind of [{}, { sortByName: true }]) {
         await recorded().search(searchRequest({ ...kind, name: text }));
-        const candidateMessages = recorded().take().filter((message) => message.includes('FROM disease_terms t'));
+        const candidateMessages = recorded()
+          .take()
+          .map(textOf)
+          .filter((message) => message.includes('FROM disease_terms t'));
         expect(candidateMessages.length).toBeGreaterThan(0);
         for (const message of candidateMessages) {
           expect(message).toContain(`'${searched}'`);
@@ -181,7 +260,7 @@ describeFull('disease search plans on the full CTD set', () => {
   const recorded = itServesHostileQueriesFromIndexes(() => db);
   afterAll(() => db?.drop()); // after the recording connection closes
 
-  const widePass = (message: string) => message.includes('length(t.term) BETWEEN');
+  const widePass = (statement: SearchStatement) => textOf(statement).includes('length(t.term) BETWEEN');
 
   it.each(['diabtes melitus', 'alzhiemer', 'hyperlipopoteinemia type ii', 'psoirosis', 'blpo syndrome'])(
     'serves "%s" from the indexes (both candidate passes where the first finds no whole term within the typos)',

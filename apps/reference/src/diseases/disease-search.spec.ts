@@ -64,6 +64,27 @@ describe('disease search on the default dataset', () => {
     for (const id of before) expect(seen).toContain(id);
   }, 60_000);
 
+  it.each([...walks, ['an exact search', { name: 'Asthma', exact: true }], ['an exact search by name', { name: 'asthma', exact: true, sortByName: true }]])(
+    'answers %s with names alone as it answers it in full: the same diseases, order, pages and cursors',
+    async (_label, fields: Partial<referenceV1.SearchDiseasesRequest>) => {
+      let cursor = '';
+      let pages = 0;
+      do {
+        const full = await search(searchRequest({ ...fields, batchSize: 5, cursor }));
+        const names = await search(searchRequest({ ...fields, batchSize: 5, cursor, namesOnly: true }));
+        expect(full.diseases.length).toBeGreaterThan(0);
+        // The full answer has what the names-only one leaves out, so the comparison below can tell them apart.
+        expect(full.diseases.every((d) => d.diseaseId !== '')).toBe(true);
+        expect(names).toEqual({
+          diseases: full.diseases.map(({ id, diseaseName }) => referenceV1.Disease.create({ id, diseaseName })),
+          nextCursor: full.nextCursor,
+        });
+        // One form's cursor serves the other's next page (they are the same cursor: the fields read are not bound).
+        cursor = pages % 2 === 0 ? names.nextCursor : full.nextCursor;
+      } while (cursor && ++pages < 4);
+    },
+  );
+
   it('leaves nextCursor empty on the last page', async () => {
     const page = await search(searchRequest({ name: 'asthma', exact: true }));
     expect(page.diseases.map((d) => d.diseaseName)).toEqual(['Asthma']);

@@ -8,5 +8,6 @@ export const searchRequest = (fields: Partial<referenceV1.SearchDiseasesRequest>
   order: referenceV1.SortOrder.SORT_ORDER_UNSPECIFIED,
   batchSize: 0,
   cursor: '',
+  namesOnly: false,
   ...fields,
 });

@@ -1,10 +1,16 @@
-import { escapeLiteral } from 'pg';
-import { runSearchStatement, type SearchDb } from './search-statement';
+import type { Statement } from '@libs/db';
+import { runPreparedSearch, type SearchDb } from './search-statement';
 
-export interface DiseaseRow {
+/** What every search reads of a disease: enough for a list of names and for the keyset position. */
+export interface DiseaseName {
   id: string;
-  disease_id: string;
   name: string;
+  /** lower(name), the keyset value of the name orders. */
+  name_key: string;
+}
+
+export interface DiseaseRow extends DiseaseName {
+  disease_id: string;
   alternative_ids: string[];
   definition: string;
   parent_ids: string[];
@@ -12,9 +18,15 @@ export interface DiseaseRow {
   parent_tree_numbers: string[];
   synonyms: string[];
   slim_mappings: string[];
-  /** lower(name), the keyset value of the name orders. */
-  name_key: string;
 }
+
+/**
+ * What a search reads of each disease: every field, or, for a caller that shows names alone, only
+ * DiseaseName's (the database, pg and the service then read, parse and send no definitions or synonyms).
+ * Which diseases match, in which order, does not depend on it.
+ */
+export type DiseaseFields = 'all' | 'names';
+export type DiseaseRowOf<F extends DiseaseFields> = F extends 'names' ? DiseaseName : DiseaseRow;
 
 export type ListOrder = 'id' | 'name-asc' | 'name-desc';
 
@@ -27,43 +39,55 @@ export interface DiseaseListing {
   after?: [string, string];
 }
 
-const COLUMNS = `d.id::text, d.disease_id, d.name, d.alternative_ids, d.definition, d.parent_ids,
-  d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings, lower(d.name) AS name_key`;
+const NAME_COLUMNS = 'd.id::text, d.name, lower(d.name) AS name_key';
+const COLUMNS: Record<DiseaseFields, string> = {
+  names: NAME_COLUMNS,
+  all: `${NAME_COLUMNS}, d.disease_id, d.alternative_ids, d.definition, d.parent_ids,
+  d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings`,
+};
 
 /**
  * The SELECT of one page of all diseases, or of exact matches, in keyset order
  * (index on (lower(name), id) or the primary key; an exact term through the
- * B-tree on disease_terms.term). Values are escaped literals: see runSearchStatement.
+ * B-tree on disease_terms.term), as a prepared statement (runPreparedSearch):
+ * its name says its shape, the same for every value, so that each shape is
+ * parsed once per connection and its text is always the same.
  */
-function listingStatement(listing: DiseaseListing): string {
+function listingStatement(listing: DiseaseListing, fields: DiseaseFields): Statement & { name: string } {
+  const values: unknown[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
   const where: string[] = [];
   if (listing.exactTerm !== undefined) {
-    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${escapeLiteral(listing.exactTerm)})`);
+    where.push(`d.id IN (SELECT disease_pk FROM disease_terms WHERE term = ${param(listing.exactTerm)}::text)`);
   }
   let orderBy = 'd.id ASC';
-  const afterId = listing.after && `${escapeLiteral(listing.after[1])}::bigint`;
   if (listing.order === 'id') {
-    if (afterId) where.push(`d.id > ${afterId}`);
+    if (listing.after) where.push(`d.id > ${param(listing.after[1])}::bigint`);
   } else {
     const direction = listing.order === 'name-asc' ? 'ASC' : 'DESC';
     orderBy = `lower(d.name) ${direction}, d.id ${direction}`;
     if (listing.after) {
       const comparison = direction === 'ASC' ? '>' : '<';
-      where.push(`(lower(d.name), d.id) ${comparison} (${escapeLiteral(listing.after[0])}, ${afterId})`);
+      where.push(`(lower(d.name), d.id) ${comparison} (${param(listing.after[0])}::text, ${param(listing.after[1])}::bigint)`);
     }
   }
-  return `SELECT ${COLUMNS} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY ${orderBy} LIMIT ${Math.trunc(listing.limit)}`;
+  const text = `SELECT ${COLUMNS[fields]} FROM diseases d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY ${orderBy} LIMIT ${param(Math.trunc(listing.limit))}::int`;
+  const shape = [fields, listing.order, listing.exactTerm === undefined ? 'all' : 'exact', listing.after ? 'after' : 'first'];
+  return { name: `diseases.list.${shape.join('.')}`, text, values };
 }
 
-export const listDiseases = (db: SearchDb, listing: DiseaseListing): Promise<DiseaseRow[]> =>
-  runSearchStatement<DiseaseRow>(db, [], listingStatement(listing));
+export const listDiseases = <F extends DiseaseFields>(db: SearchDb, listing: DiseaseListing, fields: F): Promise<DiseaseRowOf<F>[]> =>
+  runPreparedSearch<DiseaseRowOf<F>>(db, listingStatement(listing, fields));
 
 /** The diseases with these primary keys, in the order given. */
-export async function diseasesByPk(db: SearchDb, pks: string[]): Promise<DiseaseRow[]> {
+export async function diseasesByPk<F extends DiseaseFields>(db: SearchDb, pks: string[], fields: F): Promise<DiseaseRowOf<F>[]> {
   if (pks.length === 0) return [];
-  const ids = escapeLiteral(`{${pks.join(',')}}`);
-  const rows = await runSearchStatement<DiseaseRow>(db, [], `SELECT ${COLUMNS} FROM diseases d WHERE d.id = ANY(${ids}::bigint[])`);
+  const rows = await runPreparedSearch<DiseaseRowOf<F>>(db, {
+    name: `diseases.by-pk.${fields}`,
+    text: `SELECT ${COLUMNS[fields]} FROM diseases d WHERE d.id = ANY($1::bigint[])`,
+    values: [pks],
+  });
   const byPk = new Map(rows.map((row) => [row.id, row]));
   return pks.flatMap((pk) => byPk.get(pk) ?? []);
 }

@@ -3,7 +3,16 @@
  * and the typo-tolerant search (see docs/SEARCH.md). Shared by the reference
  * service and the benchmark's single-process baseline, so both run the same SQL.
  */
-export { diseasesByPk, listDiseases, type DiseaseRow, type DiseaseListing, type ListOrder } from './disease-store';
+export {
+  diseasesByPk,
+  listDiseases,
+  type DiseaseFields,
+  type DiseaseListing,
+  type DiseaseName,
+  type DiseaseRow,
+  type DiseaseRowOf,
+  type ListOrder,
+} from './disease-store';
 export { FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
 export { MAX_QUERY_WORDS, MAX_WORD_LENGTH } from './query-bounds';
 export { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, SearchTimeoutError, type SearchDb } from './search-statement';

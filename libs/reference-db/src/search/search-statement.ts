@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { selectRows, sqlStateOf } from '@libs/db';
+import { pipelinedTransaction, selectRows, sqlStateOf, type Statement } from '@libs/db';
 
 /** The reference database as disease search uses it: every statement is cut off after statementTimeoutMs. */
 export interface SearchDb {
@@ -31,31 +31,49 @@ export class SearchTimeoutError extends Error {
 const isStatementTimeout = (error: unknown): boolean => sqlStateOf(error) === '57014';
 
 /**
- * Runs one search SELECT after its settings, all in one simple-query message:
- * its statements run as one implicit transaction, so SET LOCAL holds for the
- * SELECT and ends with it (an error rolls it all back), a pooled connection
- * keeps its defaults, and the search costs one round trip. Such a message
- * cannot carry bind parameters, so values go into the SQL as escaped literals
- * (pg's escapeLiteral) or numbers.
- *
- * Every search statement runs with the statement timeout and without
- * sequential scans: a search must come from an index whatever its input, and
- * the planner prices `%` like an integer comparison, so for a long query
- * (many trigrams, a costly index scan on paper) it would rather compute the
- * similarity of all 77k terms, 470 ms where the index takes 5. It is sent
- * with selectRows, past Sequelize's query layer.
+ * What every search statement runs with: the statement timeout, and no sequential scans. A search must come
+ * from an index whatever its input, and the planner prices `%` like an integer comparison, so for a long
+ * query (many trigrams, a costly index scan on paper) it would rather compute the similarity of all 77k
+ * terms, 470 ms where the index takes 5.
  */
-export async function runSearchStatement<Row extends object>(db: SearchDb, settings: string[], select: string): Promise<Row[]> {
-  const statements = [
-    `SET LOCAL statement_timeout = ${Math.trunc(db.statementTimeoutMs)}`,
-    'SET LOCAL enable_seqscan = off',
-    ...settings,
-    select,
-  ];
+const searchSettings = (db: SearchDb) => [`SET LOCAL statement_timeout = ${Math.trunc(db.statementTimeoutMs)}`, 'SET LOCAL enable_seqscan = off'];
+
+async function stoppedAtTimeout<T>(db: SearchDb, search: () => Promise<T>): Promise<T> {
   try {
-    return await selectRows<Row>(db.sequelize, statements.join(';\n'));
+    return await search();
   } catch (error) {
     if (isStatementTimeout(error)) throw new SearchTimeoutError(db.statementTimeoutMs);
     throw error;
   }
+}
+
+/**
+ * Runs one search SELECT after its settings (searchSettings, then the
+ * search's own), all in one simple-query message: its statements run as one
+ * implicit transaction, so SET LOCAL holds for the SELECT and ends with it (an
+ * error rolls it all back), a pooled connection keeps its defaults, and the
+ * search costs one round trip. Such a message cannot carry bind parameters, so
+ * values go into the SQL as escaped literals (pg's escapeLiteral) or numbers:
+ * for the fuzzy candidates, whose settings change with the query. It is sent
+ * with selectRows, past Sequelize's query layer.
+ */
+export function runSearchStatement<Row extends object>(db: SearchDb, settings: string[], select: string): Promise<Row[]> {
+  return stoppedAtTimeout(db, () => selectRows<Row>(db.sequelize, [...searchSettings(db), ...settings, select].join(';\n')));
+}
+
+/**
+ * Runs one search SELECT as a named prepared statement with bind parameters,
+ * in a read transaction whose BEGIN carries searchSettings: BEGIN with the
+ * settings, the SELECT and COMMIT are sent together (pipelinedTransaction), one
+ * round trip. PostgreSQL parses the SELECT once per connection and, once its
+ * generic plan is found as good as the custom ones (after five runs), plans it
+ * no more: that was most of its time on an exact search. The timeout holds as
+ * in one message: the SELECT's own messages start its timer, with the
+ * transaction's setting (disease-search.spec.ts stops every kind of search).
+ */
+export function runPreparedSearch<Row extends object>(db: SearchDb, select: Statement & { name: string }): Promise<Row[]> {
+  return stoppedAtTimeout(db, async () => {
+    const [rows] = await pipelinedTransaction(db.sequelize, (rounds) => rounds.last<Row>([select]), { settings: searchSettings(db) });
+    return rows;
+  });
 }

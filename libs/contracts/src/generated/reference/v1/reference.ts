@@ -68,6 +68,13 @@ export interface SearchDiseasesRequest {
   order: SortOrder;
   batchSize: number;
   cursor: string;
+  /**
+   * Only id and disease_name are filled in each Disease (the other fields keep
+   * their defaults): for a caller that shows names alone. It changes neither
+   * the matches, their order nor the pages, so a cursor made with it serves
+   * without it, and the other way round.
+   */
+  namesOnly: boolean;
 }
 
 export interface Disease {
@@ -90,7 +97,7 @@ export interface SearchDiseasesResponse {
 }
 
 function createBaseSearchDiseasesRequest(): SearchDiseasesRequest {
-  return { name: "", exact: false, sortByName: false, order: 0, batchSize: 0, cursor: "" };
+  return { name: "", exact: false, sortByName: false, order: 0, batchSize: 0, cursor: "", namesOnly: false };
 }
 
 export const SearchDiseasesRequest: MessageFns<SearchDiseasesRequest> = {
@@ -112,6 +119,9 @@ export const SearchDiseasesRequest: MessageFns<SearchDiseasesRequest> = {
     }
     if (message.cursor !== "") {
       writer.uint32(50).string(message.cursor);
+    }
+    if (message.namesOnly !== false) {
+      writer.uint32(56).bool(message.namesOnly);
     }
     return writer;
   },
@@ -177,6 +187,14 @@ export const SearchDiseasesRequest: MessageFns<SearchDiseasesRequest> = {
             message.cursor = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.namesOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -205,6 +223,11 @@ export const SearchDiseasesRequest: MessageFns<SearchDiseasesRequest> = {
         ? globalThis.Number(object.batch_size)
         : 0,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      namesOnly: isSet(object.namesOnly)
+        ? globalThis.Boolean(object.namesOnly)
+        : isSet(object.names_only)
+        ? globalThis.Boolean(object.names_only)
+        : false,
     };
   },
 
@@ -228,6 +251,9 @@ export const SearchDiseasesRequest: MessageFns<SearchDiseasesRequest> = {
     if (message.cursor !== "") {
       obj.cursor = message.cursor;
     }
+    if (message.namesOnly !== false) {
+      obj.namesOnly = message.namesOnly;
+    }
     return obj;
   },
 
@@ -242,6 +268,7 @@ export const SearchDiseasesRequest: MessageFns<SearchDiseasesRequest> = {
     message.order = object.order ?? 0;
     message.batchSize = object.batchSize ?? 0;
     message.cursor = object.cursor ?? "";
+    message.namesOnly = object.namesOnly ?? false;
     return message;
   },
 };
