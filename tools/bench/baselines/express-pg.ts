@@ -21,7 +21,8 @@ function databaseUrl(name: string): string {
 const reference = { sequelize: createSequelize(databaseUrl('REFERENCE_DATABASE_URL'), POOL), statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS };
 const finance = createSequelize(databaseUrl('FINANCE_DATABASE_URL'), POOL);
 
-// The gateway's answer without r: names alone, which the reference then reads alone too (names_only).
+// The gateway's answer for r=false (what the benchmark's searches ask): names alone, which the reference then
+// reads alone too (names_only).
 const summary = (row: DiseaseName) => ({ Disease_Name: row.name });
 
 async function searchDiseases(req: Request, res: Response): Promise<void> {
