@@ -100,7 +100,7 @@ export function* searchItems(search: SlotSearch, options: { explain: boolean; af
   for (;;) {
     let least: (typeof heads)[number] | undefined;
     for (const head of heads) {
-      if (head.next && !(least?.next && comparePositions(least.next.position, head.next.position) < 0)) least = head;
+      if (head.next && (!least?.next || comparePositions(head.next.position, least.next.position) < 0)) least = head;
     }
     if (!least?.next) return;
     yield least.next.item;
