@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
 import type { DayOverride, ScheduleRules, Window } from '../schedule/rules';
 import { addDays, localToInstant, type LocalDate } from '../time/zoned-time';
 import { bookingWindow, resourceAvailability, type Occupation } from './availability';
@@ -139,20 +140,34 @@ describe('searchPage, for any zone, range, hours, policy and page size (property
     [{ start: 0, end: h(1) }, { start: h(23), end: h(24) }],
     [{ start: h(2), end: h(2.5) }, { start: h(12), end: h(13) }],
   );
+  /** The eve of the zone's first offset change (daylight saving, mostly) after the first of a month, if any. */
+  const changeEve = (zone: string, year: number, month: number): LocalDate | undefined => {
+    const change = Temporal.ZonedDateTime.from({ year, month, day: 1, timeZone: zone }).getTimeZoneTransition('next');
+    return change ? addDays(change.toPlainDate().toString(), -1) : undefined;
+  };
+  /** A zone and a date in 2020–2032, half the time the eve of one of the zone's offset changes. */
+  const zoneAndDate = fc.constantFrom(...zones).chain((zone) =>
+    fc.tuple(
+      fc.constant(zone),
+      fc.oneof(
+        fc.integer({ min: 0, max: 365 * 12 }).map((n) => addDays('2020-01-01', n)),
+        fc.record({ year: fc.integer({ min: 2020, max: 2032 }), month: fc.integer({ min: 1, max: 12 }) }).map(({ year, month }) => changeEve(zone, year, month) ?? `${year}-01-01`),
+      ),
+    ),
+  );
   const grid = fc.constantFrom({ durationMinutes: 30, stepMinutes: 30 }, { durationMinutes: 45, stepMinutes: 15 }, { durationMinutes: 20, stepMinutes: 25 });
 
   it('walks to the same pages as the whole range sorted', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...zones),
-        fc.integer({ min: 0, max: 365 * 12 }).map((n) => addDays('2020-01-01', n)),
+        zoneAndDate,
         fc.integer({ min: 1, max: 6 }),
         fc.array(windows, { minLength: 1, maxLength: 4 }),
         grid,
         fc.record({ nowMinutes: fc.integer({ min: -1440, max: 7 * 1440 }), minNoticeMinutes: fc.integer({ min: 0, max: 600 }), horizonDays: fc.integer({ min: 0, max: 6 }) }),
         fc.boolean(),
         fc.integer({ min: 1, max: 15 }),
-        (zone, from, days, hours, slotGrid, policy, explain, limit) => {
+        ([zone, from], days, hours, slotGrid, policy, explain, limit) => {
           const make = (): SlotSearch => {
             const fromMs = localToInstant(from, h(7), zone);
             const toMs = fromMs + days * 86_400_000;
