@@ -1,57 +1,39 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { schedulingV1 } from '@libs/contracts';
 import type { CursorCodec } from '@libs/cursor';
 import type { ResourceRow } from '../resources/resource-store';
 import { loadRules } from '../schedules/rule-store';
 import { buffersOf, gridOf, type ServiceRow } from '../services/service-store';
 import { formatInstant, MS_PER_MINUTE } from '../time/zoned-time';
-import { bookingWindow, resourceAvailability, type Unavailable } from './availability';
+import { bookingWindow } from './availability';
 import { loadOccupations } from './occupations';
+import { freeSlots, type FoundSlot, type SlotSearch } from './slot-stream';
 import { encodeSlotToken } from './slot-token';
 
-export interface FoundSlot {
-  resourceId: string;
-  locationId: string;
-  zone: string;
-  start: number;
-  end: number;
-}
-
-export type FoundUnavailable = Unavailable & { resourceId: string; zone: string };
-
-/** The free slots (and, explaining, why the rest is not free) of some resources for a service, starting in [fromMs, toMs). */
-export async function findSlots(
+/** What a search of some resources for a service, for slots starting in [fromMs, toMs), needs from the database. */
+export async function loadSlotSearch(
   sequelize: Sequelize,
-  query: { service: ServiceRow; resources: readonly ResourceRow[]; fromMs: number; toMs: number; nowMs: number; explain: boolean },
-  transaction?: Transaction,
-): Promise<{ free: FoundSlot[]; unavailable: FoundUnavailable[] }> {
-  const { service, resources } = query;
+  query: { service: ServiceRow; resources: readonly ResourceRow[]; fromMs: number; toMs: number; nowMs: number },
+): Promise<SlotSearch> {
+  const { service, resources, fromMs, toMs } = query;
   const grid = gridOf(service);
   const buffers = buffersOf(service);
   const reach = (grid.durationMinutes + buffers.beforeMinutes + buffers.afterMinutes) * MS_PER_MINUTE;
-  const rules = await loadRules(sequelize, resources, transaction);
-  const occupations = await loadOccupations(sequelize, resources.map((r) => r.id), query.fromMs - reach, query.toMs + reach, transaction);
-  const free: FoundSlot[] = [];
-  const unavailable: FoundUnavailable[] = [];
-  for (const resource of resources) {
-    const zone = resource.time_zone;
-    const found = resourceAvailability({
+  const rules = await loadRules(sequelize, resources);
+  const occupations = await loadOccupations(sequelize, resources.map((r) => r.id), fromMs - reach, toMs + reach);
+  return {
+    resources: resources.map((resource) => ({
+      id: resource.id,
+      locationId: resource.location_id,
       rules: rules.get(resource.id) as NonNullable<ReturnType<typeof rules.get>>,
-      grid,
-      buffers,
       occupations: occupations.get(resource.id) ?? [],
-      window: bookingWindow(query.nowMs, zone, service.policy),
-      fromMs: query.fromMs,
-      toMs: query.toMs,
-      explain: query.explain,
-    });
-    // Plain loops and literals of one shape: spreads of thousands of slots were a fifth of a long search's CPU.
-    for (const slot of found.free) free.push({ start: slot.start, end: slot.end, resourceId: resource.id, locationId: resource.location_id, zone });
-    for (const gap of found.unavailable) unavailable.push({ ...gap, resourceId: resource.id, zone });
-  }
-  const order = (a: { start: number; resourceId: string }, b: { start: number; resourceId: string }) =>
-    a.start - b.start || (a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0);
-  return { free: free.sort(order), unavailable: unavailable.sort(order) };
+      window: bookingWindow(query.nowMs, resource.time_zone, service.policy),
+    })),
+    grid,
+    buffers,
+    fromMs,
+    toMs,
+  };
 }
 
 /** A free slot as callers see it, with its token; `viewerZone` adds its times on the viewer's clock. */
@@ -86,15 +68,14 @@ export async function nearestAlternatives(
   const distance = (slot: FoundSlot) => Math.abs(slot.start - query.start) * 2 + (slot.resourceId === query.resourceId ? 0 : 1);
   let nearest: FoundSlot[] = [];
   for (const reach of ALTERNATIVES_REACH_MS) {
-    const { free } = await findSlots(sequelize, {
+    const search = await loadSlotSearch(sequelize, {
       service: query.service,
       resources: query.resources,
       fromMs: Math.max(query.nowMs, query.start - reach),
       toMs: query.start + reach,
       nowMs: query.nowMs,
-      explain: false,
     });
-    nearest = free
+    nearest = [...freeSlots(search)]
       .filter((slot) => !(slot.start === query.start && slot.resourceId === query.resourceId))
       .sort((a, b) => distance(a) - distance(b))
       .slice(0, ALTERNATIVES);

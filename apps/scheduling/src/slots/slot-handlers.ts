@@ -12,24 +12,17 @@ import { findService, type ServiceRow } from '../services/service-store';
 import { timeChecks } from '../time/time-input';
 import { addDays, formatInstant, localToInstant } from '../time/zoned-time';
 import { bookingWindow } from './availability';
-import { findSlots, toSlot, type FoundSlot, type FoundUnavailable } from './slot-finder';
+import { loadSlotSearch, toSlot } from './slot-finder';
+import { freeSlots, searchPage, type FoundSlot, type Position } from './slot-stream';
 
 /** Longest range one search may cover. */
 export const MAX_RANGE_DAYS = SCHEDULING_LIMITS.slotRangeDays;
 const { rangeDays } = schedulingFields;
 const DAY_MS = 86_400_000;
 
-type Item = { slot: FoundSlot } | { gap: FoundUnavailable };
-type Position = [number, string, number, number];
 const isPosition: PositionCheck<Position> = (position): position is Position =>
   Array.isArray(position) && position.length === 4 && typeof position[1] === 'string' &&
   [position[0], position[2], position[3]].every(Number.isFinite);
-const positionOf = (item: Item): Position =>
-  'slot' in item ? [item.slot.start, item.slot.resourceId, 0, item.slot.end] : [item.gap.start, item.gap.resourceId, 1, item.gap.end];
-const before = (a: Position, b: Position) => {
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] < b[i];
-  return false;
-};
 
 export function slotHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
@@ -74,23 +67,22 @@ export function slotHandlers(deps: SchedulingDeps) {
       const query = { ...request, cursor: undefined, limit: undefined };
       const after = cursorPosition(cursors, request.cursor, query, isPosition);
       const nowMs = Date.now();
-      const found = await findSlots(sequelize, { service, resources, fromMs, toMs, nowMs, explain: request.explain });
-      // Each item's position is made once: a 31-day search of 20 resources sorts some 12,000 of them.
-      const placed = [...found.free.map((slot): Item => ({ slot })), ...found.unavailable.map((gap): Item => ({ gap }))]
-        .map((item) => ({ item, position: positionOf(item) }))
-        .filter(({ position }) => !after || before(after, position))
-        .sort((a, b) => (before(a.position, b.position) ? -1 : before(b.position, a.position) ? 1 : 0));
-      const page = placed.slice(0, limit).map(({ item }) => item);
-      const last = placed[limit - 1];
-      const nextAvailable = found.free.length === 0 ? await firstFreeAfter(sequelize, service, resources, toMs, nowMs) : undefined;
+      const search = await loadSlotSearch(sequelize, { service, resources, fromMs, toMs, nowMs });
+      // The items come in the cursor's order, so nothing is sorted here: each resource's days are made in order, each
+      // day sorted, and searchItems merges the resources by taking the least next item (slot-stream.ts).
+      const page = searchPage(search, { explain: request.explain, after, limit });
+      // nextAvailable answers a range without any free slot, wherever the cursor stands: a page without one looks
+      // from the range's start, which stops at the first free slot.
+      const noneFree = !page.items.some((item) => 'slot' in item) && freeSlots(search).next().done;
+      const nextAvailable = noneFree ? await firstFreeAfter(sequelize, service, resources, toMs, nowMs) : undefined;
       return {
-        slots: page.flatMap((item) => ('slot' in item ? [toSlot(cursors, service.id, item.slot, viewerZone)] : [])),
-        unavailable: page.flatMap((item) =>
+        slots: page.items.flatMap((item) => ('slot' in item ? [toSlot(cursors, service.id, item.slot, viewerZone)] : [])),
+        unavailable: page.items.flatMap((item) =>
           'gap' in item
             ? [{ resourceId: item.gap.resourceId, start: formatInstant(item.gap.start, item.gap.zone), end: formatInstant(item.gap.end, item.gap.zone), reasons: item.gap.reasons }]
             : [],
         ),
-        nextCursor: placed.length > limit && last ? cursors.encode(query, last.position) : '',
+        nextCursor: page.next ? cursors.encode(query, page.next) : '',
         nextAvailable: nextAvailable && toSlot(cursors, service.id, nextAvailable, viewerZone),
       };
     },
@@ -109,8 +101,9 @@ async function firstFreeAfter(
   const horizonEnd = Math.max(...resources.map((r) => bookingWindow(nowMs, r.time_zone, service.policy).horizonEnd));
   const chunk = MAX_RANGE_DAYS * DAY_MS;
   for (let from = Math.max(start, nowMs); from < horizonEnd; from += chunk) {
-    const ahead = await findSlots(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + chunk, horizonEnd), nowMs, explain: false });
-    if (ahead.free.length > 0) return ahead.free[0];
+    const ahead = await loadSlotSearch(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + chunk, horizonEnd), nowMs });
+    const first = freeSlots(ahead).next();
+    if (!first.done) return first.value;
   }
   return undefined;
 }
