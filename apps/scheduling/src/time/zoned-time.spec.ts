@@ -1,4 +1,6 @@
-import { canonicalZone, formatInstant, localTimeOf, localToInstant } from './zoned-time';
+import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
+import { canonicalZone, formatInstant, localDateOf, localTimeOf, localToInstant } from './zoned-time';
 import { parseInstant, parseLocalTime } from './time-input';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000', '');
@@ -69,5 +71,41 @@ describe('time input', () => {
     expect(canonicalZone('europe/london')).toBe('Europe/London');
     expect(canonicalZone('Asia/Kolkata')).toBe('Asia/Kolkata');
     for (const bad of ['+05:00', 'Mars/Olympus', '', 'Europe/London\u0000', 'x'.repeat(500)]) expect(canonicalZone(bad)).toBeUndefined();
+  });
+});
+
+describe('reading instants on a zone’s clock, against Temporal', () => {
+  const zones = Intl.supportedValuesOf('timeZone');
+  const temporal = (epochMs: number, zone: string) => Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(zone);
+  const expectSameAsTemporal = (epochMs: number, zone: string) => {
+    const time = temporal(epochMs, zone);
+    expect(formatInstant(epochMs, zone)).toBe(time.toString({ timeZoneName: 'never' }));
+    expect(localDateOf(epochMs, zone)).toBe(time.toPlainDate().toString());
+    expect(localTimeOf(epochMs, zone)).toEqual({ date: time.toPlainDate().toString(), minute: time.hour * 60 + time.minute });
+  };
+
+  it('agrees at every transition of every zone from 2020 to 2030, and a millisecond either side', () => {
+    for (const zone of zones) {
+      let at: Temporal.ZonedDateTime | null = temporal(Date.parse('2020-01-01T00:00:00Z'), zone);
+      while (at && at.epochMilliseconds < Date.parse('2030-01-01T00:00:00Z')) {
+        // Ascending, then back: the span each zone keeps is entered from both sides.
+        for (const delta of [-60_000, -1, 0, 1, 60_000, -1]) expectSameAsTemporal(at.epochMilliseconds + delta, zone);
+        at = at.getTimeZoneTransition('next');
+      }
+    }
+  });
+
+  it('agrees on any instant, in any order, in any zone (fractions of a second, local mean times, far years)', () => {
+    const instant = fc.oneof(
+      fc.integer({ min: Date.parse('1800-01-01T00:00:00Z'), max: Date.parse('2100-01-01T00:00:00Z') }),
+      fc.integer({ min: Date.parse('2020-01-01T00:00:00Z') / 60_000, max: Date.parse('2035-01-01T00:00:00Z') / 60_000 }).map((minute) => minute * 60_000),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.array(instant, { minLength: 1, maxLength: 20 }), (zone, instants) => {
+        for (const epochMs of instants) expectSameAsTemporal(epochMs, zone);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
