@@ -36,8 +36,19 @@ export class CursorCodec {
   }
 
   encode(query: unknown, position: unknown): string {
-    const payload = Buffer.from(JSON.stringify({ q: this.digest(query), k: position })).toString('base64url');
-    return `${payload}.${this.sign(payload).toString('base64url')}`;
+    return this.encoderFor(query)(position);
+  }
+
+  /**
+   * Encodes positions of one query, whose digest is made once: for a caller that signs many (a page of slot
+   * tokens), where the digest's canonical JSON and hash cost as much as each signature.
+   */
+  encoderFor(query: unknown): (position: unknown) => string {
+    const q = this.digest(query);
+    return (position) => {
+      const payload = Buffer.from(JSON.stringify({ q, k: position })).toString('base64url');
+      return `${payload}.${this.sign(payload).toString('base64url')}`;
+    };
   }
 
   /** Returns the keyset position, or throws InvalidCursorError for anything forged, damaged or foreign. */

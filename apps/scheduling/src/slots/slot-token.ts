@@ -11,8 +11,17 @@ export interface SlotKey {
 // Tokens are signed like cursors, bound to this marker instead of a query: a cursor is never a token.
 const TOKEN_BINDING = { slotToken: 1 };
 
-export const encodeSlotToken = (cursors: CursorCodec, key: SlotKey): string =>
-  cursors.encode(TOKEN_BINDING, [key.serviceId, key.resourceId, key.start]);
+/** Each codec's encoder of tokens: the binding's digest made once per process, not once per slot of a page. */
+const tokenEncoders = new WeakMap<CursorCodec, (position: unknown) => string>();
+
+export function encodeSlotToken(cursors: CursorCodec, key: SlotKey): string {
+  let encode = tokenEncoders.get(cursors);
+  if (!encode) {
+    encode = cursors.encoderFor(TOKEN_BINDING);
+    tokenEncoders.set(cursors, encode);
+  }
+  return encode([key.serviceId, key.resourceId, key.start]);
+}
 
 /** The slot a token names; a tampered, foreign or malformed token is INVALID_ARGUMENT naming the field. */
 export function decodeSlotToken(cursors: CursorCodec, token: string, field = 'slotToken'): SlotKey {
