@@ -13,9 +13,11 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY tools/docker/grpc-health.cjs ./grpc-health.cjs
+# SERVICE_ENV (libs/lifecycle/src/node-flags.ts): large freed blocks go back to the system.
+ENV MALLOC_MMAP_THRESHOLD_=131072
 USER node
 STOPSIGNAL SIGTERM
-# Every CMD below runs node with SERVICE_NODE_FLAGS (libs/lifecycle/src/node-flags.ts): keep them the same.
+# Every CMD below runs node with SERVICE_NODE_FLAGS (libs/lifecycle/src/node-flags.ts); a test holds them the same.
 
 FROM runtime AS gateway
 COPY --from=build /repo/dist/apps/gateway ./dist/apps/gateway

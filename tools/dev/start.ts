@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
-import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { waitFor } from '@libs/testing';
 import { RESTART_POLICY } from './restart-policy';
 import { planStart, type PlannedService } from './services';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   mkdirSync(plan.logDir, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
-  const envOf = (service: PlannedService) => ({ NODE_ENV: 'development', ...process.env, ...service.env });
+  const envOf = (service: PlannedService) => ({ NODE_ENV: 'development', ...process.env, ...SERVICE_ENV, ...service.env });
   const run = (service: PlannedService) =>
     supervisor.start({
       name: service.name,

@@ -10,7 +10,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { z } from 'zod';
 import { parseConfig } from '@libs/config';
-import { SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
 // Each service's configuration schema, the one source of the variables it reads (tools/eslint.config.mjs allows
 // these imports of apps, and only these).
 import { configSchema as audit } from '../../apps/audit/src/config';
@@ -150,6 +150,9 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       const listening = grpc ? { grpc: config.GRPC_PORT, metrics: config.METRICS_PORT } : { http: config.PORT, metrics: config.METRICS_PORT };
       expect(ports).toEqual(listening);
       expect(stages.get(service)?.expose.sort()).toEqual(Object.values(listening).sort());
+      // The image runs the service as tests and `npm start` do: the same node flags and environment.
+      expect(stages.get(service)?.cmd).toEqual(['node', ...SERVICE_NODE_FLAGS, `dist/apps/${service}/main.cjs`]);
+      expect(stages.get(service)?.env).toMatchObject(SERVICE_ENV);
       expect(deployment.spec?.template.metadata?.annotations?.['prometheus.io/port']).toBe(String(config.METRICS_PORT));
       // Every port must be reachable from the pod network, not only on loopback.
       const hosts = grpc ? [config.GRPC_HOST] : [config.HOST, config.METRICS_HOST];

@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import type { Role } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
-import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { raiseKeyLimits } from './generous-limits';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
 import { waitFor } from './wait-for';
@@ -138,7 +138,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const key = instanceKey(service, instance);
     if (processes.has(key)) throw new Error(`${key} is already running`);
     const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), entryPoint(service)], {
-      env: { ...process.env, ...envOf(service, instance), ...env },
+      env: { ...process.env, ...SERVICE_ENV, ...envOf(service, instance), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const logFile = join(logDir, `${key}.log`);
