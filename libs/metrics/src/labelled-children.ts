@@ -1,9 +1,10 @@
 /**
- * A metric's child for each set of label values, made once and kept: given a
- * label object on every observation, prom-client sorts and joins its names
- * into a key each time, which showed in the profiles of calls that observe a
- * histogram per request. Only for labels of a few, bounded values (methods,
- * route templates, status names, upstreams): every set ever seen stays.
+ * A metric's child for each set of label values, made once and kept: asked
+ * for with a label object on every observation, prom-client validates and
+ * hashes the labels to find the child, makes its closures, and then hashes
+ * them again to observe; a kept child skips the first half. Only for labels
+ * of a few, bounded values (methods, route templates, status names,
+ * upstreams): every set ever seen stays.
  */
 export function labelledChildren<L extends string, C>(
   labelNames: readonly L[],

@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { MAX_ADDRESS_REGISTRATIONS } from './login-throttle';
@@ -47,6 +48,24 @@ describe('accounts: register, login, sessions', () => {
     status: reply.status,
     headers: [...reply.headers].filter(([name]) => !['x-request-id', 'date', 'etag'].includes(name)),
     body: reply.body,
+  });
+
+  it('makes a hash of earlier parameters again at the next sign-in, which still works after', async () => {
+    await register('grace@example.org', 'an older password');
+    // As the first release stored it: N = 2^15, r = 8, p = 1.
+    const salt = randomBytes(16);
+    const key = scryptSync('an older password', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const older = ['scrypt', 15, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    await db.sequelize.query("UPDATE users SET password_hash = $1 WHERE email = 'grace@example.org'", { bind: [older] });
+    const storedHash = async () =>
+      (await db.sequelize.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE email = 'grace@example.org'", { type: QueryTypes.SELECT }))[0]
+        .password_hash;
+
+    expect((await login('grace@example.org', 'a wrong password')).status).toBe(401);
+    expect(await storedHash()).toBe(older);
+    expect((await login('grace@example.org', 'an older password')).status).toBe(200);
+    expect(await storedHash()).toMatch(/^scrypt\$14\$8\$5\$/);
+    expect((await login('grace@example.org', 'an older password')).status).toBe(200);
   });
 
   it('registers a reader, who signs in and creates a key; only hashes are stored', async () => {

@@ -5,9 +5,9 @@ import { route, type Route } from '../platform/routing/operation';
 import { signedIn, unauthorized } from './access-guard';
 import * as op from './identity-operations';
 import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from './login-throttle';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, needsRehash, verifyPassword } from './password';
 import { createSession, deleteSession } from './session-store';
-import { createUser, findUser, findUserCredentials } from './user-store';
+import { createUser, findUser, findUserCredentials, replacePasswordHash } from './user-store';
 
 // One answer for an unknown email and a wrong password, so that nobody can
 // learn from it which emails have accounts. Like every 401, it names the
@@ -54,6 +54,11 @@ export function accountRoutes(config: GatewayConfig, sequelize: Sequelize): Rout
       // verifyPassword hashes against a dummy when there is no user, so both failures take as long.
       if (!(await verifyPassword(password, found?.passwordHash)) || !found) throw badCredentials();
       await forgiveLoginAttempt(sequelize, email, address);
+      // A hash of earlier parameters is made again with today's, while the password is at hand: until then a
+      // wrong password for that account costs the earlier parameters' time, not the dummy's (docs/IDENTITY.md).
+      if (found.passwordHash && needsRehash(found.passwordHash)) {
+        await replacePasswordHash(sequelize, found.user.id, found.passwordHash, await hashPassword(password));
+      }
       const session = await createSession(sequelize, found.user.id, config.SESSION_TTL_MINUTES);
       res.json({ token: session.token, expiresAt: session.expiresAt, user: found.user });
     }),

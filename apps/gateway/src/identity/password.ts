@@ -57,6 +57,12 @@ function parse(stored: string): StoredHash | undefined {
   return { logN: n, r: rr, p: pp, salt: Buffer.from(salt ?? '', 'base64url'), key: Buffer.from(key ?? '', 'base64url') };
 }
 
+/** Whether a stored hash was made with other parameters than today's: it is made again at the next sign-in. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parse(stored);
+  return !parsed || parsed.logN !== CURRENT.logN || parsed.r !== CURRENT.r || parsed.p !== CURRENT.p;
+}
+
 let dummyHash: Promise<string> | undefined;
 
 /**

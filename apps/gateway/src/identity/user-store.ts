@@ -47,6 +47,11 @@ export async function findUserCredentials(
   return row && { user: toUser(row), passwordHash: row.password_hash };
 }
 
+/** Replaces a user's password hash, unless it changed since it was read (`previous`). */
+export async function replacePasswordHash(sequelize: Sequelize, userId: string, previous: string, hash: string): Promise<void> {
+  await sequelize.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', { bind: [userId, previous, hash] });
+}
+
 export async function findUser(sequelize: Sequelize, userId: string): Promise<User | undefined> {
   const [row] = await sequelize.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, {
     bind: [userId],

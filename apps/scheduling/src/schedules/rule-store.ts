@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { DayOverride, ScheduleRules, WeeklyWindow } from '../schedule/rules';
 import { parseLocalTime } from '../time/time-input';
 
@@ -9,16 +9,15 @@ const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.
 export async function loadRules(
   sequelize: Sequelize,
   resources: readonly { id: string; time_zone: string }[],
-  transaction?: Transaction,
 ): Promise<Map<string, ScheduleRules>> {
   const ids = resources.map((r) => r.id);
   const windows = await sequelize.query<{ resource_id: string; weekday: number; start_time: string; end_time: string }>(
     'SELECT resource_id::text, weekday, start_time::text, end_time::text FROM weekly_windows WHERE resource_id = ANY($1::uuid[])',
-    { bind: [ids], type: QueryTypes.SELECT, transaction },
+    { bind: [ids], type: QueryTypes.SELECT },
   );
   const overrides = await sequelize.query<{ resource_id: string; local_date: string; closed: boolean; windows: { start: string; end: string }[] }>(
     'SELECT resource_id::text, local_date::text, closed, windows FROM date_overrides WHERE resource_id = ANY($1::uuid[])',
-    { bind: [ids], type: QueryTypes.SELECT, transaction },
+    { bind: [ids], type: QueryTypes.SELECT },
   );
   return new Map(
     resources.map((resource) => {

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Occupation } from './availability';
 
 /**
@@ -10,7 +10,6 @@ export async function loadOccupations(
   resourceIds: readonly string[],
   fromMs: number,
   toMs: number,
-  transaction?: Transaction,
 ): Promise<Map<string, Occupation[]>> {
   const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
   const rows = await sequelize.query<{ resource_id: string; o_start: number; o_end: number; s_start: number; s_end: number; kind: Occupation['kind'] }>(
@@ -22,7 +21,7 @@ export async function loadOccupations(
         AND l.occupied && tstzrange(to_timestamp($2::float8 / 1000), to_timestamp($3::float8 / 1000))
         AND NOT coalesce(a.status = 'held' AND a.hold_expires_at <= now(), false)
       ORDER BY lower(l.occupied)`,
-    { bind: [resourceIds, fromMs, toMs], type: QueryTypes.SELECT, transaction },
+    { bind: [resourceIds, fromMs, toMs], type: QueryTypes.SELECT },
   );
   const byResource = new Map<string, Occupation[]>(resourceIds.map((id) => [id, []]));
   for (const row of rows) {

@@ -87,10 +87,11 @@ function* resourceItems(search: SlotSearch, resource: SearchedResource, options:
 
 /**
  * The items of a search after `after` (from the start without), in order: each resource's in order, merged by
- * taking the least next item of all of them. Reading n items makes only the days they start on (and the next
- * day of each resource), so a page costs its own days, not the whole range.
+ * taking the least next item of all of them. Reading n items makes each resource's days up to its next item: a
+ * page costs its own days where the resources have slots or gaps to show, but a resource with no free slot left
+ * in the range (fully booked, or closed) is read to the range's end on every page when explain is off.
  */
-export function* searchItems(search: SlotSearch, options: { explain: boolean; after?: Position }): Generator<FoundItem> {
+function* searchItems(search: SlotSearch, options: { explain: boolean; after?: Position }): Generator<FoundItem> {
   const heads = search.resources.map((resource) => ({ items: resourceItems(search, resource, options), next: undefined as Placed | undefined }));
   const advance = (head: (typeof heads)[number]) => {
     const next = head.items.next();

@@ -63,7 +63,7 @@ export function runSearchStatement<Row extends object>(db: SearchDb, settings: s
 
 /**
  * Runs one search SELECT as a named prepared statement with bind parameters,
- * in a read transaction whose BEGIN carries searchSettings: BEGIN with the
+ * in a transaction whose BEGIN carries searchSettings: BEGIN with the
  * settings, the SELECT and COMMIT are sent together (pipelinedTransaction), one
  * round trip. PostgreSQL parses the SELECT once per connection and, once its
  * generic plan is found as good as the custom ones (after five runs), plans it
