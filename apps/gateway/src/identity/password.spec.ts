@@ -36,6 +36,10 @@ describe('password hashing (scrypt)', () => {
   it('refuses a stored hash with parameters beyond its limits instead of allocating for them', async () => {
     const stored = await hashPassword('correct horse');
     expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$14\$/, 'scrypt$30$'))).toBe(false);
+    // 128 MiB of memory (N = 2^17, or r = 16 at N = 2^16) and over seven times today's work (p = 9 at N = 2^16) are past them.
+    expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$14\$/, 'scrypt$17$'))).toBe(false);
+    expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$14\$8\$5\$/, 'scrypt$16$16$1$'))).toBe(false);
+    expect(await verifyPassword('correct horse', stored.replace(/^scrypt\$14\$8\$5\$/, 'scrypt$16$8$9$'))).toBe(false);
     expect(await verifyPassword('correct horse', 'md5$abc')).toBe(false);
   });
 

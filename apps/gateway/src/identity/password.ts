@@ -10,9 +10,10 @@ const CURRENT = { logN: 14, r: 8, p: 5 };
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 // The largest parameters we accept when reading a stored hash, so that a
-// tampered row cannot make a login allocate gigabytes.
-const MAX_LOG_N = 20;
-const MAX_R = 16;
+// tampered row cannot make a login allocate more than 64 MiB (128 · N · r)
+// nor work more than about six times as long as a hash of today's (N · r · p).
+const MAX_LOG_N = 16;
+const MAX_R = 8;
 const MAX_P = 8;
 
 // scrypt runs on libuv's pool (4 threads by default), which gzip and DNS
