@@ -4,5 +4,5 @@ export { runMigrations, type Migration } from './migrate';
 export { openServiceDatabase } from './open-database';
 export { isTransientDatabaseError, sqlStateOf } from './database-errors';
 export { selectRows } from './select-rows';
-export { pipelinedTransaction, sequelizeRounds, type PipelinedTransactionOptions, type TransactionRounds } from './pipelined-transaction';
+export { pipelinedTransaction, sequelizeRounds, type TransactionRounds } from './pipelined-transaction';
 export { runStatements, type Statement } from './pipelined';

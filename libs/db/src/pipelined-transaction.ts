@@ -25,7 +25,7 @@ export function sequelizeRounds(sequelize: Sequelize, transaction: Transaction):
   return { run, last: run };
 }
 
-export interface PipelinedTransactionOptions {
+interface PipelinedTransactionOptions {
   /**
    * Statements without values (`SET LOCAL …`) sent in BEGIN's own message: they hold for the transaction
    * and end with it, at no extra message or answer.

@@ -11,7 +11,7 @@ export interface FoundSlot {
   end: number;
 }
 
-export type FoundUnavailable = Unavailable & { resourceId: string; zone: string };
+type FoundUnavailable = Unavailable & { resourceId: string; zone: string };
 
 /** What a search answers: a free slot, or (explain) an interval that is not free and why. */
 export type FoundItem = { slot: FoundSlot } | { gap: FoundUnavailable };

@@ -10,7 +10,6 @@ export {
   type DiseaseListing,
   type DiseaseName,
   type DiseaseRow,
-  type DiseaseRowOf,
   type ListOrder,
 } from './disease-store';
 export { FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
