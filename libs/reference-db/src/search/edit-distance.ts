@@ -34,14 +34,14 @@ export interface EditDistances {
 const EDIT = 4096;
 const UNCOMMON = 1;
 
+/** The three rows of the table, reused from call to call (a search ranks hundreds of terms) and grown as needed. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /**
  * Edits (insert, delete, substitute, swap of neighbours) that turn `query` into
  * `term`, and into the best prefix of `term`: the typo model of the search.
  * One O(|query|·|term|) table; both strings are short (names and synonyms).
  */
-/** The three rows of the table, reused from call to call (a search ranks hundreds of terms) and grown as needed. */
-let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
-
 export function editDistances(query: string, term: string): EditDistances {
   const m = query.length;
   const n = term.length;
