@@ -4,8 +4,7 @@ import { gunzipSync } from 'node:zlib';
 /**
  * GET and parse a JSON answer with Node's own HTTP client over a kept-alive
  * connection, accepting gzip as browsers and most clients do. Undici's fetch
- * added about 0.6 ms of client-side work to each request, which is not the
- * system's latency.
+ * adds client-side work to each request that is not the system's latency.
  */
 export class JsonClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });

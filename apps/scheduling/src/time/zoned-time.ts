@@ -69,8 +69,8 @@ interface OffsetSpan {
 
 /**
  * Each zone's span of one offset last looked up. A slot search reads hundreds of instants back on a zone's clock,
- * in order of time, and through Temporal each reading cost as much as the rest of the search (42% of its CPU,
- * most of it in building and printing ZonedDateTimes); an offset holds until the zone's next transition, so
+ * in order of time, and through Temporal each reading cost as much as the rest of the search (the bench's `slot
+ * search`, profiled; docs/PERFORMANCE.md); an offset holds until the zone's next transition, so
  * within a span the reading is plain arithmetic. Bounded by the zones there are.
  */
 const spans = new Map<string, OffsetSpan>();

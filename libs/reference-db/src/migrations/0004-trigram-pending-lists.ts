@@ -13,13 +13,12 @@ const TRIGRAM_INDEXES = [
 /**
  * A GIN index buffers new entries in an unordered pending list (up to 4 MB by
  * default) until VACUUM or the next overflow merges them, and every search
- * reads that whole list: after an import, about 1,900 pending disease terms
- * doubled the time of a fuzzy search (6 ms instead of 3 at the database).
- * Reference data is written in bulk and rarely, so the list is capped at the
- * smallest size PostgreSQL allows (64 kB): writers merge as they go (an import
- * takes about 1.5 times as long; without the list at all it took 4-5 times as
- * long), and a search reads a few dozen unmerged terms at most (36-44 after
- * a CTD import).
+ * reads that whole list: after an import, the pending disease terms made a
+ * fuzzy search markedly slower at the database. Reference data is written in
+ * bulk and rarely, so the list is capped at the smallest size PostgreSQL
+ * allows (64 kB): writers merge as they go (an import takes longer, far less
+ * than without the list at all), and a search reads a few dozen unmerged
+ * terms at most.
  */
 export const m0004TrigramPendingLists: Migration = {
   name: '0004-trigram-pending-lists',

@@ -4,9 +4,10 @@ import type { Migration } from '@libs/db';
  * The planner estimates the trigram operators (`%`, `<%`) by running them on
  * the column's most common values and histogram: with the default statistics
  * target, a hundred or more similarity computations against the query each
- * time a fuzzy search is planned, 0.4-0.5 ms of a statement that takes 2-3 ms
- * to run on the CTD set. Under ten histogram entries the estimate is a fixed
- * selectivity instead (0.05 ms). No plan depends on it: every search statement
+ * time a fuzzy search is planned, a large share of a fuzzy search's database
+ * time (the bench's `fuzzy disease search`; docs/PERFORMANCE.md). Under ten
+ * histogram entries the estimate is a fixed selectivity instead, computed at
+ * once. No plan depends on it: every search statement
  * runs with sequential scans off and takes its candidates in a materialized
  * CTE (docs/SEARCH.md), and an exact match still finds one row per term.
  */

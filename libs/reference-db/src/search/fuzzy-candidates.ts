@@ -65,7 +65,7 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
  * own: joined to the diseases in one query, a walk of disease_terms' primary
  * key, ordered by disease, was useful to the join, so for a random 200-letter
  * query the planner walked it from end to end, testing `%` and `<%` on every
- * term (360 ms on the default data instead of 3).
+ * term (two orders of magnitude slower; disease-search-plans.spec.ts holds the plan).
  *
  * The diseases' lower-cased names, which only an order by name needs, come
  * from a primary-key lookup per candidate, in a scalar subquery: as fast as a
@@ -74,8 +74,7 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
  * estimates suggest it: a hash or merge of the whole diseases table for a
  * loose query, or, with hash and merge joins off and the fixed estimate of
  * `%` that 0005-term-statistics brings, a walk of the diseases' whole primary
- * key (the same database CPU: 0.29 s for "a", 9 ms for "diabtes" at a load
- * average of 20).
+ * key (no less database CPU for any query, and unstable).
  */
 export function candidateStatements(
   query: string,
@@ -86,7 +85,7 @@ export function candidateStatements(
   // A whole term is also the most similar part of itself, and word similarity divides by the query's trigrams alone
   // where similarity divides by both strings': a term at the similarity threshold is at least as word-similar. So
   // when the word threshold is no higher, `<%` alone finds both, in one scan of the index instead of two (single-word
-  // queries: about 40% less database time).
+  // queries spend markedly less database time: the bench's `fuzzy disease search` measures it).
   const partsOnly = filter.wordSimilarity !== undefined && filter.wordSimilarity <= filter.similarity;
   const match = partsOnly
     ? `${term} <% t.term`

@@ -10,9 +10,10 @@ export interface SearchDb {
 /**
  * The default of the reference service's SEARCH_STATEMENT_TIMEOUT_MS. The
  * costliest ordinary searches are one common letter or word ("a", "syndrome"):
- * thousands of candidates, up to about 300 ms at the database on the full CTD
- * set when the machine is quiet; the timeout leaves them room for a busy
- * machine, and stops anything slower long before the gateway's 5 s deadline.
+ * thousands of candidates, the slowest statements of the full CTD set (the
+ * bench's `fuzzy disease search` on --full data; figures in docs/PERFORMANCE.md);
+ * the timeout leaves them room for a busy machine, and stops anything slower
+ * long before the gateway's deadline.
  */
 export const DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS = 1000;
 
@@ -33,8 +34,8 @@ const isStatementTimeout = (error: unknown): boolean => sqlStateOf(error) === '5
 /**
  * What every search statement runs with: the statement timeout, and no sequential scans. A search must come
  * from an index whatever its input, and the planner prices `%` like an integer comparison, so for a long
- * query (many trigrams, a costly index scan on paper) it would rather compute the similarity of all 77k
- * terms, 470 ms where the index takes 5.
+ * query (many trigrams, a costly index scan on paper) it would rather compute the similarity of every term,
+ * a hundred times the index's work (disease-search-plans.spec.ts holds the plans to the index).
  */
 const searchSettings = (db: SearchDb) => [`SET LOCAL statement_timeout = ${Math.trunc(db.statementTimeoutMs)}`, 'SET LOCAL enable_seqscan = off'];
 
