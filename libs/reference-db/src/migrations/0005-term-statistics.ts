@@ -5,7 +5,7 @@ import type { Migration } from '@libs/db';
  * the column's most common values and histogram: with the default statistics
  * target, a hundred or more similarity computations against the query each
  * time a fuzzy search is planned, a large share of a fuzzy search's database
- * time (the bench's `fuzzy disease search`; docs/PERFORMANCE.md). Under ten
+ * time (the bench's `fuzzy search`; docs/PERFORMANCE.md). Under ten
  * histogram entries the estimate is a fixed selectivity instead, computed at
  * once. No plan depends on it: every search statement
  * runs with sequential scans off and takes its candidates in a materialized

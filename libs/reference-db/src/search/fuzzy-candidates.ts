@@ -85,7 +85,7 @@ export function candidateStatements(
   // A whole term is also the most similar part of itself, and word similarity divides by the query's trigrams alone
   // where similarity divides by both strings': a term at the similarity threshold is at least as word-similar. So
   // when the word threshold is no higher, `<%` alone finds both, in one scan of the index instead of two (single-word
-  // queries spend markedly less database time: the bench's `fuzzy disease search` measures it).
+  // queries spend markedly less database time: the bench's `fuzzy search` measures it).
   const partsOnly = filter.wordSimilarity !== undefined && filter.wordSimilarity <= filter.similarity;
   const match = partsOnly
     ? `${term} <% t.term`
