@@ -10,8 +10,8 @@ export interface SearchDb {
 /**
  * The default of the reference service's SEARCH_STATEMENT_TIMEOUT_MS. The
  * costliest ordinary searches are one common letter or word ("a", "syndrome"):
- * thousands of candidates, the slowest statements of the full CTD set (the
- * bench's `fuzzy disease search` on --full data; figures in docs/PERFORMANCE.md);
+ * thousands of candidates, the slowest statements on the full CTD set (the
+ * bench's `fuzzy search` on its default data; figures in docs/PERFORMANCE.md);
  * the timeout leaves them room for a busy machine, and stops anything slower
  * long before the gateway's deadline.
  */
