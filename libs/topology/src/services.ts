@@ -21,7 +21,7 @@ export interface GatewayDeclaration {
 }
 
 export interface Topology {
-  /** In the order `npm start` and the test system start them (side by side), before the gateway. */
+  /** `npm start` and the test system start them side by side, and the gateway once every one answers. */
   grpcServices: readonly GrpcServiceDeclaration[];
   gateway: GatewayDeclaration;
 }
