@@ -18,7 +18,8 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVICE_NODE_FLAGS } from '@libs/lifecycle';
-import { startSystem, type ServiceName } from '@libs/testing';
+import { startSystem } from '@libs/testing';
+import { SERVICE_NAMES, type ServiceName } from '@libs/topology';
 import { startBaseline } from './baselines/start-baseline';
 import type { BenchContext, Measurement, Scenario, Verdict } from './context';
 import { watchedProcesses } from './cpu/watched';
@@ -37,7 +38,6 @@ import { httpFloor } from './scenarios/floor';
 import { scheduling } from './scenarios/scheduling';
 
 const ROOT = resolve(__dirname, '../..');
-const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit', 'scheduling'];
 
 const SCENARIOS: Record<string, Scenario> = {
   'http floor': httpFloor,
@@ -95,10 +95,10 @@ async function main(): Promise<void> {
   const nodeFlags = [...extraNodeFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   let services: { name: string; pid: number }[] = [];
   const quiet = { LOG_LEVEL: 'warn' };
-  const system = await startSystem({ nodeFlags, env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet, scheduling: quiet } });
+  const system = await startSystem({ nodeFlags, env: Object.fromEntries(SERVICE_NAMES.map((service) => [service, quiet])) });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
-  const measuredForMemory: { name: string; pid: number }[] = SERVICES.flatMap((name) => {
+  const measuredForMemory: { name: string; pid: number }[] = SERVICE_NAMES.flatMap((name) => {
     const pid = system.pid(name);
     return pid ? [{ name, pid }] : [];
   });
@@ -118,9 +118,9 @@ async function main(): Promise<void> {
     baselines.push(expressPg, bareHttp);
     memory.end('start and data load');
     measuredForMemory.push({ name: 'baseline express+pg', pid: expressPg.pid });
-    const watched = await watchedProcesses(system, SERVICES, { 'express+pg': expressPg, 'node:http': bareHttp });
+    const watched = await watchedProcesses(system, SERVICE_NAMES, { 'express+pg': expressPg, 'node:http': bareHttp });
     report.cpuNotMeasured = watched.missing;
-    services = watched.spec.processes.filter(({ name }) => SERVICES.includes(name as ServiceName));
+    services = watched.spec.processes.filter(({ name }) => SERVICE_NAMES.includes(name as ServiceName));
     if (watched.missing.length > 0) console.log(`CPU not measured (not visible from here): ${watched.missing.join(', ')}`);
 
     const context: BenchContext = {
@@ -178,7 +178,7 @@ async function main(): Promise<void> {
     report.peakRssMb = memory.peaks();
     report.peakRssMbByPhase = memory.byPhase;
     for (const [service, mb] of Object.entries(report.peakRssMb)) {
-      if (SERVICES.includes(service as ServiceName)) {
+      if (SERVICE_NAMES.includes(service as ServiceName)) {
         report.verdicts.push({ scenario: `${service} memory`, figure: `${mb.toFixed(0)} MB peak RSS`, target: '≤ 200 MB', met: mb <= 200 });
       }
     }

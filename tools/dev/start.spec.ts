@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
 import { deleteBusTopology, dropDatabases, freePort, isAlive, uniqueNamespace, waitFor, AMQP_URL, POSTGRES_URL } from '@libs/testing';
+import { servicesOf, TOPOLOGY } from '@libs/topology';
 import { RESTART_POLICY } from './restart-policy';
 import { planStart } from './services';
 
@@ -57,7 +58,7 @@ const pidsIn = (output: string, service: string) =>
 async function cleanUp(namespace: string, run: Awaited<ReturnType<typeof launch>> | undefined) {
   if (run?.child.exitCode === null) run.child.kill('SIGKILL');
   for (const service of SERVICES) for (const pid of pidsIn(run?.output() ?? '', service)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  await dropDatabases(SERVICES.map((service) => `${namespace}_${service}`));
+  await dropDatabases(servicesOf(TOPOLOGY).map(({ database }) => `${namespace}_${database}`));
   await deleteBusTopology(namespace);
 }
 

@@ -12,7 +12,8 @@
  */
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { startSystem, waitFor, type RunningSystem, type ServiceName } from '@libs/testing';
+import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import type { ServiceName } from '@libs/topology';
 import { FAULTS } from './faults';
 import { startSteadyLoad, type LoadStream } from './steady-load';
 import { buildReport, formatReport } from './timeline';

@@ -8,28 +8,19 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
-import type { z } from 'zod';
 import { parseConfig } from '@libs/config';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
-// Each service's configuration schema, the one source of the variables it reads (tools/eslint.config.mjs allows
-// these imports of apps, and only these).
-import { configSchema as audit } from '../../apps/audit/src/config';
-import { configSchema as finance } from '../../apps/finance/src/config';
-import { configSchema as gateway } from '../../apps/gateway/src/config';
-import { configSchema as reference } from '../../apps/reference/src/config';
-import { configSchema as scheduling } from '../../apps/scheduling/src/config';
+import { addressVariable, callersOf, declarationOf, GRPC_SERVICE_NAMES, isGateway, mainPortOf, SERVICE_NAMES, TOPOLOGY } from '@libs/topology';
+import { configSchemaOf } from '../topology/service-configs';
 import { dockerfileStages } from './dockerfile';
 import { schemaErrors, unknownFields } from './kubernetes-schemas';
 import { renderKustomization, type Manifest } from './kustomize';
 import { mebibytes } from './quantity';
+import { serviceSetProblems } from './service-set';
 
 const ROOT = join(__dirname, '..', '..');
 const KUBERNETES = join(ROOT, 'deploy', 'kubernetes');
 
-/** Every service the system runs; a new one is a line here, a Dockerfile target and a folder in the base. */
-const SCHEMAS: Record<string, z.ZodObject> = { gateway, reference, finance, audit, scheduling };
-const SERVICES = Object.keys(SCHEMAS);
-const GRPC_SERVICES = SERVICES.filter((service) => service !== 'gateway');
 /** The services whose number of replicas follows their load. */
 const AUTOSCALED = ['gateway', 'reference'];
 
@@ -41,9 +32,6 @@ const example = renderings['overlays/example'];
 const stages = dockerfileStages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const peakRssMb = (JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest-full.json'), 'utf8')) as { peakRssMb: Record<string, number> })
   .peakRssMb;
-/** The services whose configuration names a gRPC service's address (`<NAME>_ADDR`): the callers it must let in. */
-const callersOf = (service: string) => SERVICES.filter((caller) => `${service.toUpperCase()}_ADDR` in SCHEMAS[caller].shape);
-
 const id = (manifest: Manifest) => `${manifest.kind} ${manifest.metadata.name}`;
 function only<T>(manifests: Manifest[], kind: string, name: string): T {
   const found = manifests.filter((m) => m.kind === kind && m.metadata.name === name);
@@ -67,11 +55,11 @@ const literalEnv = (container: IContainer) =>
   Object.fromEntries((container.env ?? []).filter((v) => v.value !== undefined).map((v) => [v.name, v.value as string]));
 /** The configuration a service runs with: its defaults, overridden by the manifest's literal values. */
 const effectiveConfig = (manifests: Manifest[], service: string) =>
-  parseConfig(SCHEMAS[service], literalEnv(containerOf(only(manifests, 'Deployment', service)))) as Record<string, unknown>;
+  parseConfig(configSchemaOf(service), literalEnv(containerOf(only(manifests, 'Deployment', service)))) as Record<string, unknown>;
 
 describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manifests) => {
-  it('renders every service and nothing twice', () => {
-    expect(ofKind(manifests, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...SERVICES].sort());
+  it('has the objects and the Dockerfile target of every declared service, and of nothing else', () => {
+    expect(serviceSetProblems(TOPOLOGY, manifests, [...stages.keys()])).toEqual([]);
   });
 
   it('is valid against the Kubernetes schemas', () => {
@@ -115,12 +103,13 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
     }
   });
 
-  describe.each(SERVICES)('%s', (service) => {
+  describe.each(SERVICE_NAMES)('%s', (service) => {
     const deployment = only<IDeployment>(manifests, 'Deployment', service);
     const container = containerOf(deployment);
     // Parsed in each test, so that a value the service refuses fails the test that says so.
     const configOf = () => effectiveConfig(manifests, service);
-    const grpc = service !== 'gateway';
+    const grpc = !isGateway(TOPOLOGY, service);
+    const declared = declarationOf(TOPOLOGY, service);
 
     it('has a Service, a disruption budget and a network policy', () => {
       const kubernetesService = only<IService>(manifests, 'Service', service);
@@ -132,14 +121,14 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
 
     it('sets only variables its configuration schema reads, to values it accepts', () => {
       const names = (container.env ?? []).map((v) => v.name);
-      expect(names.filter((name) => !(name in SCHEMAS[service].shape))).toEqual([]);
+      expect(names.filter((name) => !(name in configSchemaOf(service).shape))).toEqual([]);
       expect(new Set(names).size).toBe(names.length);
       expect(container.envFrom).toBeUndefined();
       // parseConfig throws, naming the variable, on a value the service would refuse at start.
       expect(configOf).not.toThrow();
     });
 
-    it("runs its Dockerfile target's image as built, on the ports the service listens on", () => {
+    it("runs its Dockerfile target's image as built, on its declared ports, where the service listens", () => {
       const config = configOf();
       // clinical-finance/<target> as built, under whichever registry and tag an overlay gives it.
       expect(container.image).toMatch(new RegExp(`^([\\w.:-]+/)*clinical-finance/${service}(:[\\w.-]+|@sha256:[0-9a-f]{64})?$`));
@@ -149,6 +138,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       const ports = Object.fromEntries((container.ports ?? []).map((p) => [p.name, p.containerPort]));
       const listening = grpc ? { grpc: config.GRPC_PORT, metrics: config.METRICS_PORT } : { http: config.PORT, metrics: config.METRICS_PORT };
       expect(ports).toEqual(listening);
+      expect(Object.values(listening)).toEqual([mainPortOf(declared), declared.metricsPort]);
       expect(stages.get(service)?.expose.sort()).toEqual(Object.values(listening).sort());
       // The image runs the service as tests and `npm start` do: the same node flags and environment.
       expect(stages.get(service)?.cmd).toEqual(['node', ...SERVICE_NODE_FLAGS, `dist/apps/${service}/main.cjs`]);
@@ -203,33 +193,22 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
   });
 
   describe('the callers of the gRPC services', () => {
-    const calls = GRPC_SERVICES.flatMap((service) => callersOf(service).map((caller) => [caller, service]));
-
-    it('include the gateway, for every service', () => {
-      expect(GRPC_SERVICES.filter((service) => !callersOf(service).includes('gateway'))).toEqual([]);
-    });
+    const calls = GRPC_SERVICE_NAMES.flatMap((service) => callersOf(TOPOLOGY, service).map((caller) => [caller, service]));
 
     it.each(calls)('%s reaches %s through its headless Service, on its gRPC port', (caller, service) => {
-      const address = String(effectiveConfig(manifests, caller)[`${service.toUpperCase()}_ADDR`]);
+      const address = String(effectiveConfig(manifests, caller)[addressVariable(service)]);
       const kubernetesService = only<IService>(manifests, 'Service', service);
       expect(address).toBe(`${service}:${kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port}`);
       expect(kubernetesService.spec?.ports?.find((p) => p.name === 'grpc')?.port).toBe(effectiveConfig(manifests, service).GRPC_PORT);
     });
 
-    it.each(GRPC_SERVICES)('are the only pods the network policy lets reach the gRPC port of %s (the gateway if none)', (service) => {
+    it.each(GRPC_SERVICE_NAMES)('are the only pods the network policy lets reach the gRPC port of %s', (service) => {
       const policy = only<INetworkPolicy>(manifests, 'NetworkPolicy', service);
       const grpcRules = (policy.spec?.ingress ?? []).filter((rule) => rule.ports?.some((p) => p.port === 'grpc'));
-      const callers = callersOf(service).length > 0 ? callersOf(service) : ['gateway'];
       expect(grpcRules.map((rule) => rule.from)).toEqual([
-        callers.map((caller) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/name': caller } } })),
+        callersOf(TOPOLOGY, service).map((caller) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/name': caller } } })),
       ]);
     });
-  });
-});
-
-describe('the services in the manifests', () => {
-  it('are the Dockerfile\'s service targets', () => {
-    expect([...stages.keys()].filter((stage) => !['build', 'runtime'].includes(stage)).sort()).toEqual([...SERVICES].sort());
   });
 });
 
@@ -238,7 +217,7 @@ describe('the example overlay', () => {
   const decoded = (secret: ISecret) =>
     Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
 
-  it.each(SERVICES)('has every Secret key that %s requires', (service) => {
+  it.each(SERVICE_NAMES)('has every Secret key that %s requires', (service) => {
     const container = containerOf(only(example, 'Deployment', service));
     const missing = (container.env ?? [])
       .map((v) => v.valueFrom?.secretKeyRef)
@@ -255,7 +234,7 @@ describe('the example overlay', () => {
 
   it('runs every service from the registry it names, in its namespace', () => {
     expect(example.map((m) => m.metadata.namespace)).toEqual(example.map(() => 'clinical-finance'));
-    for (const service of SERVICES) {
+    for (const service of SERVICE_NAMES) {
       expect(containerOf(only(example, 'Deployment', service)).image).toBe(`registry.example.com/clinical-finance/${service}:0.1.0`);
     }
   });

@@ -2,7 +2,8 @@ import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/
 import fc from 'fast-check';
 import { DEMO_USER_IDS, ROLES } from '@libs/contracts';
 import { ActorSigner, HealthProbe, METADATA } from '@libs/grpc';
-import { startSystem, type GrpcServiceName, type RunningSystem } from '@libs/testing';
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
 import { contractRpcs, type Rpc, type Shape } from './grpc-request-shapes';
 import { hostileHeaderValue, hostileString } from './hostile-values';
 
@@ -136,7 +137,6 @@ const handlerFailures = (log: string) =>
     });
 
 const RPCS = contractRpcs();
-const SERVICES = ['reference', 'finance', 'audit', 'scheduling'] as const;
 
 describe('every RPC of every service, called directly with hostile input', () => {
   let system: RunningSystem;
@@ -161,7 +161,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
 
   it('knows every RPC of the contracts, each served by a running process', () => {
     expect(RPCS.length).toBeGreaterThan(30);
-    for (const service of new Set(RPCS.map((rpc) => rpc.service))) expect(SERVICES).toContain(service);
+    for (const service of new Set(RPCS.map((rpc) => rpc.service))) expect(GRPC_SERVICE_NAMES).toContain(service);
   });
 
   it.each(RPCS.map((rpc) => [rpc.path, rpc] as const))('%s answers every call with a status, never INTERNAL or UNAVAILABLE', async (_path, rpc) => {
@@ -183,7 +183,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
     expect(pid).toBe(pids.get(rpc.service));
   }, 120_000);
 
-  it.each(SERVICES)('%s is still the same process, SERVING, with no handler failure and no status it could not encode', async (service) => {
+  it.each(GRPC_SERVICE_NAMES)('%s is still the same process, SERVING, with no handler failure and no status it could not encode', async (service) => {
     const pid = system.pid(service);
     expect(pid).toBeDefined();
     expect(pid).toBe(pids.get(service));

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { DEMO_USER_IDS } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
-import { startSystem, type RunningSystem, type ServiceName } from '@libs/testing';
+import { startSystem, type RunningSystem } from '@libs/testing';
+import { GRPC_SERVICE_NAMES, SERVICE_NAMES, type ServiceName } from '@libs/topology';
 import { hostileRequests, operationCount, type HostileRequest, type Knowledge, type OpenApiDocument } from './hostile-requests';
 import { checkAgainstContract } from './contract';
 import { api, DEMO_ACCOUNT_ID, DEMO_CATEGORY_ID, validTransaction } from './http';
@@ -16,7 +17,6 @@ const REQUESTS = Number(process.env.HOSTILE_REQUESTS ?? 3_000);
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = 4;
 const BATCH = 100;
-const SERVICES: ServiceName[] = ['gateway', 'reference', 'finance', 'audit', 'scheduling'];
 
 interface Outcome {
   request: HostileRequest;
@@ -110,7 +110,7 @@ describe('every operation of /openapi.json under generated hostile requests', ()
 
   beforeAll(async () => {
     system = await startSystem();
-    for (const service of SERVICES) pids.set(service, system.pid(service));
+    for (const service of SERVICE_NAMES) pids.set(service, system.pid(service));
     knowledge.keys.push(...Object.values(system.keys));
     document = (await api(system.gatewayUrl, '/openapi.json')).body as OpenApiDocument;
     // Real records and cursors, to use as they are and to damage a character at a time.
@@ -146,7 +146,7 @@ describe('every operation of /openapi.json under generated hostile requests', ()
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i)));
 
-    const exited = SERVICES.filter((service) => system.pid(service) !== pids.get(service));
+    const exited = SERVICE_NAMES.filter((service) => system.pid(service) !== pids.get(service));
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `hostile HTTP run: ${sent} requests over ${operationCount(document)} operations in ${seconds.toFixed(1)} s (seed ${SEED}); ` +
@@ -159,8 +159,8 @@ describe('every operation of /openapi.json under generated hostile requests', ()
   }, 60_000 + REQUESTS * 100);
 
   it('leaves every process up and serving ordinary requests', async () => {
-    for (const service of SERVICES) expect(system.pid(service)).toBe(pids.get(service));
-    for (const service of ['reference', 'finance', 'audit'] as const) {
+    for (const service of SERVICE_NAMES) expect(system.pid(service)).toBe(pids.get(service));
+    for (const service of GRPC_SERVICE_NAMES) {
       const probe = new HealthProbe(system.grpcAddress(service));
       try {
         expect(await probe.check(5_000)).toBe('SERVING');

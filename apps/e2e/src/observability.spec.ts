@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
 import { AMQP_URL, freePort, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { calleesOf, TOPOLOGY } from '@libs/topology';
 import { api, validTransaction } from './http';
 import { samples, scrape, total } from './metrics';
 
@@ -116,7 +117,7 @@ describe('metrics, tracing, compression and the changelog', () => {
     expect(total(metrics, 'http_request_duration_seconds_count', { route: '/api/v1/diseases' })).toBeGreaterThan(0);
     expect(total(metrics, 'upstream_request_duration_seconds_count', { upstream: 'reference', outcome: 'OK' })).toBeGreaterThan(0);
     expect(total(metrics, 'upstream_request_duration_seconds_count', { upstream: 'finance', outcome: 'NOT_FOUND' })).toBeGreaterThan(0);
-    for (const upstream of ['reference', 'finance', 'audit']) {
+    for (const upstream of calleesOf(TOPOLOGY, TOPOLOGY.gateway.name)) {
       expect(total(metrics, 'circuit_breaker_state', { upstream, state: 'closed' })).toBe(1);
       expect(total(metrics, 'circuit_breaker_state', { upstream, state: 'open' })).toBe(0);
     }

@@ -1,4 +1,5 @@
 import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { SERVICE_NAMES } from '@libs/topology';
 import { api, validTransaction } from './http';
 import { scrape, total } from './metrics';
 
@@ -87,7 +88,7 @@ describe('an upstream that is down, and graceful shutdown', () => {
     expect((await api(system.gatewayUrl, '/readyz', { key: system.keys.admin })).body.breakers.reference).toBe('closed');
   });
 
-  it.each(['gateway', 'finance', 'audit', 'reference'] as const)('%s exits 0 on SIGTERM within 10 s', async (service) => {
+  it.each(SERVICE_NAMES)('%s exits 0 on SIGTERM within 10 s', async (service) => {
     const started = Date.now();
     expect(await system.stop(service)).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);

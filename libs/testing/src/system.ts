@@ -4,15 +4,13 @@ import { join, resolve } from 'node:path';
 import type { Role } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
+import { declarationOf, GRPC_SERVICE_NAMES, SERVICE_NAMES, servicesOf, TOPOLOGY, type GrpcServiceName, type ServiceName } from '@libs/topology';
 import { raiseKeyLimits } from './generous-limits';
-import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, AMQP_URL, POSTGRES_URL, uniqueNamespace } from './resources';
+import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, uniqueNamespace } from './resources';
+import { instanceEnv, runDatabaseUrl, type InstancePorts } from './system-wiring';
 import { waitFor } from './wait-for';
 
-export type ServiceName = 'reference' | 'finance' | 'audit' | 'scheduling' | 'gateway';
-export type GrpcServiceName = Exclude<ServiceName, 'gateway'>;
-
 const ROOT = resolve(__dirname, '../../..');
-const GRPC_SERVICES = ['reference', 'finance', 'audit', 'scheduling'] as const;
 
 export interface RunningSystem {
   namespace: string;
@@ -73,9 +71,9 @@ export interface SystemOptions {
 }
 
 /**
- * Starts the five real service processes from dist/, on free ports, with their
- * own databases (<namespace>_<service>) and RabbitMQ names (<namespace>.*), so
- * a test run never touches `npm start`'s data or another run's.
+ * Starts the real processes of the declared services (libs/topology) from dist/, on free ports, with their own
+ * databases (<namespace>_<database>) and RabbitMQ names (<namespace>.*), so a test run never touches
+ * `npm start`'s data or another run's.
  */
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await dropStaleTestDatabases();
@@ -86,46 +84,16 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const countOf = (service: ServiceName) =>
     !wanted(service) ? 0 : service === 'gateway' ? 1 : (options.instances?.[service] ?? 1);
   // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
-  const portsOf = async (service: ServiceName) => {
-    const list: { main: number; metrics: number }[] = [];
-    while (list.length < countOf(service)) list.push({ main: await freePort(), metrics: await freePort() });
-    return list;
-  };
-  const instancePorts: Record<ServiceName, { main: number; metrics: number }[]> = {
-    reference: await portsOf('reference'),
-    finance: await portsOf('finance'),
-    audit: await portsOf('audit'),
-    scheduling: await portsOf('scheduling'),
-    gateway: await portsOf('gateway'),
-  };
-  const ports = Object.fromEntries(
-    Object.entries(instancePorts).map(([service, list]) => [service, list[0]?.main]),
-  ) as Record<ServiceName, number>;
-  const target = (service: GrpcServiceName) =>
-    countOf(service) === 1
-      ? `127.0.0.1:${ports[service]}`
-      : `ipv4:${instancePorts[service].map((p) => `127.0.0.1:${p.main}`).join(',')}`;
+  const instancePorts = {} as Record<ServiceName, InstancePorts[]>;
+  for (const service of SERVICE_NAMES) {
+    instancePorts[service] = [];
+    while (instancePorts[service].length < countOf(service)) instancePorts[service].push({ main: await freePort(), metrics: await freePort() });
+  }
+  const gatewayUrl = () => `http://127.0.0.1:${instancePorts.gateway[0]?.main}`;
   const instanceKey = (service: ServiceName, instance: number) => (instance === 1 ? service : `${service}-${instance}`);
-  const databaseUrl = (service: ServiceName) => `${POSTGRES_URL}/${namespace}_${service}`;
-  const common = { LOG_LEVEL: 'debug', AMQP_URL, AMQP_NAMESPACE: `${namespace}.`, NODE_ENV: 'test' };
+  const databaseUrl = (service: ServiceName) => runDatabaseUrl(namespace, declarationOf(TOPOLOGY, service).database);
   const envOf = (service: ServiceName, instance = 1): Record<string, string> => ({
-    ...common,
-    DATABASE_URL: databaseUrl(service),
-    METRICS_PORT: String(instancePorts[service][instance - 1].metrics),
-    ...(service === 'gateway'
-      ? {
-          PORT: String(ports.gateway),
-          HOST: '127.0.0.1',
-          REFERENCE_ADDR: target('reference'),
-          FINANCE_ADDR: target('finance'),
-          AUDIT_ADDR: target('audit'),
-          SCHEDULING_ADDR: target('scheduling'),
-        }
-      : {
-          GRPC_PORT: String(instancePorts[service][instance - 1].main),
-          GRPC_HOST: '127.0.0.1',
-          ...(service === 'scheduling' ? { REFERENCE_ADDR: target('reference') } : {}),
-        }),
+    ...instanceEnv(TOPOLOGY, { namespace, ports: instancePorts }, service, instance),
     ...options.env?.[service],
   });
 
@@ -152,7 +120,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     if (service === 'gateway') {
       await waitFor(`the gateway to become healthy (log: ${logFile})`, async () => {
         if (!processes.has(service)) throw new Error('the gateway exited during start-up');
-        return (await fetch(`http://127.0.0.1:${ports.gateway}/healthz`)).ok ? true : undefined;
+        return (await fetch(`${gatewayUrl()}/healthz`)).ok ? true : undefined;
       }, 30_000);
       return;
     }
@@ -196,13 +164,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       } catch (error) {
         if (!(error instanceof StartupExit) || !error.output.includes('EADDRINUSE') || attempt >= 3) throw error;
         instancePorts[service][instance - 1] = { main: await freePort(), metrics: await freePort() };
-        if (instance === 1) ports[service] = instancePorts[service][0].main;
       }
     }
   }
 
   await Promise.all(
-    GRPC_SERVICES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => firstStart(service, i + 1))),
+    GRPC_SERVICE_NAMES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => firstStart(service, i + 1))),
   );
   let keys = {} as Record<Role, string>;
   if (wanted('gateway')) {
@@ -212,12 +179,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       encoding: 'utf8',
     });
     keys = Object.fromEntries([...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key])) as Record<Role, string>;
-    await raiseKeyLimits(`http://127.0.0.1:${ports.gateway}`, keys.admin, Object.values(keys));
+    await raiseKeyLimits(gatewayUrl(), keys.admin, Object.values(keys));
   }
 
   return {
     namespace,
-    gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+    gatewayUrl: gatewayUrl(),
     keys,
     databaseUrl,
     start,
@@ -228,7 +195,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     grpcAddress: (service, instance = 1) => `127.0.0.1:${instancePorts[service][instance - 1].main}`,
     async shutdown() {
       await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGTERM')));
-      await dropDatabases((['reference', 'finance', 'audit', 'scheduling', 'gateway'] as const).map((s) => `${namespace}_${s}`));
+      await dropDatabases(servicesOf(TOPOLOGY).map(({ database }) => `${namespace}_${database}`));
       await deleteBusTopology(namespace);
     },
   };

@@ -1,3 +1,4 @@
+import { SERVICE_NAMES } from '@libs/topology';
 import type { Verdict } from '../context';
 import type { LoadResult } from '../load/load-spec';
 import { LOAD_GENERATOR, POSTGRES_BACKGROUND, type CpuWindow } from './window';
@@ -17,7 +18,7 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
  * generator (shown last: it shares the cores).
  */
 export const CPU_COLUMNS: { title: string; of(perRequest: Record<string, number>): number }[] = [
-  ...['gateway', 'reference', 'finance', 'audit', 'scheduling'].map((name) => ({ title: name, of: (p: Record<string, number>) => p[name] ?? 0 })),
+  ...SERVICE_NAMES.map((name) => ({ title: name, of: (p: Record<string, number>) => p[name] ?? 0 })),
   { title: "PostgreSQL backends (run's databases)", of: (p) => sum(Object.keys(p).filter(isPostgresBackend).map((name) => p[name])) },
   { title: 'PostgreSQL background (shared)', of: (p) => p[POSTGRES_BACKGROUND] ?? 0 },
   ...['RabbitMQ', 'express+pg', 'node:http'].map((name) => ({ title: name, of: (p: Record<string, number>) => p[name] ?? 0 })),

@@ -1,19 +1,20 @@
 import { databaseName } from '@libs/db';
-import type { RunningSystem, ServiceName } from '@libs/testing';
+import type { RunningSystem } from '@libs/testing';
+import type { ServiceName } from '@libs/topology';
 import { findPostmaster, findRabbitMq } from './locate';
 import type { CpuWatchSpec } from './window';
 
 export const RABBITMQ = 'RabbitMQ';
 
 /**
- * Every process a load run can make work: the four services, the baselines,
- * RabbitMQ's VM, and PostgreSQL's backends of the run's four databases (a
+ * Every process a load run can make work: the services, the baselines,
+ * RabbitMQ's VM, and PostgreSQL's backends of the run's databases (a
  * label per service) with the server's background processes. What cannot be
  * seen from here (a server in a container) is left out and named in `missing`.
  */
 export async function watchedProcesses(
   system: RunningSystem,
-  services: ServiceName[],
+  services: readonly ServiceName[],
   baselines: Record<string, { pid: number }>,
 ): Promise<{ spec: CpuWatchSpec; missing: string[] }> {
   const missing: string[] = [];

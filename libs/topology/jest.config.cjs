@@ -1,0 +1,1 @@
+module.exports = { displayName: 'topology', preset: '../../jest.preset.cjs' };
