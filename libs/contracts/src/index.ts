@@ -15,7 +15,7 @@ export * as schedulingFields from './api/scheduling-fields';
 export * as schedulingApi from './api/scheduling';
 export * as appointmentsApi from './api/appointments';
 export { CALENDAR_STATUS } from './appointment-calendar-status';
-export { fieldErrorsOf, type FieldProblem } from './api/field-errors';
+export { fieldErrorsOf } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';
 export {

@@ -2,8 +2,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '@libs/contracts';
 
 export class InvalidCursorError extends Error {
-  constructor(reason: string) {
-    super(reason);
+  /** What is wrong with the cursor, worded to follow its name: `is malformed`. */
+  constructor(readonly reason: string) {
+    super(`cursor ${reason}`);
     this.name = 'InvalidCursorError';
   }
 }
@@ -16,7 +17,7 @@ function parsePayload(payload: string): { q?: unknown; k?: unknown } {
   } catch {
     // falls through to the refusal
   }
-  throw new InvalidCursorError('cursor is malformed');
+  throw new InvalidCursorError('is malformed');
 }
 
 /**
@@ -55,16 +56,16 @@ export class CursorCodec {
   decode<T>(cursor: string, query: unknown): T {
     const [payload, signature, extra] = cursor.split('.');
     if (!payload || !signature || extra !== undefined || cursor.length > 2048) {
-      throw new InvalidCursorError('cursor is malformed');
+      throw new InvalidCursorError('is malformed');
     }
     const expected = this.sign(payload);
     const given = Buffer.from(signature, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new InvalidCursorError('cursor signature does not match; pass nextCursor back unchanged');
+      throw new InvalidCursorError('does not match its signature; pass nextCursor back unchanged');
     }
     const decoded = parsePayload(payload);
     if (decoded.q !== this.digest(query)) {
-      throw new InvalidCursorError('cursor belongs to a different query; repeat the original filters with it');
+      throw new InvalidCursorError('belongs to a different query; repeat the original filters with it');
     }
     return decoded.k as T;
   }

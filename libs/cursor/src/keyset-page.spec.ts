@@ -64,12 +64,12 @@ describe('keysetPage', () => {
   it('refuses a forged or damaged cursor, naming cursor', async () => {
     const { nextCursor } = await page('');
     expect(await refusal(page(`${nextCursor}x`))).toEqual([{ field: 'cursor', message: expect.stringMatching(/signature/) }]);
-    expect(await refusal(page('garbage'))).toEqual([{ field: 'cursor', message: 'cursor is malformed' }]);
+    expect(await refusal(page('garbage'))).toEqual([{ field: 'cursor', message: 'is malformed' }]);
   });
 
   it('refuses a correctly signed position of another shape', async () => {
     const foreign = cursors.encode({ all: true }, ['10', '11']);
-    expect(await refusal(page(foreign))).toEqual([{ field: 'cursor', message: 'cursor is malformed' }]);
+    expect(await refusal(page(foreign))).toEqual([{ field: 'cursor', message: 'is malformed' }]);
   });
 });
 
@@ -83,7 +83,7 @@ describe('cursorPosition', () => {
   });
 
   it.each([[['a']], [['a', 1]], [['a', '1', 'x']], ['a'], [null], [{ 0: 'a', 1: '1' }]])('refuses the position %j', (position) => {
-    expect(() => cursorPosition(cursors, cursors.encode({}, position), {}, pair)).toThrow('cursor is malformed');
+    expect(() => cursorPosition(cursors, cursors.encode({}, position), {}, pair)).toThrow('cursor: is malformed');
   });
 });
 

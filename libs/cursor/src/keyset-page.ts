@@ -1,12 +1,11 @@
-import { GrpcStatus, RpcError } from '@libs/grpc';
+import { RpcError } from '@libs/grpc';
 import { InvalidCursorError, type CursorCodec } from './cursor';
 
 /**
- * A cursor the codec refuses is the caller's mistake: INVALID_ARGUMENT, its field error naming
- * `cursor`, which is the parameter's name in every list of the API.
+ * A cursor the codec refuses is the caller's mistake: INVALID_ARGUMENT naming `cursor`, which is the
+ * parameter's name in every list of the API.
  */
-const badCursor = (message: string): RpcError =>
-  new RpcError(GrpcStatus.INVALID_ARGUMENT, message, [{ field: 'cursor', message }]);
+const badCursor = (reason: string): RpcError => RpcError.invalidArgument('cursor', reason);
 
 /**
  * The page size asked for: 0 (the proto default, nothing sent) means `sizes.default`; anything outside
@@ -15,8 +14,7 @@ const badCursor = (message: string): RpcError =>
 export function pageSize(requested: number, sizes: { default: number; max: number }, field = 'limit'): number {
   if (requested === 0) return sizes.default;
   if (!Number.isInteger(requested) || requested < 1 || requested > sizes.max) {
-    const message = `must be an integer from 1 to ${sizes.max}`;
-    throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} ${message}`, [{ field, message }]);
+    throw RpcError.invalidArgument(field, `must be an integer from 1 to ${sizes.max}`);
   }
   return requested;
 }
@@ -46,10 +44,10 @@ export function cursorPosition<K>(cursors: CursorCodec, cursor: string, query: u
   try {
     position = cursors.decode<unknown>(cursor, query);
   } catch (error) {
-    if (error instanceof InvalidCursorError) throw badCursor(error.message);
+    if (error instanceof InvalidCursorError) throw badCursor(error.reason);
     throw error;
   }
-  if (!isPosition(position)) throw badCursor('cursor is malformed');
+  if (!isPosition(position)) throw badCursor('is malformed');
   return position;
 }
 

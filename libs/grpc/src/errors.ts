@@ -1,11 +1,6 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { boundedText, wellFormed } from '@libs/safe-text';
+import { boundedText, invalidArgument, wellFormed, type FieldProblem } from '@libs/safe-text';
 import { METADATA } from './metadata';
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
 
 // Status details and metadata travel in HTTP/2 headers: bounded, so that an error
 // about a 100 KB value never makes a 100 KB trailer.
@@ -23,12 +18,23 @@ export class RpcError extends Error {
   constructor(
     readonly code: status,
     message: string,
-    readonly fieldErrors: FieldError[] = [],
+    readonly fieldErrors: FieldProblem[] = [],
     /** When the same call may pass: for a refusal by cost (RESOURCE_EXHAUSTED), told to the client as Retry-After. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RpcError';
+  }
+
+  /** INVALID_ARGUMENT naming `field` and the rule it broke: worded, and client input kept out, by `invalidArgument`. */
+  static invalidArgument(field: string, message: string): RpcError {
+    return RpcError.invalidArguments([{ field, message }]);
+  }
+
+  /** INVALID_ARGUMENT naming every field at fault; the gateway makes its 400 from the details and field errors. */
+  static invalidArguments(problems: readonly FieldProblem[]): RpcError {
+    const { detail, problems: named } = invalidArgument(problems);
+    return new RpcError(status.INVALID_ARGUMENT, detail, named);
   }
 
   toServiceError(): Partial<ServiceError> {
@@ -51,16 +57,16 @@ export function retryAfterOf(error: Partial<ServiceError>): number | undefined {
   return typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : undefined;
 }
 
-const isFieldError = (value: unknown): value is FieldError =>
-  typeof (value as FieldError)?.field === 'string' && typeof (value as FieldError)?.message === 'string';
+const isFieldProblem = (value: unknown): value is FieldProblem =>
+  typeof (value as FieldProblem)?.field === 'string' && typeof (value as FieldProblem)?.message === 'string';
 
 /** The field-level problems a service attached to an error, if any. */
-export function fieldErrorsOf(error: Partial<ServiceError>): FieldError[] {
+export function fieldErrorsOf(error: Partial<ServiceError>): FieldProblem[] {
   const raw = error.metadata?.get(METADATA.fieldErrors)[0];
   if (typeof raw !== 'string') return [];
   try {
     const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter(isFieldError) : [];
+    return Array.isArray(parsed) ? parsed.filter(isFieldProblem) : [];
   } catch {
     return [];
   }

@@ -2,7 +2,7 @@ export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } fro
 export { serviceImplementation, unaryHandler, type HandlerOptions, type CallContext, type Actor } from './handler';
 export { ActorSigner } from './actor-signature';
 export { requireRole } from './require-role';
-export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type FieldError, type Problem } from './errors';
+export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type Problem } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';
 export { METADATA } from './metadata';
 export { HealthProbe } from './health-client';

@@ -48,7 +48,7 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number 
 }
 
 export function notFoundHandler(): RequestHandler {
-  return (req: Request, _res, next) => next(HttpProblem.notFound(`no route for ${req.method} ${req.path}`));
+  return (req: Request, _res, next) => next(HttpProblem.notFound(`no route for ${req.method} at this path`));
 }
 
 /** The last middleware: every error leaves as problem+json, and a 500 never carries internals. */

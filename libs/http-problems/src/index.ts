@@ -1,3 +1,3 @@
-export { HttpProblem, type ProblemFieldError } from './problem';
+export { HttpProblem } from './problem';
 export { sendProblem, problemHandler, notFoundHandler, type ProblemFormat } from './express';
 export { operationOutcome } from './operation-outcome';

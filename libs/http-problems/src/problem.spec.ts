@@ -1,9 +1,17 @@
 import { HttpProblem } from './problem';
 
 describe('HttpProblem', () => {
-  it('bounds a detail and field errors that quote 100 KB of client input, and keeps them well-formed', () => {
-    const echoed = `${'😀'.repeat(50_000)}`;
-    const body = HttpProblem.invalidParameter(`a${echoed}`, `is not ${echoed}`).body('req-1') as {
+  it('does not echo a field name a client sent unless it is plain', () => {
+    const body = HttpProblem.invalidParameter(`a${'😀'.repeat(50_000)}`, 'is not a known field').body('req-1');
+    expect(body).toMatchObject({
+      detail: '(name not shown): is not a known field',
+      errors: [{ field: '(name not shown)', message: 'is not a known field' }],
+    });
+  });
+
+  it('bounds a detail and field messages of 100 KB, and keeps them well-formed', () => {
+    const long = `${'😀'.repeat(50_000)}`;
+    const body = new HttpProblem(400, `a${long}`, { errors: [{ field: `a${long}`, message: `is not ${long}` }] }).body('req-1') as {
       detail: string;
       errors: { field: string; message: string }[];
     };

@@ -1,16 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import { boundedText } from '@libs/safe-text';
+import { boundedText, invalidArgument, type FieldProblem } from '@libs/safe-text';
 
-// A detail or field error may quote what a client sent (an email, a parameter's name): bounded, so an answer
-// never carries 100 KB of it back, and well-formed.
+// Bounded and well-formed whatever a detail or field error holds: no answer carries 100 KB back, even from a
+// refusal that broke the rule on echoing client input (invalidArgument in libs/safe-text).
 const MAX_DETAIL_LENGTH = 1_000;
 const MAX_FIELD_LENGTH = 200;
-
-export interface ProblemFieldError {
-  /** The parameter or body field at fault, e.g. `b`, `amount` or `items[3].date`. */
-  field: string;
-  message: string;
-}
 
 /** An RFC 9457 problem; throw it from a route and the error handler renders it. */
 export class HttpProblem extends Error {
@@ -20,7 +14,7 @@ export class HttpProblem extends Error {
     readonly status: number,
     readonly detail: string,
     readonly options: {
-      errors?: ProblemFieldError[];
+      errors?: FieldProblem[];
       headers?: Record<string, string>;
       type?: string;
       /** Members the problem type defines beyond RFC 9457's own (which they cannot replace). */
@@ -32,12 +26,20 @@ export class HttpProblem extends Error {
     this.title = STATUS_CODES[status] ?? 'Error';
   }
 
-  static badRequest(detail: string, errors?: ProblemFieldError[]): HttpProblem {
-    return new HttpProblem(400, detail, { errors });
+  /** A 400 about the request as a whole; one about a parameter or field is `invalidParameter`. */
+  static badRequest(detail: string): HttpProblem {
+    return new HttpProblem(400, detail);
   }
 
+  /** A 400 naming `field` and the rule it broke, worded as a service's INVALID_ARGUMENT is (`invalidArgument`). */
   static invalidParameter(field: string, message: string): HttpProblem {
-    return new HttpProblem(400, `${field}: ${message}`, { errors: [{ field, message }] });
+    return HttpProblem.invalidParameters([{ field, message }]);
+  }
+
+  /** A 400 naming every parameter or field at fault. */
+  static invalidParameters(problems: readonly FieldProblem[]): HttpProblem {
+    const { detail, problems: errors } = invalidArgument(problems);
+    return new HttpProblem(400, detail, { errors });
   }
 
   static notFound(detail: string): HttpProblem {

@@ -41,9 +41,7 @@ export async function idempotent<T>(
 ): Promise<Outcome<T>> {
   if (call.key === '') return { replayed: false, response: await write() };
   if (call.key.length > MAX_KEY_LENGTH) {
-    throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters`, [
-      { field: 'Idempotency-Key', message: `must be at most ${MAX_KEY_LENGTH} characters` },
-    ]);
+    throw RpcError.invalidArgument('Idempotency-Key', `must be at most ${MAX_KEY_LENGTH} characters`);
   }
   const fingerprint = createHash('sha256').update(`${call.method}\n${canonicalJson(call.request)}`).digest('hex');
   const bind = [actor.userId, call.key];

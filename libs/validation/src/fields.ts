@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { fieldErrorsOf, schedulingFields } from '@libs/contracts';
-import { GrpcStatus, RpcError, type FieldError } from '@libs/grpc';
+import { RpcError } from '@libs/grpc';
+import type { FieldProblem } from '@libs/safe-text';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,7 +12,7 @@ export const isUuid = (value: string): boolean => UUID.test(value);
  * API's own schemas (@libs/contracts, the ones the gateway validates with), then what only the service can know.
  */
 export class FieldChecks {
-  readonly errors: FieldError[] = [];
+  readonly errors: FieldProblem[] = [];
 
   /** Parses `value` against `schema`, adding its problems (field names prefixed by `at`); undefined if it failed. */
   parse<S extends z.ZodType>(schema: S, value: unknown, at = ''): z.output<S> | undefined {
@@ -26,22 +27,13 @@ export class FieldChecks {
     return this;
   }
 
-  text(value: string, field: string, options: { required: boolean; max: number }): this {
-    if (options.required && value.trim() === '') return this.check(false, field, 'is required');
-    if (value.length > options.max) return this.check(false, field, `must be at most ${options.max} characters`);
-    // PostgreSQL text cannot hold NUL; letting one through would fail the insert with a 500.
-    return this.check(!value.includes('\u0000'), field, 'must not contain NUL characters');
-  }
-
   oneOf(value: string, field: string, allowed: readonly string[]): this {
     return this.check(allowed.includes(value), field, `must be one of ${allowed.join(', ')}`);
   }
 
   /** Throws INVALID_ARGUMENT naming every field at fault, if any. */
   throwIfAny(): void {
-    if (this.errors.length === 0) return;
-    const summary = this.errors.map((e) => `${e.field} ${e.message}`).join('; ');
-    throw new RpcError(GrpcStatus.INVALID_ARGUMENT, summary, this.errors);
+    if (this.errors.length > 0) throw RpcError.invalidArguments(this.errors);
   }
 
   uuid(value: string, field: string, options: { required: boolean }): this {

@@ -3,8 +3,12 @@ import { GrpcStatus, RpcError } from '@libs/grpc';
 
 /** Path ids are checked before any query: a malformed one is a 400, never a database error. */
 export function requireUuid(value: string, field = 'id'): string {
-  if (!financeApi.uuid.safeParse(value).success) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} must be a UUID`, [{ field, message: 'must be a UUID' }]);
+  if (!financeApi.uuid.safeParse(value).success) throw RpcError.invalidArgument(field, 'must be a UUID');
   return value;
 }
 
-export const notFound = (what: string, id: string) => new RpcError(GrpcStatus.NOT_FOUND, `no ${what} with id ${id}`);
+/**
+ * A fixed message naming the kind of record and what was looked up, never the value: client input is not echoed
+ * (invalidArgument in libs/safe-text).
+ */
+export const notFound = (what: string, key = 'id') => new RpcError(GrpcStatus.NOT_FOUND, `no ${what} has that ${key}`);

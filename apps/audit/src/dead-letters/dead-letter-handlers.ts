@@ -1,6 +1,6 @@
 import { EVENT_STREAMS, type EventStream } from '@libs/bus';
 import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
-import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
+import { RpcError, type CallContext } from '@libs/grpc';
 import type { DeadLetterQueue } from './dead-letter-queue';
 
 const MAX_REPLAY = AUDIT_LIMITS.replay.max;
@@ -11,7 +11,7 @@ export function deadLetterHandlers(queues: Record<EventStream, DeadLetterQueue>)
     const name = stream || 'finance';
     if (!(EVENT_STREAMS as readonly string[]).includes(name)) {
       const streams = EVENT_STREAMS.join(', ');
-      throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `stream must be one of ${streams}`, [{ field: 'stream', message: `must be one of ${streams}` }]);
+      throw RpcError.invalidArgument('stream', `must be one of ${streams}`);
     }
     return queues[name as EventStream];
   }
@@ -29,9 +29,7 @@ export function deadLetterHandlers(queues: Record<EventStream, DeadLetterQueue>)
       const queue = queueOf(request.stream);
       const limit = request.limit === 0 ? MAX_REPLAY : request.limit;
       if (limit > MAX_REPLAY) {
-        throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `limit must be 1 to ${MAX_REPLAY}`, [
-          { field: 'limit', message: `must be an integer from 1 to ${MAX_REPLAY}` },
-        ]);
+        throw RpcError.invalidArgument('limit', `must be an integer from 1 to ${MAX_REPLAY}`);
       }
       return queue.replay(limit, context.deadline);
     },

@@ -1,21 +1,18 @@
 import type { Sequelize } from 'sequelize';
 import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
-import { GrpcStatus, RpcError } from '@libs/grpc';
+import { RpcError } from '@libs/grpc';
 import { verifyChain } from './chain-verify';
 import { listEntries, type EntryFilters } from './entry-query';
 
 /** Entries per page. */
 const AUDIT_PAGE = AUDIT_LIMITS.page;
 
-const invalid = (field: string, message: string) =>
-  new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} ${message}`, [{ field, message }]);
-
 /** Bounds arrive as RFC 3339 text; the field names in errors are the HTTP parameters' (from, to). */
 function timestamp(value: string, field: string): string {
   if (value === '') return '';
   const time = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(time)) throw invalid(field, 'must be an ISO 8601 timestamp');
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(time)) throw RpcError.invalidArgument(field, 'must be an ISO 8601 timestamp');
   return new Date(time).toISOString();
 }
 
@@ -29,7 +26,7 @@ function filtersOf(request: auditV1.ListEntriesRequest): EntryFilters {
     occurredBefore: timestamp(request.occurredBefore, 'to'),
   };
   if (filters.occurredFrom && filters.occurredBefore && filters.occurredFrom >= filters.occurredBefore) {
-    throw invalid('to', 'must be later than from');
+    throw RpcError.invalidArgument('to', 'must be later than from');
   }
   return filters;
 }

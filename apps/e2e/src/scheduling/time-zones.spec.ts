@@ -106,10 +106,10 @@ describe('slots across daylight-saving changes, through the service', () => {
     const search = { serviceId: clinic.serviceId, locationId: clinic.locationId };
     const field = async (refusal: Promise<{ code: number; details: string }>) => refusal;
     expect(await field(caller.refusal(ADMIN, 'searchSlots', { ...search, from: '2027-03-08T09:00', to: '2027-03-09T09:00Z' }))).toMatchObject({
-      code: GrpcStatus.INVALID_ARGUMENT, details: expect.stringMatching(/^from must be an ISO 8601 instant with an offset/),
+      code: GrpcStatus.INVALID_ARGUMENT, details: expect.stringMatching(/^from: must be an ISO 8601 instant with an offset/),
     });
     expect(await caller.refusal(ADMIN, 'searchSlots', { ...search, from: '2027-01-01', to: '2027-02-01' })).toMatchObject({
-      code: GrpcStatus.INVALID_ARGUMENT, details: expect.stringMatching(/^to must be at most 31 days/),
+      code: GrpcStatus.INVALID_ARGUMENT, details: expect.stringMatching(/^to: must be at most 31 days/),
     });
     expect(await caller.refusal(ADMIN, 'searchSlots', { ...search, from: '2027-01-01', to: '2027-01-02', timeZone: 'Mars/Olympus' })).toMatchObject({
       code: GrpcStatus.INVALID_ARGUMENT, details: expect.stringMatching(/^timeZone/),

@@ -40,7 +40,7 @@ export function paymentHandlers(deps: FinanceDeps) {
     return mutate(deps, async (transaction) => {
       // FOR UPDATE: of two concurrent moves on one payment, the second waits and then sees the new status.
       const before = await findPayment(sequelize, id, transaction, true);
-      if (!before) throw notFound('payment', id);
+      if (!before) throw notFound('payment');
       const status = nextStatus(before.status, kind);
       await setPaymentStatus(sequelize, id, { status, by: actor.userId, ...change }, transaction);
       if (change.outcome === 'accepted') {

@@ -23,7 +23,7 @@ export function recordHandlers(deps: FinanceDeps) {
     requireRole(context, FINANCE_ACCESS.readRecords);
     const id = requireUuid(rawId);
     const record = await findRecord(sequelize, kind, id);
-    if (!record) throw notFound(kind.entityType.replace('_', ' '), id);
+    if (!record) throw notFound(kind.entityType.replace('_', ' '));
     return record;
   }
 

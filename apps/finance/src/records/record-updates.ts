@@ -32,7 +32,7 @@ export function recordUpdateHandlers(deps: FinanceDeps) {
     const id = requireUuid(request.id);
     return mutate(deps, async (transaction) => {
       const before = await findRecord(sequelize, kind, id, { transaction, lock: true });
-      if (!before) throw notFound(kind.entityType, id);
+      if (!before) throw notFound(kind.entityType);
       checkVersion(kind.entityType, before.version, request.expectedVersion);
       const after = await updateRecord(sequelize, kind, id, changes, transaction);
       await recordEvent(sequelize, transaction, context, actor, {

@@ -12,6 +12,6 @@ export async function visibleStudent(sequelize: Sequelize, context: CallContext,
   const id = requireUuid(rawId);
   const scope = await scopeOf(sequelize, actor);
   const student = await findRecord(sequelize, STUDENTS, id);
-  if (!student || !canSee(scope, student.id)) throw notFound('student', id);
+  if (!student || !canSee(scope, student.id)) throw notFound('student');
   return student;
 }

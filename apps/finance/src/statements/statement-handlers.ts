@@ -41,7 +41,7 @@ export function statementHandlers(deps: FinanceDeps) {
       const call = { method: 'AddStatementLine', key: idempotencyKey, request: fields, codec: financeV1.AddStatementLineResponse };
       return mutateOnce(deps, context, actor, call, async (transaction) => {
         // The student is in the path, so a missing one is a 404 rather than a field error.
-        if (!(await findRecord(sequelize, STUDENTS, studentId, { transaction }))) throw notFound('student', studentId);
+        if (!(await findRecord(sequelize, STUDENTS, studentId, { transaction }))) throw notFound('student');
         const id = await insertStatementLine(
           sequelize,
           {

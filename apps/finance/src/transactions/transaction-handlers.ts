@@ -1,6 +1,6 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
-import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
+import { requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
 import { mutate, mutateOnceInRounds } from '../writes';
 import type { FinanceDeps } from '../finance-deps';
@@ -61,7 +61,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const scope = await scopeOf(sequelize, actor);
       const transaction = await findTransaction(sequelize, id);
       // Another student's record is answered exactly like a missing one, so ids cannot be probed.
-      if (!transaction || !canSee(scope, transaction.studentId || null)) throw notFound('transaction', id);
+      if (!transaction || !canSee(scope, transaction.studentId || null)) throw notFound('transaction');
       return { transaction };
     },
 
@@ -70,7 +70,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.CreateTransactionResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.write);
-      if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
+      if (!request.input) throw RpcError.invalidArgument('(body)', 'is required');
       const input = request.input;
       const checks = new FieldChecks();
       checkTransactionInput(checks, input);
@@ -108,7 +108,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const id = requireUuid(request.id);
       return mutate(deps, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
-        if (!before) throw notFound('transaction', id);
+        if (!before) throw notFound('transaction');
         checkVersion('transaction', before.version, request.expectedVersion);
         // The merged record must be a valid transaction; fields left out keep their (already valid) values.
         const merged: financeV1.TransactionInput = {
@@ -146,7 +146,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       const id = requireUuid(request.id);
       return mutate(deps, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
-        if (!before) throw notFound('transaction', id);
+        if (!before) throw notFound('transaction');
         await deleteTransactions(sequelize, [id], transaction);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.deleted',

@@ -44,7 +44,7 @@ export function keyRoutes(config: GatewayConfig, sequelize: Sequelize, keys: Key
 
     route(op.setKeyLimits, async ({ path: { id }, body }, { res }) => {
       const changed = await setKeyLimits(sequelize, id, body, roleLimits);
-      if (!changed) throw HttpProblem.notFound(`no live key with id ${id}`);
+      if (!changed) throw HttpProblem.notFound('no live key has that id');
       await keys.limitsChanged(changed.keyHash);
       res.json(changed.key);
     }),
@@ -52,7 +52,7 @@ export function keyRoutes(config: GatewayConfig, sequelize: Sequelize, keys: Key
     route(op.revokeKey, async ({ path: { id } }, { res, caller }) => {
       const keyHash = await revokeKey(sequelize, signedIn(caller.account).userId, id);
       // Another user's key is "not found" too: nobody learns which ids exist.
-      if (!keyHash) throw HttpProblem.notFound(`you have no key with id ${id}`);
+      if (!keyHash) throw HttpProblem.notFound('you have no key with that id');
       await keys.keyRevoked(keyHash);
       res.status(204).end();
     }),

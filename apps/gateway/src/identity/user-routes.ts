@@ -24,13 +24,13 @@ export function userRoutes(config: GatewayConfig, sequelize: Sequelize, keys: Ke
 
     route(op.setUserRole, async ({ path: { id }, body: { role } }, { res }) => {
       const user = await setUserRole(sequelize, id, role);
-      if (!user) throw HttpProblem.notFound(`no user with id ${id}`);
+      if (!user) throw HttpProblem.notFound('no user has that id');
       await keys.roleChanged(id);
       res.json(user);
     }),
 
     route(op.listUserKeys, async ({ path: { id } }, { res }) => {
-      if (!(await findUser(sequelize, id))) throw HttpProblem.notFound(`no user with id ${id}`);
+      if (!(await findUser(sequelize, id))) throw HttpProblem.notFound('no user has that id');
       res.json({ keys: await listLiveKeys(sequelize, id, roleLimits) });
     }),
   ];

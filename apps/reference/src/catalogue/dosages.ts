@@ -1,7 +1,9 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextTuple, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
-import { catalogueId, invalid, normaliseTerms, unknownId } from './request-checks';
+import { RpcError } from '@libs/grpc';
+import { notFound } from '@libs/validation';
+import { catalogueId, normaliseTerms } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 
 /** Dosages per page: `b` in the API. */
@@ -74,7 +76,7 @@ export function dosageHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   return {
     async searchDosages(request: catalogueV1.SearchDosagesRequest): Promise<catalogueV1.SearchDosagesResponse> {
       const [name] = normaliseTerms('n', [request.drugName]);
-      if (name === undefined) throw invalid('n', 'is required: the drug name to search dosages for');
+      if (name === undefined) throw RpcError.invalidArgument('n', 'is required: the drug name to search dosages for');
       const limit = pageSize(request.batchSize, DOSAGE_BATCH, 'b');
       const page = await keysetPage({
         cursors,
@@ -94,7 +96,7 @@ export function dosageHandlers(sequelize: Sequelize, cursors: CursorCodec) {
            FROM dosages s JOIN drugs d ON d.id = s.drug_pk WHERE s.id = $1::bigint`,
         { bind: [catalogueId(request.id, 'dosage')], type: QueryTypes.SELECT },
       );
-      if (!row) throw unknownId('dosage');
+      if (!row) throw notFound('dosage');
       return { drugId: row.drug_id, drugName: row.drug_name, dosage: toDosage(row) };
     },
   };

@@ -1,10 +1,11 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
+import { notFound } from '@libs/validation';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
-import { catalogueId, unknownId } from './request-checks';
+import { catalogueId } from './request-checks';
 
 /** The drug list's page size is fixed: clients cannot change it (docs/decisions/0009). */
 export const DRUG_PAGE = 50;
@@ -36,7 +37,7 @@ export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
       bind: [catalogueId(id, 'drug')],
       type: QueryTypes.SELECT,
     });
-    if (!row) throw unknownId('drug');
+    if (!row) throw notFound('drug');
     return row;
   }
 

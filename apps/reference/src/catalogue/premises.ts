@@ -1,9 +1,11 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import type { catalogueV1 } from '@libs/contracts';
+import { RpcError } from '@libs/grpc';
 import type { PremiseAddress } from '@libs/reference-db';
+import { notFound } from '@libs/validation';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
-import { catalogueId, invalid, normaliseTerms, unknownId } from './request-checks';
+import { catalogueId, normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
 
 export const PREMISE_PAGE = 25;
@@ -52,14 +54,14 @@ const PREMISE_CODE = /^[A-Za-z0-9._-]{1,64}$/;
 export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   return {
     async getPremise(request: catalogueV1.GetPremiseRequest): Promise<catalogueV1.GetPremiseResponse> {
-      if ((request.id === '') === (request.code === '')) throw invalid('id', 'give exactly one of id and code');
+      if ((request.id === '') === (request.code === '')) throw RpcError.invalidArgument('id', 'give exactly one of id and code');
       const byId = request.id !== '';
-      if (!byId && !PREMISE_CODE.test(request.code)) throw unknownId('premise');
+      if (!byId && !PREMISE_CODE.test(request.code)) throw notFound('premise');
       const [row] = await sequelize.query<PremiseRow>(
         `SELECT t.id::text AS id, ${PREMISE_COLUMNS} FROM premises t WHERE ${byId ? 't.id = $1::bigint' : 't.source_id = $1'}`,
         { bind: [byId ? catalogueId(request.id, 'premise') : request.code], type: QueryTypes.SELECT },
       );
-      if (!row) throw unknownId('premise');
+      if (!row) throw notFound('premise');
       return { premise: toPremise(row) };
     },
 

@@ -1,7 +1,7 @@
 import { cursorPosition, isTextPair, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
-import { CONTROL_CHARACTER } from '../catalogue/request-checks';
+import { LINE_TEXT } from '@libs/safe-text';
 import {
   diseasesByPk,
   FUZZY_RANKING,
@@ -38,8 +38,6 @@ function toDisease(row: DiseaseName | DiseaseRow): referenceV1.Disease {
     slimMappings: row.slim_mappings,
   };
 }
-
-const invalid = (field: string, message: string) => new RpcError(GrpcStatus.INVALID_ARGUMENT, message, [{ field, message }]);
 
 function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'name-desc' | undefined {
   if (!request.sortByName) return undefined;
@@ -98,10 +96,10 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
   return {
     async searchDiseases(request: referenceV1.SearchDiseasesRequest): Promise<referenceV1.SearchDiseasesResponse> {
       const limit = pageSize(request.batchSize, DISEASE_BATCH, 'b');
-      if (request.name.length > MAX_SEARCH_LENGTH) throw invalid('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
+      if (request.name.length > MAX_SEARCH_LENGTH) throw RpcError.invalidArgument('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
       // The fuzzy search sends its text as a literal (search-statement.ts), where a NUL would break the whole message, and
       // PostgreSQL text holds none either way: refused alike for every kind of search.
-      if (CONTROL_CHARACTER.test(request.name)) throw invalid('n', 'must not contain control characters');
+      if (!LINE_TEXT.accepts(request.name)) throw RpcError.invalidArgument('n', LINE_TEXT.message);
       const term = request.name.trim().toLowerCase();
       const byName = nameOrder(request);
       const fields: DiseaseFields = request.namesOnly ? 'names' : 'all';

@@ -40,7 +40,7 @@ export const holdExpired = (row: AppointmentRow) =>
 /** The appointment, locked, if the actor may see it; another student's is NOT_FOUND, never PERMISSION_DENIED. */
 export async function lockVisible(deps: SchedulingDeps, actor: Actor, id: string, transaction: Transaction): Promise<AppointmentRow> {
   const row = await findAppointment(deps.sequelize, id, transaction, true);
-  if (!row || !canSee(await scopeOf(deps.sequelize, actor, transaction), row)) throw notFound('appointment', id);
+  if (!row || !canSee(await scopeOf(deps.sequelize, actor, transaction), row)) throw notFound('appointment');
   return row;
 }
 

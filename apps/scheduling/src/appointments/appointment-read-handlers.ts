@@ -18,7 +18,7 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
     const actor = requireRole(context, SCHEDULING_ACCESS.readAppointments);
     const id = requireUuid(rawId);
     const row = await findAppointment(sequelize, id);
-    if (!row || !canSee(await scopeOf(sequelize, actor), row)) throw notFound('appointment', id);
+    if (!row || !canSee(await scopeOf(sequelize, actor), row)) throw notFound('appointment');
     return row;
   }
 

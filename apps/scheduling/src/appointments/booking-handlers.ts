@@ -113,9 +113,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
         checkVersion('appointment', row.version, request.expectedVersion);
         nextStatus(row.status, 'reschedule');
         if (slot.service.id !== row.service_id) {
-          throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'slotToken is a slot of another service', [
-            { field: 'slotToken', message: 'must be a slot of the appointment’s service' },
-          ]);
+          throw RpcError.invalidArgument('slotToken', 'must be a slot of the appointment’s service');
         }
         if (isStaff(actor)) requireStaffing(await scopeOf(sequelize, actor, transaction), slot.resource.id);
         checkReschedule(row.policy, { now: row.db_now, start: row.start_ms, end: row.end_ms }, actorKind(actor));

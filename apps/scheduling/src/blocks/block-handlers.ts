@@ -105,7 +105,7 @@ export function blockHandlers(deps: SchedulingDeps) {
         .check(until - from <= MAX_BLOCK_DAYS * 86_400_000, 'end', `must be at most ${MAX_BLOCK_DAYS} days after start`)
         .throwIfAny();
       const resource = await findResource(sequelize, request.resourceId.toLowerCase());
-      if (!resource) throw notFound('resource', request.resourceId);
+      if (!resource) throw notFound('resource');
       requireStaffing(await scopeOf(sequelize, actor), resource.id);
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, context };
@@ -178,7 +178,7 @@ export function blockHandlers(deps: SchedulingDeps) {
       const id = requireUuid(request.id);
       return mutate(deps, actor, undefined, async (transaction) => {
         const row = await findBlock(id, transaction, true);
-        if (!row) throw notFound('block', id);
+        if (!row) throw notFound('block');
         requireStaffing(await scopeOf(sequelize, actor, transaction), row.resource_id);
         checkVersion('block', row.version, request.expectedVersion);
         await sequelize.query('UPDATE blocks SET active = false, version = version + 1, updated_at = now() WHERE id = $1', { bind: [id], transaction });

@@ -35,7 +35,7 @@ export function locationHandlers(deps: SchedulingDeps) {
     async getLocation(request: schedulingV1.GetLocationRequest, context: CallContext): Promise<schedulingV1.GetLocationResponse> {
       requireRole(context, SCHEDULING_ACCESS.browse);
       const row = await findLocation(sequelize, request.premiseId);
-      if (!row) throw notFound('location', request.premiseId);
+      if (!row) throw notFound('location');
       return { location: toLocation(row) };
     },
 
@@ -46,7 +46,7 @@ export function locationHandlers(deps: SchedulingDeps) {
       const { timeZone } = parseInput(schedulingApi.locationPut, { timeZone: request.timeZone }, checks);
       const zone = canonicalZone(timeZone);
       const premise = await deps.premises.find({ id: request.premiseId }, context.requestId);
-      if (!premise) throw notFound('premise', request.premiseId);
+      if (!premise) throw notFound('premise');
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findLocation(sequelize, premise.id, transaction, true);
         if (before) checkVersion('location', before.version, request.expectedVersion);

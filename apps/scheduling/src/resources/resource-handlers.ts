@@ -65,7 +65,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
     async getResource(request: schedulingV1.GetResourceRequest, context: CallContext): Promise<schedulingV1.GetResourceResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.browse);
       const row = await findResource(sequelize, requireUuid(request.id));
-      if (!row) throw notFound('resource', request.id);
+      if (!row) throw notFound('resource');
       return { resource: toResource(row, isStaff(actor)) };
     },
 
@@ -96,7 +96,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
       const [serviceIds, staffUserIds] = [stored(changes.serviceIds), stored(changes.staffUserIds)];
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findResource(sequelize, id, transaction, true);
-        if (!before) throw notFound('resource', id);
+        if (!before) throw notFound('resource');
         checkVersion('resource', before.version, request.expectedVersion);
         await sequelize.query(
           `UPDATE resources SET name = coalesce($2, name), active = coalesce($3, active), version = version + 1, updated_at = now() WHERE id = $1`,

@@ -15,7 +15,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
 
   async function schedule(id: string, transaction?: Transaction, lock = false): Promise<ResourceRow> {
     const resource = await findResource(sequelize, requireUuid(id, 'scheduleId'), transaction, lock);
-    if (!resource) throw notFound('schedule', id);
+    if (!resource) throw notFound('schedule');
     return resource;
   }
 
@@ -125,7 +125,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
       return mutate(deps, actor, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         const [before] = await overridesOf(resource.id, request.localDate, request.localDate, transaction);
-        if (!before) throw notFound('override', `${resource.id}/${request.localDate}`);
+        if (!before) throw notFound('override', 'date');
         checkVersion('override', before.version, request.expectedVersion);
         await sequelize.query('DELETE FROM date_overrides WHERE resource_id = $1 AND local_date = $2', { bind: [resource.id, request.localDate], transaction });
         await recordEvent(sequelize, transaction, context, actor, {

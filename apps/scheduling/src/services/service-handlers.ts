@@ -45,7 +45,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
     async getService(request: schedulingV1.GetServiceRequest, context: CallContext): Promise<schedulingV1.GetServiceResponse> {
       requireRole(context, SCHEDULING_ACCESS.browse);
       const row = await findService(sequelize, requireUuid(request.id));
-      if (!row) throw notFound('service', request.id);
+      if (!row) throw notFound('service');
       return { service: toService(row) };
     },
 
@@ -76,7 +76,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
       parseInput(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
       return mutate(deps, actor, undefined, async (transaction) => {
         const before = await findService(sequelize, id, transaction, true);
-        if (!before) throw notFound('service', id);
+        if (!before) throw notFound('service');
         checkVersion('service', before.version, request.expectedVersion);
         await sequelize.query(
           `UPDATE services SET name = coalesce($2, name), duration_minutes = coalesce($3, duration_minutes),

@@ -51,11 +51,11 @@ export async function slotTaken(
  */
 export async function resolveSlot(sequelize: Sequelize, cursors: CursorCodec, token: string, field = 'slotToken'): Promise<ResolvedSlot> {
   const key = decodeSlotToken(cursors, token, field);
-  if (!isUuid(key.serviceId) || !isUuid(key.resourceId)) throw notFound('slot', token.slice(0, 40));
+  if (!isUuid(key.serviceId) || !isUuid(key.resourceId)) throw notFound('slot', 'token');
   const service = await findService(sequelize, key.serviceId);
   const resource = await findResource(sequelize, key.resourceId);
-  if (!service?.active) throw notFound('service', key.serviceId);
-  if (!resource?.active || !resource.service_ids.includes(service.id)) throw notFound('resource', key.resourceId);
+  if (!service?.active) throw notFound('service');
+  if (!resource?.active || !resource.service_ids.includes(service.id)) throw notFound('resource');
   const rules = (await loadRules(sequelize, [resource])).get(resource.id);
   const slot = rules && candidateSlots(rules, gridOf(service), key.start, key.start + 1).find((s) => s.start === key.start);
   if (!slot) throw await slotTaken(sequelize, cursors, { service, resource, start: key.start }, 'taken');

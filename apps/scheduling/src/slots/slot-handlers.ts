@@ -53,11 +53,11 @@ export function slotHandlers(deps: SchedulingDeps) {
         .throwIfAny();
 
       const service = await findService(sequelize, request.serviceId);
-      if (!service?.active) throw notFound('service', request.serviceId);
+      if (!service?.active) throw notFound('service');
       const resources = await listResources(sequelize, { locationId: request.locationId, resourceId: request.resourceId, offering: service.id });
       if (resources.length === 0) {
-        if (request.resourceId && !(await findResource(sequelize, request.resourceId))) throw notFound('resource', request.resourceId);
-        if (request.locationId && !(await findLocation(sequelize, request.locationId))) throw notFound('location', request.locationId);
+        if (request.resourceId && !(await findResource(sequelize, request.resourceId))) throw notFound('resource');
+        if (request.locationId && !(await findLocation(sequelize, request.locationId))) throw notFound('location');
       }
       const zone = viewerZone ?? resources[0]?.time_zone ?? 'UTC';
       const [fromMs, toMs] = byDate

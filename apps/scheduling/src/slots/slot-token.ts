@@ -1,5 +1,5 @@
 import { InvalidCursorError, type CursorCodec } from '@libs/cursor';
-import { GrpcStatus, RpcError } from '@libs/grpc';
+import { RpcError } from '@libs/grpc';
 
 /** What a slot token names; it says nothing of who may hold the slot. */
 export interface SlotKey {
@@ -25,11 +25,8 @@ export function encodeSlotToken(cursors: CursorCodec, key: SlotKey): string {
 
 /** The slot a token names; a tampered, foreign or malformed token is INVALID_ARGUMENT naming the field. */
 export function decodeSlotToken(cursors: CursorCodec, token: string, field = 'slotToken'): SlotKey {
-  const invalid = () =>
-    new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} is not a slot token this service issued`, [
-      { field, message: 'must be a slotToken from a slot search, unchanged' },
-    ]);
-  if (token === '') throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${field} is required`, [{ field, message: 'is required' }]);
+  const invalid = () => RpcError.invalidArgument(field, 'must be a slotToken from a slot search, unchanged');
+  if (token === '') throw RpcError.invalidArgument(field, 'is required');
   try {
     const [serviceId, resourceId, start] = cursors.decode<unknown[]>(token, TOKEN_BINDING);
     if (typeof serviceId !== 'string' || typeof resourceId !== 'string' || !Number.isSafeInteger(start)) throw invalid();

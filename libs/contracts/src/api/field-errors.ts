@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-
-/** A field at fault and what is wrong with it, as the API's problems list them (`errors`). */
-export interface FieldProblem {
-  /** `amount`, `[3].date`, or `(body)` for the body as a whole. */
-  field: string;
-  message: string;
-}
+import type { FieldProblem } from '@libs/safe-text';
 
 /**
  * The field problems of a failed parse, named the same way wherever a schema

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FREE_TEXT } from '@libs/safe-text';
 import { FINANCE_LIMITS as LIMITS } from './limits';
 import { isLocalDate, LOCAL_DATE_MESSAGE } from './scheduling-fields';
 
@@ -11,14 +12,11 @@ import { isLocalDate, LOCAL_DATE_MESSAGE } from './scheduling-fields';
 
 export const uuid = z.uuid({ message: 'must be a UUID' });
 
-/** PostgreSQL text cannot hold NUL: one let through would fail its insert with a 500. */
-const withoutNul = (value: string) => !value.includes('\u0000');
-
 /** Text of at most `max` characters; `required` text must hold more than blanks. */
 export function text(max: number, options: { required?: boolean } = {}) {
   const bounded = z.string().max(max, { message: `must be at most ${max} characters`, abort: true });
   const present = options.required ? bounded.refine((value) => value.trim() !== '', { message: 'is required', abort: true }) : bounded;
-  return present.refine(withoutNul, { message: 'must not contain NUL characters', abort: true });
+  return present.refine(FREE_TEXT.accepts, { message: FREE_TEXT.message, abort: true });
 }
 
 /** A real calendar date, YYYY-MM-DD, within the years the API takes. */

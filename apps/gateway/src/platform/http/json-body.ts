@@ -56,6 +56,5 @@ export async function parseBody<S extends z.ZodType>(
   const body = await (res.locals.bodyReaders as BodyReaders)[access](req, res);
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const errors = fieldErrorsOf(result.error);
-  throw HttpProblem.badRequest(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
+  throw HttpProblem.invalidParameters(fieldErrorsOf(result.error));
 }

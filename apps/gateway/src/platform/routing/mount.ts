@@ -1,8 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import { fieldErrorsOf, type FieldProblem } from '@libs/contracts';
+import { fieldErrorsOf } from '@libs/contracts';
 import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
+import type { FieldProblem } from '@libs/safe-text';
 import { methodNotAllowed, methodsByPath } from './method-not-allowed';
 import type { AccessGuard } from '../../identity/access-guard';
 import { markFhirErrors, servesFhir } from '../http/fhir-request';
@@ -20,11 +21,6 @@ export const operationPaths = (spec: OperationSpec) => [spec.path, ...(spec.alia
 /** The headers a request carries for a header schema's names, as Express reads them (case-insensitively). */
 const headersFor = (req: Request, shape: z.ZodObject) => Object.fromEntries(Object.keys(shape.shape).map((name) => [name, req.get(name)]));
 
-/** A parameter problem (`b: must be an integer from 1 to 250`), as HttpProblem.invalidParameter words one. */
-function invalidParameters(errors: FieldProblem[]): HttpProblem {
-  return HttpProblem.badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-}
-
 /** Parses path, query and headers together: every bad parameter is named in one 400. */
 function parseParameters<R extends RequestSchemas>(schemas: R, req: Request) {
   const errors: FieldProblem[] = [];
@@ -40,7 +36,7 @@ function parseParameters<R extends RequestSchemas>(schemas: R, req: Request) {
     query: parse(schemas.query, req.query),
     headers: parse(schemas.headers, schemas.headers ? headersFor(req, schemas.headers) : {}),
   };
-  if (errors.length > 0) throw invalidParameters(errors);
+  if (errors.length > 0) throw HttpProblem.invalidParameters(errors);
   return parsed;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, UUID_LENGTH, type IntegerRange } from '@libs/contracts';
+import { LINE_TEXT } from '@libs/safe-text';
 
 /**
  * The strict rules every query parameter follows, as zod schemas that parse
@@ -10,10 +11,6 @@ import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, UUID_LENGTH, type IntegerRang
  * message. Declarations use these; the OpenAPI document shows what they parse to.
  */
 
-// PostgreSQL text cannot hold NUL, and no name or filter needs control characters.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-
 /**
  * Plain text: given once, at most `max` characters, no control characters. A
  * parameter that must be given says what is missing in `required`.
@@ -22,7 +19,7 @@ export const queryText = (max: number = QUERY_TEXT_MAX_LENGTH, required?: string
   z
     .string({ error: (issue) => (issue.input === undefined && required ? required : 'must be given once, as a plain value') })
     .max(max, { message: `must be at most ${max} characters`, abort: true })
-    .refine((value) => !CONTROL_CHARACTER.test(value), { message: 'must not contain control characters', abort: true });
+    .refine(LINE_TEXT.accepts, { message: LINE_TEXT.message, abort: true });
 
 /** A whole number within `range`, its default when absent. */
 export function queryInteger(range: IntegerRange) {

@@ -1,10 +1,25 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { ProblemError, RpcError } from '@libs/grpc';
+import { HttpProblem } from '@libs/http-problems';
 import { problemFromGrpc } from './grpc-problem';
 
 const asServiceError = (error: Partial<ServiceError>) => Object.assign(new Error(error.details), error) as ServiceError;
 
 describe('problemFromGrpc', () => {
+  it("answers a service's invalid argument with the very 400 the gateway makes for the same fields", () => {
+    const problems = [
+      { field: 'b', message: 'must be an integer from 1 to 250' },
+      { field: 'n', message: 'must not contain control characters' },
+    ];
+    const refused = problemFromGrpc('reference', asServiceError(RpcError.invalidArguments(problems).toServiceError()), 1);
+    expect(refused.body('r-1')).toEqual(HttpProblem.invalidParameters(problems).body('r-1'));
+    expect(refused.body('r-1')).toMatchObject({
+      status: 400,
+      detail: 'b: must be an integer from 1 to 250; n: must not contain control characters',
+      errors: problems,
+    });
+  });
+
   it('makes a refusal by cost that says when to retry a 429 with that Retry-After', () => {
     const refusal = new RpcError(status.RESOURCE_EXHAUSTED, 'the search was stopped; retry later', [], 3);
     const problem = problemFromGrpc('reference', asServiceError(refusal.toServiceError()), 1);

@@ -1,0 +1,26 @@
+/**
+ * The one rule on the control characters a client's text may hold, for every service and the gateway.
+ * PostgreSQL text cannot store NUL, so no text holds one (a NUL let through would fail its statement with a 500).
+ * Beyond that:
+ * - a line of text (a query parameter, a search term, a name to look up) holds none at all: C0 (U+0000–U+001F)
+ *   or DEL; nothing a client searches or filters by needs one;
+ * - free text (a note, a reason) keeps the others: line breaks and tabs are part of what people write.
+ */
+export interface TextRule {
+  accepts(text: string): boolean;
+  /** The refusal's field message, as in `n: must not contain control characters`. */
+  message: string;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+export const LINE_TEXT: TextRule = {
+  accepts: (text) => !CONTROL_CHARACTER.test(text),
+  message: 'must not contain control characters',
+};
+
+export const FREE_TEXT: TextRule = {
+  accepts: (text) => !text.includes('\u0000'),
+  message: 'must not contain NUL characters',
+};
