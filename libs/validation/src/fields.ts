@@ -27,10 +27,6 @@ export class FieldChecks {
     return this;
   }
 
-  oneOf(value: string, field: string, allowed: readonly string[]): this {
-    return this.check(allowed.includes(value), field, `must be one of ${allowed.join(', ')}`);
-  }
-
   /** Throws INVALID_ARGUMENT naming every field at fault, if any. */
   throwIfAny(): void {
     if (this.errors.length > 0) throw RpcError.invalidArguments(this.errors);
