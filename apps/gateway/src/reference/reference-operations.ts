@@ -9,6 +9,7 @@ import * as schemas from './schemas';
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
 
 const tag = 'Reference';
+const { labTestPage, drugPage, categoryPage, conditionPage, premisePage } = REFERENCE_LIMITS;
 const access = { key: 'reference:read' } as const;
 
 const commaList = (description: string) =>
@@ -69,7 +70,12 @@ export const searchLabTests = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 tests.', page('tests', schemas.labTest), searchOf('ObservationDefinition'), 'No test matches.'),
+  responses: referenceResponses(
+    `A page of ${labTestPage} tests.`,
+    page('tests', schemas.labTest, labTestPage),
+    searchOf('ObservationDefinition'),
+    'No test matches.',
+  ),
 });
 
 export const searchDosages = operation({
@@ -116,12 +122,12 @@ export const listDrugs = operation({
   method: 'get',
   path: '/api/v1/drugs',
   operationId: 'listDrugs',
-  summary: 'Every drug, 50 a page',
+  summary: `Every drug, ${drugPage} a page`,
   description: 'The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
   tag,
   access,
   request: { query: z.object({ cursor, _format: format }) },
-  responses: referenceResponses('A page of 50 drugs.', page('drugs', schemas.drug), searchOf('MedicationKnowledge')),
+  responses: referenceResponses(`A page of ${drugPage} drugs.`, page('drugs', schemas.drug, drugPage), searchOf('MedicationKnowledge')),
 });
 
 export const getDrug = operation({
@@ -174,7 +180,11 @@ export const searchDrugCategories = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 categories (possibly empty).', page('categories', schemas.drugCategory), searchOf('ValueSet')),
+  responses: referenceResponses(
+    `A page of ${categoryPage} categories (possibly empty).`,
+    page('categories', schemas.drugCategory, categoryPage),
+    searchOf('ValueSet'),
+  ),
 });
 
 export const searchConditions = operation({
@@ -192,7 +202,11 @@ export const searchConditions = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 10 conditions (possibly empty).', page('conditions', schemas.condition), searchOf('ValueSet')),
+  responses: referenceResponses(
+    `A page of ${conditionPage} conditions (possibly empty).`,
+    page('conditions', schemas.condition, conditionPage),
+    searchOf('ValueSet'),
+  ),
 });
 
 export const searchPremises = operation({
@@ -210,7 +224,11 @@ export const searchPremises = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 premises (possibly empty).', page('premises', schemas.premise), searchOf('Location')),
+  responses: referenceResponses(
+    `A page of ${premisePage} premises (possibly empty).`,
+    page('premises', schemas.premise, premisePage),
+    searchOf('Location'),
+  ),
 });
 
 export const fhirMetadata = operation({

@@ -1,12 +1,10 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import type { PremiseAddress } from '@libs/reference-db';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { catalogueId, invalid, normaliseTerms, unknownId } from './request-checks';
 import { anyContains } from './sql-params';
-
-export const PREMISE_PAGE = 25;
 
 interface PremiseRow {
   id: string;
@@ -69,7 +67,7 @@ export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursors,
         cursor: request.cursor,
         query: { premises: terms },
-        limit: PREMISE_PAGE,
+        limit: REFERENCE_LIMITS.premisePage,
         isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>

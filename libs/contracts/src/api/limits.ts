@@ -32,6 +32,12 @@ export const REFERENCE_LIMITS = {
   /** Terms in one list, and the length of each. */
   maxTerms: 20,
   termMaxLength: 200,
+  /** The lists whose page size is fixed: clients cannot change it (docs/decisions/0009). */
+  labTestPage: 25,
+  drugPage: 50,
+  categoryPage: 25,
+  conditionPage: 10,
+  premisePage: 25,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const FINANCE_LIMITS = {
