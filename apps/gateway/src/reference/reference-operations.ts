@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REFERENCE_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
-import { cursor, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
+import { cursor, listPattern, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
 import { format, referenceResponses } from './reference-response';
 import * as schemas from './schemas';
@@ -9,13 +9,18 @@ import * as schemas from './schemas';
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
 
 const tag = 'Reference';
-const { labTestPage, drugPage, categoryPage, conditionPage, premisePage } = REFERENCE_LIMITS;
+const { labTestPage, drugPage, categoryPage, conditionPage, premisePage, maxTerms, termMaxLength } = REFERENCE_LIMITS;
 const access = { key: 'reference:read' } as const;
 
+// The list's pattern takes the place of queryText's in the document (it excludes control characters too).
 const commaList = (description: string) =>
   queryText(REFERENCE_LIMITS.termListMaxLength)
     .optional()
-    .meta({ description: `${description} A comma-separated list (at most ${REFERENCE_LIMITS.maxTerms} terms).` });
+    .meta({
+      description: `${description} A comma-separated list (at most ${maxTerms} terms of at most ${termMaxLength} characters each).`,
+      pattern: listPattern(maxTerms, termMaxLength),
+    });
+const drugNameRequired = 'is required: the drug name to search dosages for';
 const detail = (description: string) => queryBoolean(false).meta({ description });
 const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
 const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
@@ -88,9 +93,10 @@ export const searchDosages = operation({
   access,
   request: {
     query: z.object({
-      n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength, 'is required: the drug name to search dosages for').meta({
-        description: 'Required: a substring of the drug name.',
-      }),
+      n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength, drugNameRequired)
+        // Blank is refused as missing (the service trims the name).
+        .regex(/\S/, { message: drugNameRequired })
+        .meta({ description: 'Required: a substring of the drug name.' }),
       b: queryInteger(REFERENCE_LIMITS.dosageBatch).meta({
         description: 'Dosage entries per page; a drug group may continue on the next page.',
       }),

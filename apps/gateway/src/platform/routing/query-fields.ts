@@ -10,9 +10,10 @@ import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, UUID_LENGTH, type IntegerRang
  * message. Declarations use these; the OpenAPI document shows what they parse to.
  */
 
-// PostgreSQL text cannot hold NUL, and no name or filter needs control characters.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+// PostgreSQL text cannot hold NUL, and no name or filter needs control characters. Checked as a pattern of the
+// whole value, which the document states.
+const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f';
+const WITHOUT_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL_CHARACTERS}]*$`);
 
 /**
  * Plain text: given once, at most `max` characters, no control characters. A
@@ -22,7 +23,17 @@ export const queryText = (max: number = QUERY_TEXT_MAX_LENGTH, required?: string
   z
     .string({ error: (issue) => (issue.input === undefined && required ? required : 'must be given once, as a plain value') })
     .max(max, { message: `must be at most ${max} characters`, abort: true })
-    .refine((value) => !CONTROL_CHARACTER.test(value), { message: 'must not contain control characters', abort: true });
+    .regex(WITHOUT_CONTROL_CHARACTERS, { message: 'must not contain control characters', abort: true });
+
+/**
+ * The pattern of a comma-separated list that the document states: at most `terms` terms of at most `termLength`
+ * characters each, without control characters. The service that reads the list checks its terms once trimmed,
+ * without blanks or repeats, so it takes every list this pattern allows (and a few more).
+ */
+export function listPattern(terms: number, termLength: number): string {
+  const term = `[^,${CONTROL_CHARACTERS}]{0,${termLength}}`;
+  return `^${term}(?:,${term}){0,${terms - 1}}$`;
+}
 
 /** A whole number within `range`, its default when absent. */
 export function queryInteger(range: IntegerRange) {
