@@ -34,8 +34,8 @@ export const instant = z
   })
   .meta({
     anyOf: [
-      { format: 'date', pattern: DATE.source },
-      { format: 'date-time', pattern: TIMESTAMP.source },
+      { type: 'string', format: 'date', pattern: DATE.source },
+      { type: 'string', format: 'date-time', pattern: TIMESTAMP.source },
     ],
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REFERENCE_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
-import { cursor, listPattern, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
+import { cursor, listPattern, NON_BLANK_PATTERN, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
 import { format, referenceResponses } from './reference-response';
 import * as schemas from './schemas';
@@ -12,7 +12,8 @@ const tag = 'Reference';
 const { labTestPage, drugPage, categoryPage, conditionPage, premisePage, maxTerms, termMaxLength } = REFERENCE_LIMITS;
 const access = { key: 'reference:read' } as const;
 
-// The list's pattern takes the place of queryText's in the document (it excludes control characters too).
+// The list's pattern takes the place of queryText's in the document (it excludes control characters too), as
+// NON_BLANK_PATTERN does below.
 const commaList = (description: string) =>
   queryText(REFERENCE_LIMITS.termListMaxLength)
     .optional()
@@ -20,7 +21,6 @@ const commaList = (description: string) =>
       description: `${description} A comma-separated list (at most ${maxTerms} terms of at most ${termMaxLength} characters each).`,
       pattern: listPattern(maxTerms, termMaxLength),
     });
-const drugNameRequired = 'is required: the drug name to search dosages for';
 const detail = (description: string) => queryBoolean(false).meta({ description });
 const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
 const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
@@ -93,10 +93,11 @@ export const searchDosages = operation({
   access,
   request: {
     query: z.object({
-      n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength, drugNameRequired)
-        // Blank is refused as missing (the service trims the name).
-        .regex(/\S/, { message: drugNameRequired })
-        .meta({ description: 'Required: a substring of the drug name.' }),
+      // Blank is refused as missing, by the service, which trims the name.
+      n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength, 'is required: the drug name to search dosages for').meta({
+        description: 'Required: a substring of the drug name.',
+        pattern: NON_BLANK_PATTERN,
+      }),
       b: queryInteger(REFERENCE_LIMITS.dosageBatch).meta({
         description: 'Dosage entries per page; a drug group may continue on the next page.',
       }),

@@ -16,8 +16,8 @@ const YEAR = yearsPattern(DATE_YEARS);
 const INSTANT = new RegExp(`^(${YEAR}-\\d{2}-\\d{2})[Tt]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:[Zz]|[+-]\\d{2}:\\d{2})$`);
 export const LOCAL_DATE = new RegExp(`^(${YEAR})-(\\d{2})-(\\d{2})$`);
 /** What parseInstant and isLocalDate take, as JSON Schema. */
-export const INSTANT_SHAPE = { format: 'date-time', pattern: INSTANT.source } as const;
-export const LOCAL_DATE_SHAPE = { format: 'date', pattern: LOCAL_DATE.source } as const;
+export const INSTANT_SHAPE = { type: 'string', format: 'date-time', pattern: INSTANT.source } as const;
+export const LOCAL_DATE_SHAPE = { type: 'string', format: 'date', pattern: LOCAL_DATE.source } as const;
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
 export const MINUTES_PER_DAY = 1_440;
 

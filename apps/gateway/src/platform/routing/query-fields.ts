@@ -25,6 +25,9 @@ export const queryText = (max: number = QUERY_TEXT_MAX_LENGTH, required?: string
     .max(max, { message: `must be at most ${max} characters`, abort: true })
     .regex(WITHOUT_CONTROL_CHARACTERS, { message: 'must not contain control characters', abort: true });
 
+/** The pattern of text that must hold more than white space (the service trims it), as the document states it. */
+export const NON_BLANK_PATTERN = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_CHARACTERS}]*$`;
+
 /**
  * The pattern of a comma-separated list that the document states: at most `terms` terms of at most `termLength`
  * characters each, without control characters. The service that reads the list checks its terms once trimmed,
