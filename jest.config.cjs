@@ -3,9 +3,6 @@ const { getJestProjectsAsync } = require('@nx/jest');
 
 module.exports = async () => ({
   projects: await getJestProjectsAsync(),
-  // Jest reads testTimeout from the root config only when it runs several projects, so a
-  // project's own setting (e2e: 60 s) is ignored here; this is the ceiling for all of them.
-  testTimeout: 60_000,
   reporters: ['default', '<rootDir>/tools/testing/summary-reporter.cjs'],
   // testTimeout is a global option: a project's own (e2e's 60 s) is ignored when all projects run together, and
   // hooks such as afterAll(system.shutdown) then fail at Jest's 5 s default on a busy machine.

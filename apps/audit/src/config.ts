@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
+import { busFields, cursorSecretField, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
@@ -7,8 +7,8 @@ export const configSchema = z.object({
   ...grpcServiceFields('audit', 50053),
   ...busFields(),
   ...internalAuthFields(),
-  CONSUMER_PREFETCH: env.int(50, 1, 1_000),
-  CURSOR_SECRET: env.secret('dev-only-cursor-secret-change-me'),
+  CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged messages the consumer may hold'),
+  CURSOR_SECRET: cursorSecretField('dev-only-cursor-secret-change-me'),
 });
 
 export type AuditConfig = z.infer<typeof configSchema>;

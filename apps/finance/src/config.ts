@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields, outboxFields } from '@libs/config';
+import {
+  busFields,
+  cursorSecretField,
+  grpcServiceFields,
+  internalAuthFields,
+  loadConfig,
+  metricsFields,
+  outboxFields,
+  seedDemoDataField,
+} from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
@@ -8,8 +17,8 @@ export const configSchema = z.object({
   ...busFields(),
   ...internalAuthFields(),
   ...outboxFields(),
-  CURSOR_SECRET: env.secret('dev-only-finance-cursor-secret'),
-  SEED_DEMO_DATA: env.devOnly(),
+  CURSOR_SECRET: cursorSecretField('dev-only-finance-cursor-secret'),
+  SEED_DEMO_DATA: seedDemoDataField(),
 });
 
 export type FinanceConfig = z.infer<typeof configSchema>;

@@ -5,54 +5,97 @@ import { emailField } from './identity/schemas';
 import { corsOriginsField } from './platform/http/cors';
 import { keyLimitFields } from './identity/limits/key-limits';
 
+const BOOTSTRAP_ADMIN = 'the first admin, created at start if no account has that email (set both or neither)';
+
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z
   .object({
-    HOST: env.text('0.0.0.0'),
-    PORT: env.port(3000),
+    HOST: env.text('0.0.0.0').describe('HTTP bind address'),
+    PORT: env.port(3000).describe('HTTP port'),
     // /metrics has a port of its own, on loopback unless told otherwise: it needs no key, so it must stay internal.
     ...metricsFields(9467),
-    METRICS_HOST: env.text('127.0.0.1'),
+    METRICS_HOST: env
+      .text('127.0.0.1')
+      .describe(
+        "bind address of the gateway's metrics port (the gRPC services use `GRPC_HOST`); `0.0.0.0` only on a private network (compose does)",
+      ),
     ...commonFields('gateway'),
     ...internalAuthFields(),
-    REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051'),
-    FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052'),
-    AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053'),
-    SCHEDULING_ADDR: env.grpcTarget('127.0.0.1:50054'),
-    UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000),
-    // How long an open breaker refuses calls before one trial call; chosen with tools/fault-timeline (docs/OPERATIONS.md).
-    BREAKER_RESET_MS: env.int(1_000, 100, 600_000),
-    BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216),
+    REFERENCE_ADDR: env
+      .grpcTarget('127.0.0.1:50051')
+      .describe(
+        'reference service, host:port (a name resolving to several instances is balanced round-robin), or a list `ipv4:host:port,host:port`',
+      ),
+    FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052').describe('finance service, host:port'),
+    AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053').describe('audit service, host:port'),
+    SCHEDULING_ADDR: env.grpcTarget('127.0.0.1:50054').describe('scheduling service, host:port'),
+    UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000).describe('deadline of every gRPC call'),
+    // Chosen with tools/fault-timeline (docs/OPERATIONS.md).
+    BREAKER_RESET_MS: env
+      .int(1_000, 100, 600_000)
+      .describe(
+        'how long an open circuit breaker (opened by calls that ran into their deadline) refuses calls before one trial call; also the `Retry-After` of every `503` ([docs/OPERATIONS.md](docs/OPERATIONS.md))',
+      ),
+    BODY_LIMIT_BYTES: env.int(1_048_576, 1_024, 16_777_216).describe('largest JSON body accepted; larger → 413'),
     // Express's `trust proxy`: empty = the socket's peer is the client; a hop count or the proxies' addresses
-    // (e.g. `loopback, 10.0.0.0/8`) make X-Forwarded-For name the client, as login throttling needs behind a balancer.
-    TRUST_PROXY: env.text(''),
-    // Origins whose pages may call the API from a browser (CORS); none by default.
-    CORS_ALLOWED_ORIGINS: corsOriginsField,
-    // How clients reach the gateway (`https://api.example.org`, maybe with a path prefix): absolute links such as
-    // FHIR Bundle paging and the document's `servers` use it. Unset: the request's own origin (see TRUST_PROXY).
-    PUBLIC_BASE_URL: env.optionalUrl(['http:', 'https:']).transform((url) => url?.replace(/\/+$/, '')),
-    HTTP_REQUEST_TIMEOUT_MS: env.int(30_000, 1_000, 600_000),
-    HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000),
+    // make X-Forwarded-For name the client, as login throttling needs behind a balancer.
+    TRUST_PROXY: env
+      .text('')
+      .describe(
+        "Express `trust proxy`: a hop count or the load balancers' addresses (`loopback, 10.0.0.0/8`), so that login throttling counts per client behind a balancer; empty trusts no proxy",
+      ),
+    CORS_ALLOWED_ORIGINS: corsOriginsField.describe(
+      'comma-separated origins (`https://app.example.org,http://localhost:5173`) whose pages may call the API from a browser: preflights are answered and cached for 2 h, and `ETag`, `X-Request-Id`, `RateLimit*`, `Retry-After`, `Location` and `Idempotent-Replayed` are exposed; no credentials mode (keys travel in `Authorization`). Other origins get no CORS headers; empty, none may',
+    ),
+    // Absolute links such as FHIR Bundle paging and the document's `servers` use it.
+    PUBLIC_BASE_URL: env
+      .optionalUrl(['http:', 'https:'])
+      .transform((url) => url?.replace(/\/+$/, ''))
+      .describe(
+        "how clients reach the gateway (`https://api.example.org`, maybe with a path prefix): FHIR Bundle links and the CapabilityStatement use it; unset → the request's own origin (see `TRUST_PROXY`)",
+      ),
+    HTTP_REQUEST_TIMEOUT_MS: env
+      .int(30_000, 1_000, 600_000)
+      .describe('time allowed for a whole request (headers and body) to arrive; slower → 408'),
+    HTTP_HEADERS_TIMEOUT_MS: env.int(10_000, 500, 600_000).describe("time allowed for a request's headers to arrive; slower → 408"),
     // Node's own default: room for a key, tracing and a proxy's headers, while a connection's headers stay small.
-    HTTP_MAX_HEADER_BYTES: env.int(16_384, 1_024, 65_536),
-    CHANGELOG_PATH: env.text(join(__dirname, 'CHANGELOG.md')),
+    HTTP_MAX_HEADER_BYTES: env
+      .int(16_384, 1_024, 65_536)
+      .describe("largest request line and headers together (Node's own default); larger → 431"),
+    CHANGELOG_PATH: env.text(join(__dirname, 'CHANGELOG.md')).meta({
+      shownDefault: '`CHANGELOG.md` beside the built gateway',
+      description: 'the changelog served at `/api/v1/changelog` (copied there by the build)',
+    }),
     // At most 5 s: a key revoked on one instance must stop working on every other within 5 s.
-    KEY_CACHE_TTL_MS: env.int(4_000, 100, 5_000),
-    KEY_CACHE_MAX: env.int(10_000, 1, 1_000_000),
-    // Reference answers served from memory for this long (0: off); an import shows through within it.
-    REFERENCE_CACHE_TTL_MS: env.int(60_000, 0, 3_600_000),
-    REFERENCE_CACHE_MAX: env.int(1_000, 1, 1_000_000),
-    // Counted as JSON length; decoded answers take about three times that in the heap (128 MB in all).
-    REFERENCE_CACHE_MAX_BYTES: env.int(8 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
+    KEY_CACHE_TTL_MS: env
+      .int(4_000, 100, 5_000)
+      .describe('how long a verified API key is trusted without the database; revocations also reach every instance at once by PostgreSQL NOTIFY'),
+    KEY_CACHE_MAX: env.int(10_000, 1, 1_000_000).describe('verified keys kept in memory'),
+    REFERENCE_CACHE_TTL_MS: env
+      .int(60_000, 0, 3_600_000)
+      .describe(
+        'how long a reference answer is served from memory (0 turns the cache off): an import shows through within it ([docs/PERFORMANCE.md](docs/PERFORMANCE.md))',
+      ),
+    REFERENCE_CACHE_MAX: env.int(1_000, 1, 1_000_000).describe('reference answers kept in memory'),
+    // Decoded answers take about three times their JSON length in the heap (128 MB in all).
+    REFERENCE_CACHE_MAX_BYTES: env
+      .int(8 * 1024 * 1024, 1_024, 1024 * 1024 * 1024)
+      .describe(
+        "the reference answers' total size, each counted as its JSON length (they take about three times that in the heap); the least recently used go first",
+      ),
     // Also how often the limits' shared counts are read back: instances may together overshoot a key's
     // rate by about (instances − 1) × rate × this interval (docs/IDENTITY.md), hence the upper bound.
-    KEY_USAGE_FLUSH_MS: env.int(1_000, 100, 10_000),
+    KEY_USAGE_FLUSH_MS: env
+      .int(1_000, 100, 10_000)
+      .describe(
+        "how often each instance writes the requests it admitted per key (last used, requests, the limits' counts) and reads back every instance's counts; the limits' overshoot across instances grows with it ([docs/IDENTITY.md](docs/IDENTITY.md#limits-per-key))",
+      ),
     // RATE_LIMIT_<ROLE>, DAILY_QUOTA_<ROLE>, CONCURRENCY_LIMIT_<ROLE> for every role: the limits of keys without their own.
     ...keyLimitFields(),
-    SESSION_TTL_MINUTES: env.int(720, 1, 10_080),
-    BOOTSTRAP_ADMIN_EMAIL: emailField.optional(),
+    SESSION_TTL_MINUTES: env.int(720, 1, 10_080).describe('lifetime of a dashboard sign-in'),
+    BOOTSTRAP_ADMIN_EMAIL: emailField.optional().describe(BOOTSTRAP_ADMIN),
     // Checked when the admin is created (bootstrapAdmin), so that a bad value is never echoed into a log.
-    BOOTSTRAP_ADMIN_PASSWORD: z.string().optional(),
+    BOOTSTRAP_ADMIN_PASSWORD: z.string().optional().describe(BOOTSTRAP_ADMIN),
   })
   .refine((config) => (config.BOOTSTRAP_ADMIN_EMAIL === undefined) === (config.BOOTSTRAP_ADMIN_PASSWORD === undefined), {
     message: 'set both BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD, or neither',

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { busFields, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields, outboxFields } from '@libs/config';
+import {
+  busFields,
+  cursorSecretField,
+  env,
+  grpcServiceFields,
+  internalAuthFields,
+  loadConfig,
+  metricsFields,
+  outboxFields,
+  seedDemoDataField,
+} from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
@@ -9,11 +19,13 @@ export const configSchema = z.object({
   ...internalAuthFields(),
   ...outboxFields(),
   // Signs cursors and slot tokens.
-  CURSOR_SECRET: env.secret('dev-only-scheduling-cursor-secret'),
-  REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051'),
-  REFERENCE_TIMEOUT_MS: env.int(3_000, 100, 60_000),
-  HOLD_SWEEP_MS: env.int(5_000, 100, 600_000),
-  SEED_DEMO_DATA: env.devOnly(),
+  CURSOR_SECRET: cursorSecretField('dev-only-scheduling-cursor-secret'),
+  REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051').describe('the reference service, asked whether a premise exists'),
+  REFERENCE_TIMEOUT_MS: env.int(3_000, 100, 60_000).describe('deadline of those calls'),
+  HOLD_SWEEP_MS: env
+    .int(5_000, 100, 600_000)
+    .describe('how often each instance expires holds past their expiry; a booker reclaims an expired hold in its way without waiting for it'),
+  SEED_DEMO_DATA: seedDemoDataField(),
 });
 
 export type SchedulingConfig = z.infer<typeof configSchema>;

@@ -47,11 +47,14 @@ export const env = {
       .default(fallback),
   text: (fallback: string) => z.string().default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Outside production a development value is filled in; in production the variable must be set. */
+  /**
+   * Outside production a development value is filled in; in production the variable must be set. `shownDefault`
+   * is what the README's configuration table says of a default that is not a value to copy (tools/config-docs).
+   */
   secret: (devFallback: string) => {
     const secret = z.string({ message: 'must be set in production' }).min(16, 'must be at least 16 characters');
-    return process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback);
+    return (process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback)).meta({ shownDefault: 'a development value' });
   },
   /** Demo conveniences are on in development and off in production unless asked for. */
-  devOnly: () => env.bool(process.env.NODE_ENV !== 'production'),
+  devOnly: () => env.bool(process.env.NODE_ENV !== 'production').meta({ shownDefault: '`true`, `false` when `NODE_ENV=production`' }),
 };

@@ -7,5 +7,7 @@ export {
   metricsFields,
   internalAuthFields,
   outboxFields,
+  cursorSecretField,
+  seedDemoDataField,
   type CommonConfig,
 } from './service-fields';

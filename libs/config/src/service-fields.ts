@@ -1,17 +1,32 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { env } from './env-fields';
 
-/** Variables every service reads: its database, logging and shutdown grace. */
+/**
+ * Variables every service reads: its database, logging and shutdown grace. Each variable's description is what
+ * the README's configuration table says of it (`npm run docs:config`).
+ */
 export const commonFields = (service: string) => ({
-  DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${service}`, ['postgres:', 'postgresql:']),
-  DB_POOL_MAX: env.int(10, 1, 200),
+  DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${service}`, ['postgres:', 'postgresql:']).describe(
+    "the service's own database; created if missing",
+  ),
+  DB_POOL_MAX: env.int(10, 1, 200).describe('connection pool size'),
   // Shorter than the gateway's UPSTREAM_TIMEOUT_MS (5 s), so that a call starved of connections is answered
   // UNAVAILABLE (503, and a read is retried) before its caller gives up on it (504).
-  DB_POOL_ACQUIRE_TIMEOUT_MS: env.int(3_000, 100, 60_000),
-  LOG_LEVEL: env.logLevel(),
-  SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000),
-  // The standard OpenTelemetry variable; unset, spans are not exported (trace ids still propagate).
-  OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl(['http:', 'https:']),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: env
+    .int(3_000, 100, 60_000)
+    .describe(
+      "how long a call waits for a free pooled connection before it is answered `UNAVAILABLE` (`503`); keep it under the gateway's `UPSTREAM_TIMEOUT_MS`",
+    ),
+  LOG_LEVEL: env.logLevel().describe('pino level: fatal, error, warn, info, debug, trace, silent'),
+  SHUTDOWN_GRACE_MS: env.int(8_000, 0, 60_000).describe('time to drain calls in flight on SIGTERM (the process exits within 10 s regardless)'),
+  // The standard OpenTelemetry variable.
+  OTEL_EXPORTER_OTLP_ENDPOINT: env
+    .optionalUrl(['http:', 'https:'])
+    .describe(
+      'OpenTelemetry collector base URL (OTLP/HTTP, e.g. `http://127.0.0.1:4318`); unset, spans are not exported. Trace ids propagate either way',
+    ),
+  // Read where a default depends on it (env.secret, env.devOnly); listed so that it is documented with the rest.
+  NODE_ENV: z.string().optional().describe('`production` turns off demo conveniences and requires real secrets'),
 });
 
 /** The parsed values of commonFields, which every service's configuration holds. */
@@ -22,36 +37,68 @@ export type CommonConfig = z.infer<z.ZodObject<ReturnType<typeof commonFields>>>
  * the gateway and the services that authorise by role (finance, audit).
  */
 export const internalAuthFields = () => ({
-  INTERNAL_AUTH_SECRET: env.secret('dev-only-internal-auth-secret'),
+  INTERNAL_AUTH_SECRET: env
+    .secret('dev-only-internal-auth-secret')
+    .describe(
+      'HMAC key with which the gateway signs the acting user of each gRPC call; the services believe only signed actors. Required, ≥ 16 characters, when `NODE_ENV=production`',
+    ),
 });
+
+/** The key that signs a service's pagination cursors. */
+export const cursorSecretField = (devFallback: string) =>
+  env
+    .secret(devFallback)
+    .describe("HMAC key that signs pagination cursors (and scheduling's slot tokens); required, ≥ 16 characters, when `NODE_ENV=production`");
+
+/** Whether a service creates its demo records at start. */
+export const seedDemoDataField = () =>
+  env
+    .devOnly()
+    .describe(
+      "create the demo records with fixed ids: finance's account, categories and the demo student's records; scheduling's sample locations, resources, services and hours ([docs/SCHEDULING.md](docs/SCHEDULING.md#default-data))",
+    );
 
 /**
  * Variables of a gRPC service: where it listens, plus the common ones. It
  * listens on loopback unless told otherwise: only the gateway should reach it.
  */
 export const grpcServiceFields = (service: string, defaultPort: number) => ({
-  GRPC_HOST: env.text('127.0.0.1'),
-  GRPC_PORT: env.port(defaultPort),
+  GRPC_HOST: env
+    .text('127.0.0.1')
+    .describe(
+      'gRPC (and metrics) bind address; only the gateway should reach the services, so set `0.0.0.0` only on a private network (compose does)',
+    ),
+  GRPC_PORT: env.port(defaultPort).describe('gRPC port'),
   ...commonFields(service),
 });
 
 /** Variables of a service that talks to RabbitMQ. */
 export const busFields = () => ({
-  AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']),
-  AMQP_NAMESPACE: env.text(''),
+  AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']).describe('RabbitMQ'),
+  AMQP_NAMESPACE: env.text('').describe('prefix for every exchange and queue name (tests use it to stay apart)'),
 });
 
 /** Where a gRPC service serves Prometheus metrics over HTTP; METRICS_PORT=0 turns the endpoint off. */
 export const metricsFields = (defaultPort: number) => ({
-  METRICS_PORT: env.port(defaultPort),
+  METRICS_PORT: env
+    .port(defaultPort)
+    .describe("HTTP port of `GET /metrics` (Prometheus); `0` turns it off. The gateway's public port has no `/metrics`"),
 });
 
 /** Variables of a service that publishes its changes through a transactional outbox (libs/outbox). */
 export const outboxFields = () => ({
-  OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000),
-  OUTBOX_POLL_MS: env.int(250, 10, 60_000),
-  OUTBOX_LEASE_MS: env.int(30_000, 1_000, 600_000),
-  OUTBOX_RELAY_ENABLED: env.bool(true),
-  OUTBOX_RETENTION_HOURS: env.int(168, 0, 87_600),
-  OUTBOX_QUEUE_CHECK_MS: env.int(2_000, 100, 60_000),
+  OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000).describe('outbox rows claimed per relay pass'),
+  OUTBOX_POLL_MS: env.int(250, 10, 60_000).describe('relay poll interval when idle (commits also wake it at once)'),
+  OUTBOX_LEASE_MS: env.int(30_000, 1_000, 600_000).describe('how long a relay owns claimed rows before another may take them'),
+  OUTBOX_RELAY_ENABLED: env
+    .bool(true)
+    .describe(
+      'run the outbox relay (with pruning and the audit queue watch) in this instance; `false` for instances that only serve calls',
+    ),
+  OUTBOX_RETENTION_HOURS: env.int(168, 0, 87_600).describe('published outbox rows older than this are deleted (every 5 minutes)'),
+  OUTBOX_QUEUE_CHECK_MS: env
+    .int(2_000, 100, 60_000)
+    .describe(
+      'how often a relaying instance looks whether the audit queue was deleted; a deletion puts the events it may have destroyed back in the outbox (docs/AUDIT.md)',
+    ),
 });

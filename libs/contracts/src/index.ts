@@ -10,6 +10,7 @@ export { DEMO_USER_IDS } from './demo-users';
 export { DEMO_SCHEDULING_IDS } from './demo-scheduling';
 export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './api/access';
 export * from './api/limits';
+export { yearsPattern } from './api/year-pattern';
 export * as financeApi from './api/finance';
 export * as schedulingFields from './api/scheduling-fields';
 export * as schedulingApi from './api/scheduling';

@@ -8,19 +8,27 @@
  */
 export interface TextRule {
   accepts(text: string): boolean;
+  /** The rule as a pattern of the whole value, as JSON Schema states it (the OpenAPI document's `pattern`). */
+  pattern: string;
   /** The refusal's field message, as in `n: must not contain control characters`. */
   message: string;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+/** The characters a line of text may not hold, as the inside of a regular expression's character class. */
+export const CONTROL_CHARACTER_CLASS = '\\u0000-\\u001f\\u007f';
+
+const LINE_PATTERN = `^[^${CONTROL_CHARACTER_CLASS}]*$`;
+const LINE = new RegExp(LINE_PATTERN);
+const FREE_PATTERN = '^[^\\u0000]*$';
 
 export const LINE_TEXT: TextRule = {
-  accepts: (text) => !CONTROL_CHARACTER.test(text),
+  accepts: (text) => LINE.test(text),
+  pattern: LINE_PATTERN,
   message: 'must not contain control characters',
 };
 
 export const FREE_TEXT: TextRule = {
   accepts: (text) => !text.includes('\u0000'),
+  pattern: FREE_PATTERN,
   message: 'must not contain NUL characters',
 };

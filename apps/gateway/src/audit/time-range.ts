@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { AUDIT_LIMITS } from '@libs/contracts';
+import { AUDIT_LIMITS, AUDIT_YEARS, yearsPattern } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-const EARLIEST = Date.UTC(1900, 0, 1);
-const LATEST = Date.UTC(10000, 0, 1);
+// Patterns without flags, which the document states beside the formats whose calendar checks instantOf makes.
+// The years are those written; an instant an offset moves outside them is taken as the first or last moment.
+const YEAR = yearsPattern(AUDIT_YEARS);
+const DATE = new RegExp(`^(${YEAR})-(\\d{2})-(\\d{2})$`);
+const TIMESTAMP = new RegExp(`^${YEAR}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$`);
+const EARLIEST = Date.UTC(AUDIT_YEARS.min, 0, 1);
+const LATEST = Date.UTC(AUDIT_YEARS.max + 1, 0, 1);
 const DAY_MS = 86_400_000;
 
 interface Instant {
@@ -18,8 +21,8 @@ function instantOf(value: string): Instant | undefined {
   const date = DATE.exec(value);
   const ms = date ? Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])) : Date.parse(value);
   const realDay = !date || new Date(ms).toISOString().startsWith(value);
-  if ((!date && !TIMESTAMP.test(value)) || Number.isNaN(ms) || !realDay || ms < EARLIEST || ms >= LATEST) return undefined;
-  return { ms, isDate: Boolean(date) };
+  if ((!date && !TIMESTAMP.test(value)) || Number.isNaN(ms) || !realDay) return undefined;
+  return { ms: Math.min(Math.max(ms, EARLIEST), LATEST - 1), isDate: Boolean(date) };
 }
 
 /** A day (YYYY-MM-DD, UTC) or a timestamp with offset, from 1900 to 9999. */
@@ -27,7 +30,13 @@ export const instant = z
   .string()
   .max(AUDIT_LIMITS.instantMaxLength, { message: `must be at most ${AUDIT_LIMITS.instantMaxLength} characters`, abort: true })
   .refine((value) => instantOf(value) !== undefined, {
-    message: 'must be a date (YYYY-MM-DD) or a timestamp with offset (2026-09-01T08:00:00Z) from 1900 to 9999',
+    message: `must be a date (YYYY-MM-DD) or a timestamp with offset (2026-09-01T08:00:00Z) from ${AUDIT_YEARS.min} to ${AUDIT_YEARS.max}`,
+  })
+  .meta({
+    anyOf: [
+      { type: 'string', format: 'date', pattern: DATE.source },
+      { type: 'string', format: 'date-time', pattern: TIMESTAMP.source },
+    ],
   });
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IDENTITY_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
-import { queryInteger, queryText } from '../platform/routing/query-fields';
+import { queryInteger, queryOf } from '../platform/routing/query-fields';
 import { json, noContent, problem, locationHeader, unauthorized } from '../platform/routing/responses';
 import * as schemas from './schemas';
 
@@ -9,6 +9,8 @@ import * as schemas from './schemas';
 
 const tag = 'Identity';
 const byId = (description: string) => z.object({ id: z.uuid({ message: 'must be a UUID' }).meta({ description }) });
+/** The user list's `after`: an email as accounts have them (the route lower-cases it, as sign-up does). */
+const afterEmail = z.email({ message: 'must be the last email of the previous page' }).max(IDENTITY_LIMITS.emailMaxLength);
 const hashing = problem('Too many passwords are being hashed at once; `Retry-After: 1`.');
 const tooLarge = problem('The body is larger than the 4 KB a public operation reads.');
 
@@ -137,7 +139,7 @@ export const listUsers = operation({
   request: {
     query: z.object({
       limit: queryInteger(IDENTITY_LIMITS.userPage).meta({ description: 'Page size.' }),
-      after: queryText(IDENTITY_LIMITS.emailMaxLength).optional().meta({ description: 'The `nextAfter` of the previous page.' }),
+      after: queryOf(afterEmail).optional().meta({ description: 'The `nextAfter` of the previous page.' }),
     }),
   },
   responses: { '200': json('A page of users.', schemas.userPage) },

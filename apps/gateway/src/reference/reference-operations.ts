@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REFERENCE_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
-import { cursor, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
+import { cursor, listPattern, NON_BLANK_PATTERN, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
 import { format, referenceResponses } from './reference-response';
 import * as schemas from './schemas';
@@ -9,12 +9,18 @@ import * as schemas from './schemas';
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
 
 const tag = 'Reference';
+const { labTestPage, drugPage, categoryPage, conditionPage, premisePage, maxTerms, termMaxLength } = REFERENCE_LIMITS;
 const access = { key: 'reference:read' } as const;
 
+// The list's pattern takes the place of queryText's in the document (it excludes control characters too), as
+// NON_BLANK_PATTERN does below.
 const commaList = (description: string) =>
   queryText(REFERENCE_LIMITS.termListMaxLength)
     .optional()
-    .meta({ description: `${description} A comma-separated list (at most ${REFERENCE_LIMITS.maxTerms} terms).` });
+    .meta({
+      description: `${description} A comma-separated list (at most ${maxTerms} terms of at most ${termMaxLength} characters each).`,
+      pattern: listPattern(maxTerms, termMaxLength),
+    });
 const detail = (description: string) => queryBoolean(false).meta({ description });
 const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
 const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
@@ -69,7 +75,12 @@ export const searchLabTests = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 tests.', page('tests', schemas.labTest), searchOf('ObservationDefinition'), 'No test matches.'),
+  responses: referenceResponses(
+    `A page of ${labTestPage} tests.`,
+    page('tests', schemas.labTest, labTestPage),
+    searchOf('ObservationDefinition'),
+    'No test matches.',
+  ),
 });
 
 export const searchDosages = operation({
@@ -82,8 +93,10 @@ export const searchDosages = operation({
   access,
   request: {
     query: z.object({
+      // Blank is refused as missing, by the service, which trims the name.
       n: queryText(REFERENCE_LIMITS.diseaseNameMaxLength, 'is required: the drug name to search dosages for').meta({
         description: 'Required: a substring of the drug name.',
+        pattern: NON_BLANK_PATTERN,
       }),
       b: queryInteger(REFERENCE_LIMITS.dosageBatch).meta({
         description: 'Dosage entries per page; a drug group may continue on the next page.',
@@ -116,12 +129,12 @@ export const listDrugs = operation({
   method: 'get',
   path: '/api/v1/drugs',
   operationId: 'listDrugs',
-  summary: 'Every drug, 50 a page',
+  summary: `Every drug, ${drugPage} a page`,
   description: 'The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
   tag,
   access,
   request: { query: z.object({ cursor, _format: format }) },
-  responses: referenceResponses('A page of 50 drugs.', page('drugs', schemas.drug), searchOf('MedicationKnowledge')),
+  responses: referenceResponses(`A page of ${drugPage} drugs.`, page('drugs', schemas.drug, drugPage), searchOf('MedicationKnowledge')),
 });
 
 export const getDrug = operation({
@@ -174,7 +187,11 @@ export const searchDrugCategories = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 categories (possibly empty).', page('categories', schemas.drugCategory), searchOf('ValueSet')),
+  responses: referenceResponses(
+    `A page of ${categoryPage} categories (possibly empty).`,
+    page('categories', schemas.drugCategory, categoryPage),
+    searchOf('ValueSet'),
+  ),
 });
 
 export const searchConditions = operation({
@@ -192,7 +209,11 @@ export const searchConditions = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 10 conditions (possibly empty).', page('conditions', schemas.condition), searchOf('ValueSet')),
+  responses: referenceResponses(
+    `A page of ${conditionPage} conditions (possibly empty).`,
+    page('conditions', schemas.condition, conditionPage),
+    searchOf('ValueSet'),
+  ),
 });
 
 export const searchPremises = operation({
@@ -210,7 +231,11 @@ export const searchPremises = operation({
       _format: format,
     }),
   },
-  responses: referenceResponses('A page of 25 premises (possibly empty).', page('premises', schemas.premise), searchOf('Location')),
+  responses: referenceResponses(
+    `A page of ${premisePage} premises (possibly empty).`,
+    page('premises', schemas.premise, premisePage),
+    searchOf('Location'),
+  ),
 });
 
 export const fhirMetadata = operation({

@@ -15,7 +15,9 @@ const isBound = (value: unknown) =>
   typeof value === 'string' && (schedulingFields.parseInstant(value) !== undefined || schedulingFields.isLocalDate(value));
 
 /** A bound of the range: an instant with its offset, or a local date of the viewer's zone. */
-const bound = queryText(40, 'is required').refine(isBound, { message: RANGE_MESSAGE });
+const bound = queryText(40, 'is required')
+  .refine(isBound, { message: RANGE_MESSAGE })
+  .meta({ anyOf: [schedulingFields.INSTANT_SHAPE, schedulingFields.LOCAL_DATE_SHAPE] });
 
 const { slotRangeDays } = SCHEDULING_LIMITS;
 

@@ -1,11 +1,9 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isText, keysetPage, type CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { normaliseTerms } from './request-checks';
 import { containsPattern, SqlParams } from './sql-params';
 import { stripHtml } from './strip-html';
-
-export const CATEGORY_PAGE = 25;
 
 export interface CategoryRow {
   code: string;
@@ -69,7 +67,7 @@ export function categoryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursors,
         cursor: request.cursor,
         query: { categories: terms },
-        limit: CATEGORY_PAGE,
+        limit: REFERENCE_LIMITS.categoryPage,
         isPosition: isText,
         positionOf: (row: CategoryRow) => row.code,
         fetch: (after: string | undefined, limit) => selectCategories(sequelize, terms, after, limit),

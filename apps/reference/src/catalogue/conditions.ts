@@ -1,11 +1,9 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
-
-export const CONDITION_PAGE = 10;
 
 interface ConditionRow {
   id: string;
@@ -47,7 +45,7 @@ export function conditionHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursors,
         cursor: request.cursor,
         query: { conditions: terms },
-        limit: CONDITION_PAGE,
+        limit: REFERENCE_LIMITS.conditionPage,
         isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>

@@ -1,14 +1,11 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { notFound } from '@libs/validation';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
 import { catalogueId } from './request-checks';
-
-/** The drug list's page size is fixed: clients cannot change it (docs/decisions/0009). */
-export const DRUG_PAGE = 50;
 
 interface DrugRow {
   id: string;
@@ -47,7 +44,7 @@ export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursors,
         cursor: request.cursor,
         query: { drugs: 'all' },
-        limit: DRUG_PAGE,
+        limit: REFERENCE_LIMITS.drugPage,
         isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>

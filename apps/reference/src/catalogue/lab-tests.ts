@@ -1,11 +1,9 @@
 import type { Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
-import { catalogueV1 } from '@libs/contracts';
+import { catalogueV1, REFERENCE_LIMITS } from '@libs/contracts';
 import { selectByName, nameKeyOf, type NameKey } from './by-name';
 import { normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
-
-export const LAB_TEST_PAGE = 25;
 
 interface LabTestRow {
   loinc: string | null;
@@ -28,7 +26,7 @@ export function labTestHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursors,
         cursor: request.cursor,
         query: { labs: terms },
-        limit: LAB_TEST_PAGE,
+        limit: REFERENCE_LIMITS.labTestPage,
         isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>

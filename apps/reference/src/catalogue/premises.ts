@@ -1,14 +1,12 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { RpcError } from '@libs/grpc';
 import type { PremiseAddress } from '@libs/reference-db';
 import { notFound } from '@libs/validation';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { catalogueId, normaliseTerms } from './request-checks';
 import { anyContains } from './sql-params';
-
-export const PREMISE_PAGE = 25;
 
 interface PremiseRow {
   id: string;
@@ -71,7 +69,7 @@ export function premiseHandlers(sequelize: Sequelize, cursors: CursorCodec) {
         cursors,
         cursor: request.cursor,
         query: { premises: terms },
-        limit: PREMISE_PAGE,
+        limit: REFERENCE_LIMITS.premisePage,
         isPosition: isTextPair,
         positionOf: nameKeyOf,
         fetch: (after: NameKey | undefined, limit) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FREE_TEXT } from '@libs/safe-text';
 import { FINANCE_LIMITS as LIMITS } from './limits';
-import { isLocalDate, LOCAL_DATE_MESSAGE } from './scheduling-fields';
+import { isLocalDate, LOCAL_DATE, LOCAL_DATE_MESSAGE } from './scheduling-fields';
 
 /**
  * The finance API's request bodies and the rules of their fields. The gateway
@@ -22,7 +22,7 @@ export function text(max: number, options: { required?: boolean } = {}) {
 /** A real calendar date, YYYY-MM-DD, within the years the API takes. */
 export const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: LOCAL_DATE_MESSAGE, abort: true })
+  .regex(LOCAL_DATE, { message: LOCAL_DATE_MESSAGE, abort: true })
   .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE, abort: true })
   // Never reached past the date's own checks; it states the length, which a query parameter's bound reads (queryOf).
   .max(10, { message: LOCAL_DATE_MESSAGE })

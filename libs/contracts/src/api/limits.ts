@@ -15,6 +15,8 @@ export interface IntegerRange {
 export const QUERY_TEXT_MAX_LENGTH = 200;
 /** The years of a calendar date (YYYY-MM-DD) the API takes: the ledger's dates, scheduling's local dates. */
 export const DATE_YEARS = { min: 1900, max: 2999 } as const;
+/** The years of the audit log's `from` and `to`: every year four digits write, so `to=9999-12-31` means "until the end". */
+export const AUDIT_YEARS = { min: 1900, max: 9999 } as const;
 /** A UUID written out: 32 hex digits and 4 hyphens. */
 export const UUID_LENGTH = 36;
 /** Cursors are opaque to clients; the service that signed one checks it. */
@@ -32,6 +34,12 @@ export const REFERENCE_LIMITS = {
   /** Terms in one list, and the length of each. */
   maxTerms: 20,
   termMaxLength: 200,
+  /** The lists whose page size is fixed: clients cannot change it (docs/decisions/0009). */
+  labTestPage: 25,
+  drugPage: 50,
+  categoryPage: 25,
+  conditionPage: 10,
+  premisePage: 25,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const FINANCE_LIMITS = {

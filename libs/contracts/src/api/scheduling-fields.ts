@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { DATE_YEARS } from './limits';
+import { yearsPattern } from './year-pattern';
 
 /**
  * How scheduling's callers write times, and the zod schemas of those fields. The gateway validates and
@@ -9,8 +10,14 @@ import { DATE_YEARS } from './limits';
  * IANA name (`+05:00` is refused: a location needs its daylight-saving rules).
  */
 
-const INSTANT = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// The shapes, with the years the API takes (DATE_YEARS), as patterns without flags, so that the OpenAPI document
+// can state them (the *_SHAPE schemas below); the calendar checks the functions make are what `format` means.
+const YEAR = yearsPattern(DATE_YEARS);
+const INSTANT = new RegExp(`^(${YEAR}-\\d{2}-\\d{2})[Tt]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:[Zz]|[+-]\\d{2}:\\d{2})$`);
+export const LOCAL_DATE = new RegExp(`^(${YEAR})-(\\d{2})-(\\d{2})$`);
+/** What parseInstant and isLocalDate take, as JSON Schema. */
+export const INSTANT_SHAPE = { type: 'string', format: 'date-time', pattern: INSTANT.source } as const;
+export const LOCAL_DATE_SHAPE = { type: 'string', format: 'date', pattern: LOCAL_DATE.source } as const;
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
 export const MINUTES_PER_DAY = 1_440;
 
@@ -25,7 +32,7 @@ export function isLocalDate(value: string): boolean {
   if (!match) return false;
   const [year, month, day] = match.slice(1).map(Number);
   const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= DATE_YEARS.min && year <= DATE_YEARS.max && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** Epoch ms of an ISO 8601 instant with an offset or Z, or undefined. */
@@ -64,19 +71,20 @@ export const instant = z
   .string()
   .max(40, tooLong(40))
   .refine((value) => parseInstant(value) !== undefined, { message: INSTANT_MESSAGE })
-  .meta({ format: 'date-time', example: '2027-03-08T09:00:00-05:00' });
+  .meta({ ...INSTANT_SHAPE, example: '2027-03-08T09:00:00-05:00' });
 
 export const localDate = z
   .string()
   .max(10, tooLong(10))
   .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE })
-  .meta({ format: 'date' });
+  .meta(LOCAL_DATE_SHAPE);
 
 export const timeZone = z
   .string()
   .max(64, tooLong(64))
   .refine((value) => canonicalZone(value) !== undefined, { message: ZONE_MESSAGE })
-  .meta({ example: 'Europe/London' });
+  // The pattern is what the document can say; which names the time zone database holds, it cannot.
+  .meta({ pattern: ZONE_NAME.source, example: 'Europe/London' });
 
 /** "HH:MM" of a window's start (00:00–23:59) or, with `endOfDay`, its end (up to 24:00). */
 export const localTime = (options: { endOfDay: boolean }) =>

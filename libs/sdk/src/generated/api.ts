@@ -5230,7 +5230,7 @@ export interface operations {
     searchDrugCategories: {
         parameters: {
             query?: {
-                /** @description A category matches when a term equals its code or is a substring of its name. A comma-separated list (at most 20 terms). */
+                /** @description A category matches when a term equals its code or is a substring of its name. A comma-separated list (at most 20 terms of at most 200 characters each). */
                 c?: string;
                 /** @description Add the related drugs. */
                 r?: boolean;
@@ -5389,7 +5389,7 @@ export interface operations {
     searchLabTests: {
         parameters: {
             query?: {
-                /** @description A test matches when any term is a substring of its name, category or subcategory. A comma-separated list (at most 20 terms). */
+                /** @description A test matches when any term is a substring of its name, category or subcategory. A comma-separated list (at most 20 terms of at most 200 characters each). */
                 n?: string;
                 /** @description Add description, methodology, turnaround and result components. */
                 r?: boolean;
@@ -5560,7 +5560,7 @@ export interface operations {
     searchPremises: {
         parameters: {
             query?: {
-                /** @description A premise matches when any term is a substring of its name. A comma-separated list (at most 20 terms). */
+                /** @description A premise matches when any term is a substring of its name. A comma-separated list (at most 20 terms of at most 200 characters each). */
                 n?: string;
                 /** @description Add address, contact, hours, position and services. */
                 r?: boolean;

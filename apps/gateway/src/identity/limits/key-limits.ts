@@ -39,11 +39,24 @@ type LimitVariable = `${(typeof VARIABLE_STEM)[LimitName]}_${Uppercase<Role>}`;
 /** The environment variable of one role's limit, e.g. RATE_LIMIT_READER. */
 export const limitVariable = (limit: LimitName, role: Role) => `${VARIABLE_STEM[limit]}_${role.toUpperCase()}` as LimitVariable;
 
+/** What the README's configuration table says of each limit's variables, one row for all roles (`row`). */
+const VARIABLE_DESCRIPTION: Record<LimitName, string> = {
+  rateLimit:
+    "requests a minute for each key of that role without its own limit (`RATE_LIMIT_READER`, …, one per role); an admin can set one key's ([docs/IDENTITY.md](docs/IDENTITY.md#limits-per-key))",
+  dailyQuota: 'requests a UTC day for each key of that role',
+  concurrencyLimit: 'calls to the services in progress at once for each key of that role, per gateway instance; more → `429` at once',
+};
+
 /** The gateway's configuration fields for every role's limits, made from ROLES. */
 export const keyLimitFields = () =>
   Object.fromEntries(
     ROLES.flatMap((role) =>
-      LIMIT_NAMES.map((limit) => [limitVariable(limit, role), env.int(ROLE_DEFAULTS[role][limit], 1, LIMIT_MAX[limit])]),
+      LIMIT_NAMES.map((limit) => [
+        limitVariable(limit, role),
+        env
+          .int(ROLE_DEFAULTS[role][limit], 1, LIMIT_MAX[limit])
+          .meta({ description: VARIABLE_DESCRIPTION[limit], row: `${VARIABLE_STEM[limit]}_<ROLE>`, label: role }),
+      ]),
     ),
   ) as Record<LimitVariable, ReturnType<typeof env.int>>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, QUERY_TEXT_MAX_LENGTH, UUID_LENGTH, type IntegerRange } from '@libs/contracts';
-import { LINE_TEXT } from '@libs/safe-text';
+import { CONTROL_CHARACTER_CLASS, LINE_TEXT } from '@libs/safe-text';
 
 /**
  * The strict rules every query parameter follows, as zod schemas that parse
@@ -11,6 +11,9 @@ import { LINE_TEXT } from '@libs/safe-text';
  * message. Declarations use these; the OpenAPI document shows what they parse to.
  */
 
+// Checked as a pattern of the whole value, which the document states.
+const WITHOUT_CONTROL_CHARACTERS = new RegExp(LINE_TEXT.pattern);
+
 /**
  * Plain text: given once, at most `max` characters, no control characters. A
  * parameter that must be given says what is missing in `required`.
@@ -19,7 +22,20 @@ export const queryText = (max: number = QUERY_TEXT_MAX_LENGTH, required?: string
   z
     .string({ error: (issue) => (issue.input === undefined && required ? required : 'must be given once, as a plain value') })
     .max(max, { message: `must be at most ${max} characters`, abort: true })
-    .refine(LINE_TEXT.accepts, { message: LINE_TEXT.message, abort: true });
+    .regex(WITHOUT_CONTROL_CHARACTERS, { message: LINE_TEXT.message, abort: true });
+
+/** The pattern of text that must hold more than white space (the service trims it), as the document states it. */
+export const NON_BLANK_PATTERN = `^[^${CONTROL_CHARACTER_CLASS}]*[^\\s${CONTROL_CHARACTER_CLASS}][^${CONTROL_CHARACTER_CLASS}]*$`;
+
+/**
+ * The pattern of a comma-separated list that the document states: at most `terms` terms of at most `termLength`
+ * characters each, without control characters. The service that reads the list checks its terms once trimmed,
+ * without blanks or repeats, so it takes every list this pattern allows (and a few more).
+ */
+export function listPattern(terms: number, termLength: number): string {
+  const term = `[^,${CONTROL_CHARACTER_CLASS}]{0,${termLength}}`;
+  return `^${term}(?:,${term}){0,${terms - 1}}$`;
+}
 
 /** A whole number within `range`, its default when absent. */
 export function queryInteger(range: IntegerRange) {

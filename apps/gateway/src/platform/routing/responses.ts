@@ -66,9 +66,11 @@ export const problem = (description: string, headers?: Record<string, HeaderDoc>
 
 export const noContent = (description: string): ResponseDoc => ({ description });
 
-/** A list's page: the items under `key`, and `nextCursor` while more follow. */
-export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
-  z.object({ [key]: z.array(item), nextCursor: z.string().optional() } as { [P in K]: z.ZodArray<T> } & {
+/** A list's page: the items under `key` (at most `size`, where the page size is fixed), and `nextCursor` while more follow. */
+export const page = <K extends string, T extends z.ZodType>(key: K, item: T, size?: number) =>
+  z.object({ [key]: size === undefined ? z.array(item) : z.array(item).max(size), nextCursor: z.string().optional() } as {
+    [P in K]: z.ZodArray<T>;
+  } & {
     nextCursor: z.ZodOptional<z.ZodString>;
   });
 
