@@ -5,7 +5,7 @@ import { bookingHandlers } from './appointments/booking-handlers';
 import { lifecycleHandlers } from './appointments/lifecycle-handlers';
 import { blockHandlers } from './blocks/block-handlers';
 import { locationHandlers } from './locations/location-handlers';
-import type { SchedulingDeps } from './mutation';
+import type { SchedulingDeps } from './scheduling-deps';
 import { resourceHandlers } from './resources/resource-handlers';
 import { ruleHandlers } from './schedules/rule-handlers';
 import { serviceHandlers } from './services/service-handlers';

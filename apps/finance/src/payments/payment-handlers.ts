@@ -3,9 +3,8 @@ import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce } from '../writes';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { insertStatementLine } from '../statements/statement-store';
 import { amountOf } from '../validation/input';
@@ -37,7 +36,7 @@ export function paymentHandlers(deps: FinanceDeps) {
     change: { note: string; outcome?: string },
   ): Promise<{ payment: financeV1.Payment }> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
-    return mutate(deps, async (transaction) => {
+    return writeTransaction(deps, undefined, async (transaction) => {
       // FOR UPDATE: of two concurrent moves on one payment, the second waits and then sees the new status.
       const before = await findPayment(sequelize, id, transaction, true);
       if (!before) throw notFound('payment', id);
@@ -102,8 +101,8 @@ export function paymentHandlers(deps: FinanceDeps) {
       checks.check(actor.role === 'student' || request.studentId !== '', 'studentId', 'is required');
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse };
-      return mutateOnce(deps, context, actor, call, async (transaction) => {
+      const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         const studentId = await submitterStudent(sequelize, actor, request.studentId, transaction);
         await checkReferences(sequelize, checks, [{ table: 'students', id: studentId, field: 'studentId' }], transaction);
         checks.throwIfAny();

@@ -1,9 +1,8 @@
 import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutateOnce } from '../writes';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { FieldChecks, given, notFound, requireUuid } from '@libs/validation';
 import { checkReferences, type Reference } from '../validation/references';
 import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
@@ -36,8 +35,8 @@ export function recordHandlers(deps: FinanceDeps) {
   ): Promise<R> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     input.checks.throwIfAny();
-    const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec };
-    return mutateOnce(deps, context, actor, call, async (transaction) => {
+    const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec, actor, context };
+    return writeTransaction(deps, call, async (transaction) => {
       await checkReferences(sequelize, input.checks, input.references, transaction);
       input.checks.throwIfAny();
       const record = await insertRecord(sequelize, kind, input.values, transaction);

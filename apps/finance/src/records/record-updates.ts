@@ -1,9 +1,8 @@
 import { financeApi, type EntityMessage, type financeV1 } from '@libs/contracts';
 import { requireRole, type CallContext } from '@libs/grpc';
 import { FINANCE_ACCESS } from '../access';
-import { mutate } from '../writes';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
@@ -30,7 +29,7 @@ export function recordUpdateHandlers(deps: FinanceDeps) {
   ): Promise<EntityMessage<E>> {
     const actor = requireRole(context, FINANCE_ACCESS.write);
     const id = requireUuid(request.id);
-    return mutate(deps, async (transaction) => {
+    return writeTransaction(deps, undefined, async (transaction) => {
       const before = await findRecord(sequelize, kind, id, { transaction, lock: true });
       if (!before) throw notFound(kind.entityType, id);
       checkVersion(kind.entityType, before.version, request.expectedVersion);

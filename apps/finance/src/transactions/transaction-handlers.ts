@@ -2,9 +2,8 @@ import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
 import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnceInRounds } from '../writes';
+import { auditEventOf, outboxInsert, recordEvent, writeTransaction, writeTransactionInRounds } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { auditEventOf, outboxInsert, recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { checkVersion, FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences, reportMissing } from '../validation/references';
@@ -80,9 +79,11 @@ export function transactionHandlers(deps: FinanceDeps) {
         key: request.idempotencyKey,
         request: input,
         codec: financeV1.CreateTransactionResponse,
+        actor,
+        context,
       };
       const references = referencesOf(input);
-      return mutateOnceInRounds(deps, context, actor, call, async (rounds) => {
+      return writeTransactionInRounds(deps, call, async (rounds) => {
         const [[answer]] = await rounds.run<CreateAnswer>([createTransactionStatement(fieldsOf(input), actor.userId, references)]);
         const { found, created } = createdFrom(answer);
         reportMissing(checks, references, found);
@@ -106,7 +107,7 @@ export function transactionHandlers(deps: FinanceDeps) {
     ): Promise<financeV1.UpdateTransactionResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.write);
       const id = requireUuid(request.id);
-      return mutate(deps, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction', id);
         checkVersion('transaction', before.version, request.expectedVersion);
@@ -144,7 +145,7 @@ export function transactionHandlers(deps: FinanceDeps) {
     ): Promise<financeV1.DeleteTransactionResponse> {
       const actor = requireRole(context, FINANCE_ACCESS.delete);
       const id = requireUuid(request.id);
-      return mutate(deps, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction', id);
         await deleteTransactions(sequelize, [id], transaction);

@@ -3,7 +3,8 @@ import type { schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, ProblemError, requireRole, type Actor, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
 import { canSee, isStaff, scopeOf } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { writeTransaction } from '@libs/outbox';
 import { toAppointment, type AppointmentRow } from './appointment-row';
 import { nextStatus, type Move } from './appointment-states';
 import { findAppointment, recordChange, setStatus, type StatusColumns } from './appointment-store';
@@ -62,8 +63,8 @@ export async function act<Req extends ActionRequest, Res extends { appointment?:
   checkFields(checks);
   checks.throwIfAny();
   const { idempotencyKey, ...fields } = request;
-  const call = { method: spec.method, key: idempotencyKey, request: fields, codec, context };
-  return mutate(deps, actor, call, async (transaction) => {
+  const call = { method: spec.method, key: idempotencyKey, request: fields, codec, actor, context };
+  return writeTransaction(deps, call, async (transaction) => {
     const row = await lockVisible(deps, actor, id, transaction);
     checkVersion('appointment', row.version, request.expectedVersion);
     if (spec.move === 'confirm' && ((row.status === 'held' && row.hold_expired) || row.cancel_reason_code === 'expired')) {

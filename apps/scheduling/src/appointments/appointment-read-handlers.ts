@@ -5,7 +5,7 @@ import { keysetPage, pageSize } from '@libs/cursor';
 import { given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../keyset-positions';
 import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
-import type { SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { parseInstant } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 import { APPOINTMENT_COLUMNS, toAppointment, type AppointmentRow } from './appointment-row';

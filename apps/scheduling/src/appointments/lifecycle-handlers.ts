@@ -2,7 +2,7 @@ import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import type { CallContext } from '@libs/grpc';
 import { given } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
-import type { SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { act, actorKind } from './appointment-actions';
 import { cancellation, checkCheckIn, checkComplete, checkNoShow, checkNoShowRevert } from './policy';
 

@@ -11,7 +11,9 @@ import { MOVES } from '../appointments/appointment-states';
 import { reclaimExpiredHolds, recordChange, setStatus } from '../appointments/appointment-store';
 import { BLOCK_CANCELLATION_REASON } from '../appointments/cancellation-reasons';
 import { PREMISE_ID } from '../locations/location-store';
-import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { exclusionBroken } from '../allocation-exclusion';
+import { writeTransaction } from '@libs/outbox';
 import { findResource } from '../resources/resource-store';
 import { parseInstant, timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
@@ -108,8 +110,8 @@ export function blockHandlers(deps: SchedulingDeps) {
       if (!resource) throw notFound('resource', request.resourceId);
       requireStaffing(await scopeOf(sequelize, actor), resource.id);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         await reclaimExpiredHolds(sequelize, transaction, context, {
           resourceId: resource.id,
           occupiedStart: from,
@@ -176,7 +178,7 @@ export function blockHandlers(deps: SchedulingDeps) {
     async deleteBlock(request: schedulingV1.DeleteBlockRequest, context: CallContext): Promise<schedulingV1.DeleteBlockResponse> {
       const actor = requireRole(context, SCHEDULING_ACCESS.block);
       const id = requireUuid(request.id);
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const row = await findBlock(id, transaction, true);
         if (!row) throw notFound('block', id);
         requireStaffing(await scopeOf(sequelize, actor, transaction), row.resource_id);

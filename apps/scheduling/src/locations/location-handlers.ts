@@ -5,7 +5,8 @@ import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { writeTransaction } from '@libs/outbox';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
 
 const { canonicalZone } = schedulingFields;
@@ -47,7 +48,7 @@ export function locationHandlers(deps: SchedulingDeps) {
       const zone = canonicalZone(timeZone);
       const premise = await deps.premises.find({ id: request.premiseId }, context.requestId);
       if (!premise) throw notFound('premise', request.premiseId);
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findLocation(sequelize, premise.id, transaction, true);
         if (before) checkVersion('location', before.version, request.expectedVersion);
         await sequelize.query(

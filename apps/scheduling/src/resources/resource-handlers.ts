@@ -6,7 +6,8 @@ import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { isStaff, SCHEDULING_ACCESS } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { writeTransaction } from '@libs/outbox';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
 
 /** Ids as stored: lower case (the API's schema has refused repeats). */
@@ -74,8 +75,8 @@ export function resourceHandlers(deps: SchedulingDeps) {
       const input = parseInput(schedulingApi.newResource, request.input ?? schedulingV1.ResourceInput.fromPartial({}));
       const [serviceIds, staffUserIds] = [stored(input.serviceIds) ?? [], stored(input.staffUserIds) ?? []];
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         if (!(await findLocation(sequelize, input.locationId, transaction))) {
           new FieldChecks().check(false, 'locationId', 'is not a bookable location').throwIfAny();
         }
@@ -94,7 +95,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
       const changes = presentFields({ name: request.name, active: request.active, serviceIds: request.serviceIds?.ids, staffUserIds: request.staffUserIds?.ids });
       parseInput(schedulingApi.resourcePatch, changes);
       const [serviceIds, staffUserIds] = [stored(changes.serviceIds), stored(changes.staffUserIds)];
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findResource(sequelize, id, transaction, true);
         if (!before) throw notFound('resource', id);
         checkVersion('resource', before.version, request.expectedVersion);

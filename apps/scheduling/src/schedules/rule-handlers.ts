@@ -4,7 +4,8 @@ import { requireRole, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { writeTransaction } from '@libs/outbox';
 import { findResource, type ResourceRow } from '../resources/resource-store';
 import { checkWindows } from '../schedule/rules';
 import { formatLocalTime, timeChecks } from '../time/time-input';
@@ -54,7 +55,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
       const checks = new FieldChecks();
       const windows = checkWindows(checks, request.windows, 'windows', (w) => w.weekday);
       checks.throwIfAny();
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         checkVersion('schedule', resource.rules_version, request.expectedVersion);
         const before = await weeklyRules(resource, transaction);
@@ -96,7 +97,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
       const windows = checkWindows(checks, request.windows, 'windows', () => 0);
       checks.throwIfAny();
       const stored = windows.map((w) => ({ start: formatLocalTime(w.start), end: formatLocalTime(w.end) }));
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         const [before] = await overridesOf(resource.id, request.localDate, request.localDate, transaction);
         if (before) checkVersion('override', before.version, request.expectedVersion);
@@ -122,7 +123,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
       const checks = new FieldChecks();
       timeChecks.localDate(checks, request.localDate, 'localDate');
       checks.throwIfAny();
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         const [before] = await overridesOf(resource.id, request.localDate, request.localDate, transaction);
         if (!before) throw notFound('override', `${resource.id}/${request.localDate}`);

@@ -5,7 +5,8 @@ import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { SCHEDULING_ACCESS } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { writeTransaction } from '@libs/outbox';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
 
 export function serviceHandlers(deps: SchedulingDeps) {
@@ -53,8 +54,8 @@ export function serviceHandlers(deps: SchedulingDeps) {
       const actor = requireRole(context, SCHEDULING_ACCESS.configure);
       const input = parseInput(schedulingApi.newService, request.input ?? schedulingV1.ServiceInput.fromPartial({}));
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         const [{ id }] = await sequelize.query<{ id: string }>(
           `INSERT INTO services (name, duration_minutes, slot_step_minutes, buffer_before_minutes, buffer_after_minutes, policy)
            VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id::text`,
@@ -74,7 +75,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
       const id = requireUuid(request.id);
       const { name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active } = request;
       parseInput(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findService(sequelize, id, transaction, true);
         if (!before) throw notFound('service', id);
         checkVersion('service', before.version, request.expectedVersion);

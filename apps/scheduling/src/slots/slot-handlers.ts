@@ -5,7 +5,7 @@ import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
 import { FieldChecks, notFound } from '@libs/validation';
 import { mayExplain, SCHEDULING_ACCESS } from '../access';
 import { PREMISE_ID } from '../locations/location-store';
-import type { SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findLocation } from '../locations/location-store';
 import { findResource, listResources, type ResourceRow } from '../resources/resource-store';
 import { findService, type ServiceRow } from '../services/service-store';
