@@ -1,8 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
-import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS, scopeOf } from '../access';
+import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import { scopeOf } from '../access';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
@@ -35,7 +35,7 @@ export function paymentHandlers(deps: FinanceDeps) {
     kind: PaymentMove,
     change: { note: string; outcome?: string },
   ): Promise<{ payment: financeV1.Payment }> {
-    const actor = requireRole(context, FINANCE_ACCESS.write);
+    const actor = requirePermission(context, 'finance:write');
     return writeTransaction(deps, undefined, async (transaction) => {
       // FOR UPDATE: of two concurrent moves on one payment, the second waits and then sees the new status.
       const before = await findPayment(sequelize, id, transaction, true);
@@ -71,7 +71,7 @@ export function paymentHandlers(deps: FinanceDeps) {
 
   return {
     async listPayments(request: financeV1.ListPaymentsRequest, context: CallContext): Promise<financeV1.ListPaymentsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       parseInput(financeApi.paymentFilters, { status: given(request.status), studentId: given(request.studentId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
@@ -93,7 +93,7 @@ export function paymentHandlers(deps: FinanceDeps) {
     },
 
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.submitPayment);
+      const actor = requirePermission(context, 'payments:submit');
       const checks = new FieldChecks();
       const submission = { studentId: given(request.studentId), amount: amountOf(request.amount), description: request.description, date: request.date };
       checks.parse(financeApi.paymentSubmission, submission);
@@ -124,14 +124,14 @@ export function paymentHandlers(deps: FinanceDeps) {
     },
 
     async processPayment(request: financeV1.ProcessPaymentRequest, context: CallContext): Promise<financeV1.ProcessPaymentResponse> {
-      requireRole(context, FINANCE_ACCESS.write);
+      requirePermission(context, 'finance:write');
       const id = requireUuid(request.id);
       parseInput(financeApi.paymentProcessing, { outcome: request.outcome, note: request.note });
       return move(context, id, 'process', { note: request.note, outcome: request.outcome });
     },
 
     async resolvePayment(request: financeV1.ResolvePaymentRequest, context: CallContext): Promise<financeV1.ResolvePaymentResponse> {
-      requireRole(context, FINANCE_ACCESS.write);
+      requirePermission(context, 'finance:write');
       const id = requireUuid(request.id);
       parseInput(financeApi.paymentResolution, { note: request.note });
       return move(context, id, 'resolve', { note: request.note });

@@ -1,6 +1,5 @@
 import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FieldChecks, given, notFound, requireUuid } from '@libs/validation';
@@ -19,7 +18,7 @@ export function recordHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
   async function get<E extends RecordEntityType>(context: CallContext, kind: RecordKind<E>, rawId: string): Promise<EntityMessage<E>> {
-    requireRole(context, FINANCE_ACCESS.readRecords);
+    requirePermission(context, 'finance:records:read');
     const id = requireUuid(rawId);
     const record = await findRecord(sequelize, kind, id);
     if (!record) throw notFound(kind.entityType.replace('_', ' '), id);
@@ -33,7 +32,7 @@ export function recordHandlers(deps: FinanceDeps) {
     codec: Codec<R>,
     wrap: (record: EntityMessage<E>) => R,
   ): Promise<R> {
-    const actor = requireRole(context, FINANCE_ACCESS.write);
+    const actor = requirePermission(context, 'finance:write');
     input.checks.throwIfAny();
     const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec, actor, context };
     return writeTransaction(deps, call, async (transaction) => {
@@ -61,7 +60,7 @@ export function recordHandlers(deps: FinanceDeps) {
 
   return {
     async listAccounts(_: financeV1.ListAccountsRequest, context: CallContext): Promise<financeV1.ListAccountsResponse> {
-      requireRole(context, FINANCE_ACCESS.readRecords);
+      requirePermission(context, 'finance:records:read');
       return { accounts: await listRecords(sequelize, ACCOUNTS) };
     },
     getAccount: async (request: financeV1.GetAccountRequest, context: CallContext) => ({
@@ -83,7 +82,7 @@ export function recordHandlers(deps: FinanceDeps) {
       ),
 
     async listCategories(_: financeV1.ListCategoriesRequest, context: CallContext): Promise<financeV1.ListCategoriesResponse> {
-      requireRole(context, FINANCE_ACCESS.readRecords);
+      requirePermission(context, 'finance:records:read');
       return { categories: await listRecords(sequelize, CATEGORIES) };
     },
     getCategory: async (request: financeV1.GetCategoryRequest, context: CallContext) => ({
@@ -102,7 +101,7 @@ export function recordHandlers(deps: FinanceDeps) {
       _: financeV1.ListRegistrationNumbersRequest,
       context: CallContext,
     ): Promise<financeV1.ListRegistrationNumbersResponse> {
-      requireRole(context, FINANCE_ACCESS.readRecords);
+      requirePermission(context, 'finance:records:read');
       return { registrationNumbers: await listRecords(sequelize, REGISTRATION_NUMBERS) };
     },
     getRegistrationNumber: async (request: financeV1.GetRegistrationNumberRequest, context: CallContext) => ({
@@ -124,7 +123,7 @@ export function recordHandlers(deps: FinanceDeps) {
       ),
 
     async listStudents(_: financeV1.ListStudentsRequest, context: CallContext): Promise<financeV1.ListStudentsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       if (actor.role !== 'student') return { students: await listRecords(sequelize, STUDENTS) };
       return { students: await listRecords(sequelize, STUDENTS, { column: 'user_id', value: actor.userId }) };
     },

@@ -1,6 +1,5 @@
 import { financeApi, type EntityMessage, type financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
@@ -27,7 +26,7 @@ export function recordUpdateHandlers(deps: FinanceDeps) {
     request: { id: string; expectedVersion: number },
     changes: [string, string | null][],
   ): Promise<EntityMessage<E>> {
-    const actor = requireRole(context, FINANCE_ACCESS.write);
+    const actor = requirePermission(context, 'finance:write');
     const id = requireUuid(request.id);
     return writeTransaction(deps, undefined, async (transaction) => {
       const before = await findRecord(sequelize, kind, id, { transaction, lock: true });

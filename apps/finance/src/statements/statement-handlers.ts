@@ -1,6 +1,5 @@
 import { financeApi, financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { STUDENTS } from '../records/record-kinds';
@@ -27,7 +26,7 @@ export function statementHandlers(deps: FinanceDeps) {
       request: financeV1.AddStatementLineRequest,
       context: CallContext,
     ): Promise<financeV1.AddStatementLineResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       const studentId = requireUuid(request.studentId);
       parseInput(financeApi.statementLine, {
         date: request.date,

@@ -1,6 +1,5 @@
 import { financeApi, financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FieldChecks, parseInput } from '@libs/validation';
@@ -17,7 +16,7 @@ export function bulkHandlers(deps: FinanceDeps) {
       request: financeV1.BulkCreateTransactionsRequest,
       context: CallContext,
     ): Promise<financeV1.BulkCreateTransactionsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       const checks = new FieldChecks();
       checks.parse(financeApi.bulkCreate, request.items.map(apiTransaction));
       checks.throwIfAny();
@@ -50,7 +49,7 @@ export function bulkHandlers(deps: FinanceDeps) {
       request: financeV1.BulkDeleteTransactionsRequest,
       context: CallContext,
     ): Promise<financeV1.BulkDeleteTransactionsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.delete);
+      const actor = requirePermission(context, 'finance:delete');
       parseInput(financeApi.bulkDelete, request.ids);
       const checks = new FieldChecks();
       const call = {

@@ -1,7 +1,7 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
-import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
-import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
+import { GrpcStatus, requirePermission, RpcError, type CallContext } from '@libs/grpc';
+import { canSee, scopeOf } from '../access';
 import { auditEventOf, outboxInsert, recordEvent, writeTransaction, writeTransactionInRounds } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
@@ -27,7 +27,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.ListTransactionsRequest,
       context: CallContext,
     ): Promise<financeV1.ListTransactionsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
@@ -55,7 +55,7 @@ export function transactionHandlers(deps: FinanceDeps) {
     },
 
     async getTransaction(request: financeV1.GetTransactionRequest, context: CallContext): Promise<financeV1.GetTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       const id = requireUuid(request.id);
       const scope = await scopeOf(sequelize, actor);
       const transaction = await findTransaction(sequelize, id);
@@ -68,7 +68,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.CreateTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.CreateTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       if (!request.input) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, 'the transaction is missing');
       const input = request.input;
       const checks = new FieldChecks();
@@ -105,7 +105,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.UpdateTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.UpdateTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       const id = requireUuid(request.id);
       return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
@@ -143,7 +143,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.DeleteTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.DeleteTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.delete);
+      const actor = requirePermission(context, 'finance:delete');
       const id = requireUuid(request.id);
       return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });

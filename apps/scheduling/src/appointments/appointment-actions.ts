@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, ProblemError, requireRole, type Actor, type CallContext } from '@libs/grpc';
+import type { Permission, schedulingV1 } from '@libs/contracts';
+import { GrpcStatus, ProblemError, requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
 import { canSee, isStaff, scopeOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
@@ -24,7 +24,8 @@ export interface ActionRequest {
 export interface ActionSpec {
   /** The RPC's name, which keys its idempotency records. */
   method: string;
-  roles: readonly string[];
+  /** Who may make the move. */
+  permission: Permission;
   move: Move;
   /** The history's and the event's action name. */
   action: string;
@@ -57,7 +58,7 @@ export async function act<Req extends ActionRequest, Res extends { appointment?:
   spec: ActionSpec,
   checkFields: (checks: FieldChecks) => void = () => undefined,
 ): Promise<Res> {
-  const actor = requireRole(context, spec.roles);
+  const actor = requirePermission(context, spec.permission);
   const id = requireUuid(request.id);
   const checks = new FieldChecks();
   checkFields(checks);

@@ -1,10 +1,10 @@
 import { QueryTypes } from 'sequelize';
 import { appointmentsApi, SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../keyset-positions';
-import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
+import { canSee, scopeOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { parseInstant } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
@@ -15,7 +15,7 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
 
   async function visible(context: CallContext, rawId: string): Promise<AppointmentRow> {
-    const actor = requireRole(context, SCHEDULING_ACCESS.readAppointments);
+    const actor = requirePermission(context, 'appointments:read');
     const id = requireUuid(rawId);
     const row = await findAppointment(sequelize, id);
     if (!row || !canSee(await scopeOf(sequelize, actor), row)) throw notFound('appointment', id);
@@ -64,7 +64,7 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       request: schedulingV1.ListAppointmentsRequest,
       context: CallContext,
     ): Promise<schedulingV1.ListAppointmentsResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.readAppointments);
+      const actor = requirePermission(context, 'appointments:read');
       // The API's filters (libs/contracts), as the gateway checked them; '' is an absent filter.
       const filters = parseInput(appointmentsApi.appointmentFilters, {
         locationId: given(request.locationId),

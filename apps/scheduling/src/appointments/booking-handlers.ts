@@ -1,7 +1,7 @@
 import { appointmentsApi, schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, given, parseInput, requireUuid } from '@libs/validation';
-import { isStaff, requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
+import { isStaff, requireStaffing, scopeOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { exclusionBroken } from '../allocation-exclusion';
 import { writeTransaction } from '@libs/outbox';
@@ -59,7 +59,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     context: CallContext,
     status: 'held' | 'booked',
   ): Promise<schedulingV1.HoldSlotResponse> {
-    const actor = requireRole(context, SCHEDULING_ACCESS.book);
+    const actor = requirePermission(context, 'appointments:book');
     parseInput(appointmentsApi.slotRequest, { slotToken: request.slotToken, studentId: given(request.studentId) });
     const studentId = studentFor(actor, request.studentId);
     const slot = await resolveSlot(sequelize, cursors, request.slotToken);
@@ -90,7 +90,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     confirmAppointment: (request: schedulingV1.ConfirmAppointmentRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.ConfirmAppointmentResponse, {
         method: 'ConfirmAppointment',
-        roles: SCHEDULING_ACCESS.book,
+        permission: 'appointments:book',
         move: 'confirm',
         action: 'confirmed',
         apply: () => ({}),
@@ -104,7 +104,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
       request: schedulingV1.RescheduleAppointmentRequest,
       context: CallContext,
     ): Promise<schedulingV1.RescheduleAppointmentResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.book);
+      const actor = requirePermission(context, 'appointments:book');
       const id = requireUuid(request.id);
       parseInput(appointmentsApi.rescheduleRequest, { slotToken: request.slotToken });
       const slot = await resolveSlot(sequelize, cursors, request.slotToken);

@@ -1,11 +1,11 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, ProblemError, requireRole, type CallContext } from '@libs/grpc';
+import { GrpcStatus, ProblemError, requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../keyset-positions';
-import { requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
+import { requireStaffing, scopeOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
 import { MOVES } from '../appointments/appointment-states';
 import { reclaimExpiredHolds, recordChange, setStatus } from '../appointments/appointment-store';
@@ -64,7 +64,7 @@ export function blockHandlers(deps: SchedulingDeps) {
 
   return {
     async listBlocks(request: schedulingV1.ListBlocksRequest, context: CallContext): Promise<schedulingV1.ListBlocksResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const checks = new FieldChecks()
         .uuid(request.resourceId, 'resourceId', { required: false })
         .check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id')
@@ -98,7 +98,7 @@ export function blockHandlers(deps: SchedulingDeps) {
      * cancelled (reason prov) in the same transaction as the block is written.
      */
     async createBlock(request: schedulingV1.CreateBlockRequest, context: CallContext): Promise<schedulingV1.CreateBlockResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.block);
+      const actor = requirePermission(context, 'scheduling:block');
       const { resourceId, start, end, reason, cancelOverlapping } = request;
       parseInput(schedulingApi.newBlock, { resourceId, start, end, reason, cancelOverlapping });
       const [from, until] = [parseInstant(start) as number, parseInstant(end) as number];
@@ -176,7 +176,7 @@ export function blockHandlers(deps: SchedulingDeps) {
     },
 
     async deleteBlock(request: schedulingV1.DeleteBlockRequest, context: CallContext): Promise<schedulingV1.DeleteBlockResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.block);
+      const actor = requirePermission(context, 'scheduling:block');
       const id = requireUuid(request.id);
       return writeTransaction(deps, undefined, async (transaction) => {
         const row = await findBlock(id, transaction, true);

@@ -1,10 +1,9 @@
 import { QueryTypes } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
-import { SCHEDULING_ACCESS } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { writeTransaction } from '@libs/outbox';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
@@ -15,7 +14,7 @@ export function locationHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
   return {
     async listLocations(request: schedulingV1.ListLocationsRequest, context: CallContext): Promise<schedulingV1.ListLocationsResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const page = await keysetPage({
         cursors,
         cursor: request.cursor,
@@ -34,7 +33,7 @@ export function locationHandlers(deps: SchedulingDeps) {
     },
 
     async getLocation(request: schedulingV1.GetLocationRequest, context: CallContext): Promise<schedulingV1.GetLocationResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const row = await findLocation(sequelize, request.premiseId);
       if (!row) throw notFound('location', request.premiseId);
       return { location: toLocation(row) };
@@ -42,7 +41,7 @@ export function locationHandlers(deps: SchedulingDeps) {
 
     /** Makes a premise bookable, or changes its zone; the reference service must know the premise. */
     async putLocation(request: schedulingV1.PutLocationRequest, context: CallContext): Promise<schedulingV1.PutLocationResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const checks = new FieldChecks().check(PREMISE_ID.test(request.premiseId), 'premiseId', 'must be a premise id');
       const { timeZone } = parseInput(schedulingApi.locationPut, { timeZone: request.timeZone }, checks);
       const zone = canonicalZone(timeZone);

@@ -1,10 +1,10 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
-import { requireRole, type Actor, type CallContext } from '@libs/grpc';
+import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
-import { isStaff, SCHEDULING_ACCESS } from '../access';
+import { isStaff } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { writeTransaction } from '@libs/outbox';
@@ -49,7 +49,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
 
   return {
     async listResources(request: schedulingV1.ListResourcesRequest, context: CallContext): Promise<schedulingV1.ListResourcesResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.browse);
+      const actor = requirePermission(context, 'scheduling:browse');
       new FieldChecks().check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id').throwIfAny();
       const page = await keysetPage({
         cursors,
@@ -64,14 +64,14 @@ export function resourceHandlers(deps: SchedulingDeps) {
     },
 
     async getResource(request: schedulingV1.GetResourceRequest, context: CallContext): Promise<schedulingV1.GetResourceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.browse);
+      const actor = requirePermission(context, 'scheduling:browse');
       const row = await findResource(sequelize, requireUuid(request.id));
       if (!row) throw notFound('resource', request.id);
       return { resource: toResource(row, isStaff(actor)) };
     },
 
     async createResource(request: schedulingV1.CreateResourceRequest, context: CallContext): Promise<schedulingV1.CreateResourceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const input = parseInput(schedulingApi.newResource, request.input ?? schedulingV1.ResourceInput.fromPartial({}));
       const [serviceIds, staffUserIds] = [stored(input.serviceIds) ?? [], stored(input.staffUserIds) ?? []];
       const { idempotencyKey, ...fields } = request;
@@ -90,7 +90,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
     },
 
     async updateResource(request: schedulingV1.UpdateResourceRequest, context: CallContext): Promise<schedulingV1.UpdateResourceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const id = requireUuid(request.id);
       const changes = presentFields({ name: request.name, active: request.active, serviceIds: request.serviceIds?.ids, staffUserIds: request.staffUserIds?.ids });
       parseInput(schedulingApi.resourcePatch, changes);
