@@ -1,6 +1,6 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
 export type { HandlerOptions, CallContext, Actor } from './handler';
-export { grpcService, type ServiceHandlers } from './grpc-service';
+export { grpcService } from './grpc-service';
 export { ActorSigner } from './actor-signature';
 export { requirePermission } from './require-permission';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type FieldError, type Problem } from './errors';

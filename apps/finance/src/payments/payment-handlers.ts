@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { scopeOf } from '../access';
+import { reachOf, scopeOf } from '../access';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
@@ -15,9 +15,9 @@ import { findPayment, insertPayment, listPayments, setPaymentStatus } from './pa
 
 /** The student a payment is submitted for: a student always submits for themselves. */
 async function submitterStudent(sequelize: Sequelize, actor: Actor, requested: string, transaction: Transaction) {
-  if (actor.role !== 'student') return requested;
   const scope = await scopeOf(sequelize, actor, transaction);
-  const own = scope.kind === 'student' ? scope.studentId : null;
+  if (scope.kind === 'all') return requested;
+  const own = scope.studentId;
   if (own === null) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'your user has no student record to pay for');
   if (requested !== '' && requested.toLowerCase() !== own) {
     throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'a student may submit proofs of payment only for themselves');
@@ -75,11 +75,11 @@ export function paymentHandlers(deps: FinanceDeps) {
       parseInput(financeApi.paymentFilters, { status: given(request.status), studentId: given(request.studentId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
-      if (scope.kind === 'student' && scope.studentId === null) return { payments: [], nextCursor: '' };
-      if (scope.kind === 'student' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
+      if (scope.kind === 'own' && scope.studentId === null) return { payments: [], nextCursor: '' };
+      if (scope.kind === 'own' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
         return { payments: [], nextCursor: '' };
       }
-      const studentId = scope.kind === 'student' ? scope.studentId : request.studentId.toLowerCase() || null;
+      const studentId = scope.kind === 'own' ? scope.studentId : request.studentId.toLowerCase() || null;
       const page = await keysetPage({
         cursors: deps.cursors,
         cursor: request.cursor,
@@ -98,7 +98,7 @@ export function paymentHandlers(deps: FinanceDeps) {
       const submission = { studentId: given(request.studentId), amount: amountOf(request.amount), description: request.description, date: request.date };
       checks.parse(financeApi.paymentSubmission, submission);
       // Staff name the student; a student pays for themselves.
-      checks.check(actor.role === 'student' || request.studentId !== '', 'studentId', 'is required');
+      checks.check(reachOf(actor) === 'own' || request.studentId !== '', 'studentId', 'is required');
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse, actor, context };

@@ -1,6 +1,7 @@
 import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
+import { reachOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
 import { FieldChecks, given, notFound, requireUuid } from '@libs/validation';
 import { checkReferences, type Reference } from '../validation/references';
@@ -124,7 +125,7 @@ export function recordHandlers(deps: FinanceDeps) {
 
     async listStudents(_: financeV1.ListStudentsRequest, context: CallContext): Promise<financeV1.ListStudentsResponse> {
       const actor = requirePermission(context, 'finance:read');
-      if (actor.role !== 'student') return { students: await listRecords(sequelize, STUDENTS) };
+      if (reachOf(actor) === 'all') return { students: await listRecords(sequelize, STUDENTS) };
       return { students: await listRecords(sequelize, STUDENTS, { column: 'user_id', value: actor.userId }) };
     },
     getStudent: async (request: financeV1.GetStudentRequest, context: CallContext) => ({

@@ -31,9 +31,9 @@ export function transactionHandlers(deps: FinanceDeps) {
       parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
-      if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
+      if (scope.kind === 'own' && scope.studentId === null) return { transactions: [], nextCursor: '' };
 
-      const studentId = scope.kind === 'student' ? scope.studentId : null;
+      const studentId = scope.kind === 'own' ? scope.studentId : null;
       const page = await keysetPage({
         cursors: deps.cursors,
         cursor: request.cursor,

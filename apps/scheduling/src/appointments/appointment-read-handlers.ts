@@ -89,9 +89,9 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       const where: string[] = [];
       const bind: unknown[] = [];
       const add = (value: unknown) => `$${bind.push(value)}`;
-      if (scope.kind === 'student') where.push(`a.student_id = ${add(scope.studentId)}`);
-      if (scope.kind === 'staff') where.push(`a.resource_id = ANY(${add(scope.resourceIds)}::uuid[])`);
-      if (request.studentId && scope.kind !== 'student') where.push(`a.student_id = ${add(request.studentId.toLowerCase())}`);
+      if (scope.kind === 'own') where.push(`a.student_id = ${add(scope.studentId)}`);
+      if (scope.kind === 'staffed') where.push(`a.resource_id = ANY(${add(scope.resourceIds)}::uuid[])`);
+      if (request.studentId && scope.kind !== 'own') where.push(`a.student_id = ${add(request.studentId.toLowerCase())}`);
       if (request.resourceId) where.push(`a.resource_id = ${add(request.resourceId)}`);
       if (request.locationId) where.push(`a.location_id = ${add(request.locationId)}`);
       if (request.status) where.push(`a.status = ${add(request.status)}`);
