@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import { roleLiterals } from './tools/eslint-rules/role-literals.mjs';
 
 // The module-boundary rule makes the architecture's arrows real (docs/decisions/0001):
 // apps and tools import libs, libs import only libs, and no app imports another app.
@@ -25,4 +26,5 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  roleLiterals,
 ];
