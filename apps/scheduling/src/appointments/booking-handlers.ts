@@ -1,10 +1,10 @@
 import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, given, parseInput, requireUuid } from '@libs/validation';
+import { writeTransaction } from '@libs/outbox';
 import { isStaff, requireStaffing, scopeOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { exclusionBroken } from '../allocation-exclusion';
-import { writeTransaction } from '@libs/outbox';
 import { resolveSlot, slotTaken, type ResolvedSlot } from '../slots/resolve-slot';
 import { act, actorKind, lockVisible } from './appointment-actions';
 import { toAppointment } from './appointment-row';

@@ -4,6 +4,7 @@ import { GrpcStatus, ProblemError, requirePermission, type CallContext } from '@
 import { recordEvent } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
+import { writeTransaction } from '@libs/outbox';
 import { isStartAndId } from '../keyset-positions';
 import { requireStaffing, scopeOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
@@ -13,7 +14,6 @@ import { BLOCK_CANCELLATION_REASON } from '../appointments/cancellation-reasons'
 import { PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { exclusionBroken } from '../allocation-exclusion';
-import { writeTransaction } from '@libs/outbox';
 import { findResource } from '../resources/resource-store';
 import { parseInstant, timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';

@@ -4,8 +4,8 @@ import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
-import type { SchedulingDeps } from '../scheduling-deps';
 import { writeTransaction } from '@libs/outbox';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
 
 const { canonicalZone } = schedulingFields;

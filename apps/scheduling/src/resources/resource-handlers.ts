@@ -4,10 +4,10 @@ import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
+import { writeTransaction } from '@libs/outbox';
 import { isStaff } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../scheduling-deps';
-import { writeTransaction } from '@libs/outbox';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
 
 /** Ids as stored: lower case (the API's schema has refused repeats). */

@@ -3,8 +3,8 @@ import { schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contra
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
-import type { SchedulingDeps } from '../scheduling-deps';
 import { writeTransaction } from '@libs/outbox';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findResource, type ResourceRow } from '../resources/resource-store';
 import { checkWindows } from '../schedule/rules';
 import { formatLocalTime, timeChecks } from '../time/time-input';

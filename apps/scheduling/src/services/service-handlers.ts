@@ -4,8 +4,8 @@ import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
-import type { SchedulingDeps } from '../scheduling-deps';
 import { writeTransaction } from '@libs/outbox';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
 
 export function serviceHandlers(deps: SchedulingDeps) {
