@@ -131,18 +131,3 @@ export function unaryHandler<Req, Res>(
     }
   };
 }
-
-type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
-
-/**
- * A service's implementation from its handlers (named as the generated server interface names its methods,
- * e.g. holdSlot): each wrapped by unaryHandler under its RPC's name (HoldSlot).
- */
-export function serviceImplementation<S>(handling: HandlerOptions, handlers: Record<keyof S, AnyHandler>): S {
-  const wrapped = Object.entries(handlers).map(([name, handler]) => [
-    name,
-    unaryHandler(handling, name[0].toUpperCase() + name.slice(1), handler as AnyHandler),
-  ]);
-  // Each entry keeps its handler's request and response types at run time; the record type cannot say so.
-  return Object.fromEntries(wrapped) as S;
-}
