@@ -1,6 +1,6 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export { serviceImplementation, unaryHandler, type HandlerOptions, type CallContext, type Actor } from './handler';
-export { ActorSigner } from './actor-signature';
+export { serviceImplementation, unaryHandler, type HandlerOptions, type CallContext } from './handler';
+export { ActorSigner, type Actor } from './actor-signature';
 export { requireRole } from './require-role';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type FieldError, type Problem } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { RpcError } from './errors';
-import type { Actor, CallContext } from './handler';
+import type { Actor } from './actor-signature';
+import type { CallContext } from './handler';
 
 /**
  * The gateway authorises routes too; services check again, from the signed
