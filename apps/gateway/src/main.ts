@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   await bootstrapAdmin(config, sequelize, logger);
   const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
 
-  const upstreams = connectUpstreams(config, logger, keys.limiter);
+  const upstreams = connectUpstreams(config, logger);
   // Bound slow or stalled clients (slowloris): no request may hold a socket for
   // longer than these, and Node checks them often enough to notice in time.
   const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;

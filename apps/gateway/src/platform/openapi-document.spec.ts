@@ -17,7 +17,7 @@ const config = readConfig();
 const logger = createLogger('gateway', 'silent');
 const sequelize = createSequelize(config.DATABASE_URL, 1);
 const keys = new KeyVerifier(sequelize, keyVerifierOptions(config), logger);
-const upstreams = connectUpstreams(config, logger, keys.limiter);
+const upstreams = connectUpstreams(config, logger);
 const document = buildOpenApiDocument(allOperations(), 'test');
 const app = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] });
 

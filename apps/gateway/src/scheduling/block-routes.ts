@@ -1,5 +1,5 @@
 import { toBlockJson, type schedulingV1 } from '@libs/contracts';
-import type { Caller } from '../identity/access-guard';
+import type { Caller } from '../platform/routing/access';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';

@@ -1,7 +1,7 @@
 import { toResourceJson, type schedulingV1 } from '@libs/contracts';
 import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
 import { etagOf } from '../platform/http/if-match';
-import type { Caller } from '../identity/access-guard';
+import type { Caller } from '../platform/routing/access';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';

@@ -46,7 +46,7 @@ export async function startGatewayUnderTest(
   };
   const logger = createLogger('gateway', 'silent');
   const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
-  const upstreams = connectUpstreams(config, logger, keys.limiter);
+  const upstreams = connectUpstreams(config, logger);
   const app = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] });
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,7 +3,7 @@ import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../../config';
 import { AnswerCache } from './answer-cache';
-import { Upstream, type CallGate } from './upstream';
+import { Upstream } from './upstream';
 import { registerBreakerStates } from './upstream-metrics';
 
 export interface Upstreams {
@@ -15,10 +15,8 @@ export interface Upstreams {
   scheduling: Upstream<schedulingV1.SchedulingServiceClient>;
 }
 
-/** `callGate` holds each key to its concurrency limit (the key verifier's limiter). */
-export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate: CallGate): Upstreams {
+export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
   const options = {
-    callGate,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,
     actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
