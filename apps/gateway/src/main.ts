@@ -9,6 +9,7 @@ import { buildApp } from './platform/app';
 import { answerClientErrors } from './platform/http/client-errors';
 import { migrations } from './migrations';
 import { parseChangelog } from './platform/changelog/parse-changelog';
+import { registerBreakerStates } from './platform/upstreams/upstream-metrics';
 import { allUpstreams, connectUpstreams } from './platform/upstreams/upstreams';
 
 async function main(): Promise<void> {
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
 
   const upstreams = connectUpstreams(config, logger);
+  registerBreakerStates(() => allUpstreams(upstreams));
   // Bound slow or stalled clients (slowloris): no request may hold a socket for
   // longer than these, and Node checks them often enough to notice in time.
   const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;

@@ -4,7 +4,6 @@ import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../../config';
 import { AnswerCache } from './answer-cache';
 import { Upstream } from './upstream';
-import { registerBreakerStates } from './upstream-metrics';
 
 export interface Upstreams {
   reference: Upstream<referenceV1.ReferenceServiceClient>;
@@ -30,15 +29,13 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstrea
             maxBytes: config.REFERENCE_CACHE_MAX_BYTES,
           }) }
       : options;
-  const upstreams: Upstreams = {
+  return {
     reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), cached, logger),
     catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), cached, logger),
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
     audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
     scheduling: new Upstream('scheduling', createClient(schedulingV1.SchedulingServiceClient, config.SCHEDULING_ADDR), options, logger),
   };
-  registerBreakerStates(() => allUpstreams(upstreams));
-  return upstreams;
 }
 
 export const allUpstreams = (upstreams: Upstreams) => [
