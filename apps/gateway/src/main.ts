@@ -5,7 +5,7 @@ import { startMetricsServer } from '@libs/metrics';
 import { bootstrapAdmin } from './identity/bootstrap-admin';
 import { keyVerifierOptions, startKeyVerifier } from './identity/key-verifier';
 import { readConfig } from './config';
-import { buildApp } from './platform/app';
+import { buildApp } from './app';
 import { answerClientErrors } from './platform/http/client-errors';
 import { migrations } from './migrations';
 import { parseChangelog } from './platform/changelog/parse-changelog';

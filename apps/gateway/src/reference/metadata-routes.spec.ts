@@ -3,7 +3,7 @@ import { createLogger } from '@libs/logging';
 import { createSequelize } from '@libs/db';
 import { KeyVerifier, keyVerifierOptions } from '../identity/key-verifier';
 import { configSchema } from '../config';
-import { buildApp } from '../platform/app';
+import { buildApp } from '../app';
 import { allUpstreams, connectUpstreams } from '../platform/upstreams/upstreams';
 
 // GET /api/v1/metadata needs neither key nor service: an app built with unconnected clients answers it.

@@ -6,7 +6,7 @@ import { createSequelize } from '@libs/db';
 import { createLogger } from '@libs/logging';
 import { keyVerifierOptions, startKeyVerifier, type KeyVerifier } from '../identity/key-verifier';
 import { readConfig, type GatewayConfig } from '../config';
-import { buildApp } from '../platform/app';
+import { buildApp } from '../app';
 import { allUpstreams, connectUpstreams } from '../platform/upstreams/upstreams';
 
 export interface Reply {
