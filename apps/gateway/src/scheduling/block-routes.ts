@@ -4,7 +4,7 @@ import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './block-operations';
-import { nextCursorOf, returned } from './send';
+import { nextCursorOf, returned } from './scheduling-response';
 import { seesStaff } from './staff-view';
 
 /** Who created a block is a staff user id: null for callers who are not staff. */

@@ -8,7 +8,7 @@ import { searchsetBundle } from '../reference/fhir/bundle';
 import { schedule } from './fhir/schedule';
 import * as op from './resource-operations';
 import { seesStaff } from './staff-view';
-import { nextCursorOf, returned, sendVersioned } from './send';
+import { nextCursorOf, returned, sendVersioned } from './scheduling-response';
 
 /** Who staffs a resource is for staff only (the service sends the others an empty list): left out for them. */
 function resourceJsonFor(caller: Caller) {
