@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Actor } from './handler';
 
 /** How long a signature stays good: calls carry a deadline of seconds; this allows for clock skew between hosts. */
 const MAX_AGE_MS = 5 * 60_000;
@@ -10,6 +9,12 @@ const MAX_AGE_MS = 5 * 60_000;
 const REUSE_MS = 10_000;
 /** Actors whose latest signature is kept (each side): a busy gateway serves a few thousand keys at once. */
 const REMEMBERED_ACTORS = 10_000;
+
+/** The user a call acts for: whom the gateway vouches for, and whom a service checks a role of. */
+export interface Actor {
+  userId: string;
+  role: string;
+}
 
 const actorKey = (actor: Actor) => `${actor.userId}\n${actor.role}`;
 

@@ -3,16 +3,11 @@ import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc
 import { isTransientDatabaseError } from '@libs/db';
 import { plainRequestId, requestContext, type Logger } from '@libs/logging';
 import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext, type Span } from '@libs/tracing';
-import type { ActorSigner } from './actor-signature';
+import type { Actor, ActorSigner } from './actor-signature';
 import { RpcError } from './errors';
 import { observeHandledCall } from './handler-metrics';
 import { METADATA } from './metadata';
 import { INTERNAL_ERROR, safeCallback } from './safe-callback';
-
-export interface Actor {
-  userId: string;
-  role: string;
-}
 
 export interface CallContext {
   requestId: string;

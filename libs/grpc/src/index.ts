@@ -1,7 +1,7 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export type { HandlerOptions, CallContext, Actor } from './handler';
+export type { HandlerOptions, CallContext } from './handler';
 export { grpcService } from './grpc-service';
-export { ActorSigner } from './actor-signature';
+export { ActorSigner, type Actor } from './actor-signature';
 export { requirePermission } from './require-permission';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type Problem } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';

@@ -1,7 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { grantedRoles, isGranted, type Permission } from '@libs/contracts';
 import { RpcError } from './errors';
-import type { Actor, CallContext } from './handler';
+import type { Actor } from './actor-signature';
+import type { CallContext } from './handler';
 
 /**
  * The one way a service checks a permission: the call's signed actor must hold it in the permission table

@@ -3,8 +3,8 @@ import { appointmentsApi, type Permission } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { problem, type ResponseDoc } from '../platform/routing/responses';
-import { REFUSALS } from '../scheduling/shared-schemas';
-import { APPOINTMENTS_PATH, byId, eitherRefusal, notFound, oneAppointment, tag } from './appointment-docs';
+import { REFUSALS } from '../scheduling/refusal-schemas';
+import { APPOINTMENTS_PATH, byId, eitherRefusal, notFound, oneAppointment, tag } from './appointment-operation-parts';
 
 /**
  * The moves of an appointment (docs/SCHEDULING.md, "States"): each is a POST on the appointment, honours

@@ -1,8 +1,9 @@
 import type { Sequelize } from 'sequelize';
 import { HttpProblem } from '@libs/http-problems';
 import type { GatewayConfig } from '../config';
+import { unauthorized } from '../platform/http/unauthorized';
 import { route, type Route } from '../platform/routing/operation';
-import { signedIn, unauthorized } from './access-guard';
+import { signedIn } from './access-guard';
 import * as op from './identity-operations';
 import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from './login-throttle';
 import { hashPassword, needsRehash, verifyPassword } from './password';
