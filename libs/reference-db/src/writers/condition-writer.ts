@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { ConditionRecord, IndicationRecord } from '../records';
 import { drugKey } from '../source-ids';
 import { catalogueTable } from './table';
-import { MissingReferenceError, upsertRecords } from './upsert-rows';
+import { MissingReferenceError, upsertRecords } from './upsert-records';
 
 const CONDITIONS = catalogueTable<ConditionRecord>({
   table: 'conditions',

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { DISEASE, type DiseaseRecord } from '@libs/contracts';
 import { entityTable } from './table';
-import { upsertRecords } from './upsert-rows';
+import { upsertRecords } from './upsert-records';
 
 const DISEASES = entityTable('diseases', DISEASE);
 

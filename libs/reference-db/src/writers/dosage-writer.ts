@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DosageRecord } from '../records';
 import { catalogueTable } from './table';
-import { upsertRecords } from './upsert-rows';
+import { upsertRecords } from './upsert-records';
 
 const DOSAGES = catalogueTable<DosageRecord>({
   table: 'dosages',

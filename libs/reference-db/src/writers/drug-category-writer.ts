@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { DrugCategoryRecord } from '../records';
 import { atcLevel, atcParent } from '../source-ids';
 import { catalogueTable } from './table';
-import { upsertRecords } from './upsert-rows';
+import { upsertRecords } from './upsert-records';
 
 export class InvalidAtcCodeError extends Error {
   constructor(code: string) {

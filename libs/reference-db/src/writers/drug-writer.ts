@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DrugRecord } from '../records';
 import { catalogueTable } from './table';
-import { upsertRecords } from './upsert-rows';
+import { upsertRecords } from './upsert-records';
 
 const DRUGS = catalogueTable<DrugRecord>({
   table: 'drugs',

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { LabTestRecord } from '../records';
 import { catalogueTable } from './table';
-import { upsertRecords } from './upsert-rows';
+import { upsertRecords } from './upsert-records';
 
 const LAB_TESTS = catalogueTable<LabTestRecord>({
   table: 'lab_tests',
