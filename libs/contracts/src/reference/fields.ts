@@ -1,9 +1,8 @@
 /**
- * A reference entity's fields, declared once (docs/decisions/0009 fixed the API's names). The declaration gives
- * each field its gRPC name and its kind; every other spelling follows from the name: the record's and the gRPC
- * message's camelCase, the table column, the source file's column and the API's JSON name. A few older names
- * that do not follow are given explicitly. The parser, the writer, the store, the gRPC mapping and the gateway's
- * schema all read the declaration.
+ * A reference entity's fields, declared once. The declaration gives each field its gRPC name and its kind; every
+ * other spelling follows from the name: the record's and the gRPC message's camelCase, the table column, the
+ * source file's column and the API's JSON name. A few older names that do not follow are given explicitly. The
+ * parser, the writer, the store, the gRPC mapping and the gateway's schema all read the declaration.
  */
 
 /**
@@ -26,15 +25,13 @@ export interface FieldDeclaration {
   readonly description?: string;
 }
 
-/** How the API spells its JSON names: `Disease_ID` (the disease fields clients have always been given) or `drugbankId`. */
-export type JsonNaming = 'Title_Snake' | 'camelCase';
-
 /** A field's spellings besides its gRPC name. */
 export interface Spellings {
   /** The record's and the gRPC message's property (camelCase, as ts-proto spells it). */
   readonly property: string;
   readonly column: string;
   readonly source: string;
+  /** The API's JSON name: Title_Snake, as decision 0009 fixed the disease fields (Disease_ID). */
   readonly json: string;
 }
 
@@ -61,7 +58,7 @@ const capitalised = (word: string): string => word.charAt(0).toUpperCase() + wor
 /** Id and Ids are initialisms in the source's and the API's names: DiseaseID, Parent_IDs. */
 const titled = (word: string): string => ({ id: 'ID', ids: 'IDs' })[word] ?? capitalised(word);
 
-function spelled(field: FieldDeclaration, json: JsonNaming): Field {
+function spelled(field: FieldDeclaration): Field {
   const [first = '', ...rest] = field.name.split('_');
   const property = first + rest.map(capitalised).join('');
   const words = [first, ...rest].map(titled);
@@ -70,7 +67,7 @@ function spelled(field: FieldDeclaration, json: JsonNaming): Field {
     property,
     column: field.column ?? field.name,
     source: field.source ?? words.join(''),
-    json: json === 'camelCase' ? property : words.join('_'),
+    json: words.join('_'),
   };
 }
 
@@ -78,14 +75,13 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /**
  * Declares an entity whose fields are those of the gRPC message `Message` (less the ones the service fills,
- * such as the id): the type check fails while the declaration and the .proto differ.
+ * such as the id): the type check fails while the declaration and the .proto differ. Two calls, because
+ * TypeScript infers the fields only when no type argument is given with them.
  */
 export function defineEntity<Message>() {
   return <const F extends readonly FieldDeclaration[]>(
-    declaration: { json: JsonNaming; fields: F } & (Same<MessageOf<Entity<F>>, Message> extends true
-      ? unknown
-      : { fields: 'the declared fields are not the gRPC message' }),
-  ): Entity<F> => ({ fields: declaration.fields.map((field) => spelled(field, declaration.json)) as Entity<F>['fields'] });
+    fields: F & (Same<MessageOf<Entity<F>>, Message> extends true ? unknown : 'the declared fields are not the gRPC message'),
+  ): Entity<F> => ({ fields: fields.map(spelled) as Entity<F>['fields'] });
 }
 
 /** The gRPC message's fields of a record. */
