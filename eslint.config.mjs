@@ -22,7 +22,8 @@ const roleLiteral = `Literal[value=${role}]`;
 
 /**
  * Where a string is a role: compared with, assigned to, defaulted for or switched on a role holder; the role of an
- * object; an array `.includes(…role)` searches; a second role in a list of roles or in a union type. The same words
+ * object; an array `.includes(…role)` searches; a second role in a list of roles or in a union type; an argument
+ * of a call. The same words
  * elsewhere ('student' as an audited entity, a scope or a refusal reason) are not roles.
  */
 const ROLE_CONTEXTS = [
@@ -34,6 +35,8 @@ const ROLE_CONTEXTS = [
   `ArrayExpression > ${roleLiteral} ~ ${roleLiteral}`,
   `:matches(TSPropertySignature[key.name=${holder}], Identifier[name=${holder}]) TSLiteralType > ${roleLiteral}`,
   `TSUnionType > TSLiteralType[literal.value=${role}] ~ TSLiteralType > ${roleLiteral}`,
+  // A role handed to a function (`createUser(…, 'admin')`); `notFound('student')` names an entity, not a role.
+  `:matches(CallExpression, NewExpression):not([callee.name='notFound']) > ${roleLiteral}.arguments`,
 ];
 
 const MESSAGE =
