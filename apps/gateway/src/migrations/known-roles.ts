@@ -15,6 +15,6 @@ export function knownRoles(roles: readonly string[]): Migration {
       });
     },
     // Nothing to undo: the rows are what the code knew, and users may hold them.
-    async down() {},
+    down: () => Promise.resolve(),
   };
 }
