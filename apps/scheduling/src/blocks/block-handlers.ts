@@ -1,10 +1,9 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, ProblemError, requirePermission, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
-import { writeTransaction } from '@libs/outbox';
 import { isStartAndId } from '../keyset-positions';
 import { requireStaffing, scopeOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';

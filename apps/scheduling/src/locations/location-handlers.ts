@@ -1,10 +1,9 @@
 import { QueryTypes } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
-import { writeTransaction } from '@libs/outbox';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
 

@@ -1,10 +1,9 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
 import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
-import { writeTransaction } from '@libs/outbox';
 import { isStaff } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../scheduling-deps';

@@ -1,12 +1,11 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
-import { writeTransaction } from '@libs/outbox';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { findResource, type ResourceRow } from '../resources/resource-store';
-import { checkWindows } from '../schedule/rules';
+import { checkWindows } from './schedule-rules';
 import { formatLocalTime, timeChecks } from '../time/time-input';
 
 
