@@ -34,15 +34,15 @@ function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'na
   return request.order === referenceV1.SortOrder.SORT_ORDER_DESC ? 'name-desc' : 'name-asc';
 }
 
+/** A busy database's moment passes quickly; a second is long enough not to add to it. */
+const SEARCH_RETRY_AFTER_SECONDS = 1;
+
 /**
  * A search the database stopped at its statement timeout. Not INVALID_ARGUMENT: every query is bounded to
  * be cheap (docs/SEARCH.md), so this means a busy database, and the same search may well pass later. Not
  * UNAVAILABLE or DEADLINE_EXCEEDED either: the service is up and answered, and the gateway's breaker must
  * not open because one client's searches are slow. RESOURCE_EXHAUSTED with a Retry-After → 429.
  */
-/** A busy database's moment passes quickly; a second is long enough not to add to it. */
-const SEARCH_RETRY_AFTER_SECONDS = 1;
-
 const searchTooCostly = (error: SearchTimeoutError) =>
   new RpcError(
     GrpcStatus.RESOURCE_EXHAUSTED,
