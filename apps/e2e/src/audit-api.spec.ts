@@ -88,8 +88,8 @@ describe('GET /api/v1/audit, /verify and /dead-letters', () => {
     const entries = await allAuditEntries(system);
     for (const entry of entries) {
       expect(entry.schemaVersion).toBe(AUDIT_SCHEMA_VERSION);
-      const { eventId, occurredAt, action, entityType, entityIds, actor, requestId, schemaVersion, before, after } = entry;
-      const event = { eventId, occurredAt, action, entityType, entityIds, actor, requestId, schemaVersion, before, after };
+      const { eventId, occurredAt, action, entityType, entityIds, actor, requestId, schemaVersion, subjects, before, after } = entry;
+      const event = { eventId, occurredAt, action, entityType, entityIds, actor, requestId, schemaVersion, subjects, before, after };
       const hash = createHash('sha256').update(entry.prevHash).update(canonicalJson(event)).digest('hex');
       expect(hash).toBe(entry.hash);
     }

@@ -86,11 +86,15 @@ export function snapshotJson<E extends AuditedEntityType>(entityType: E, value: 
 }
 
 /**
- * The version of the shape of `before`/`after`, carried as the event's `schemaVersion`. Events without
- * it (version 1, written before it existed) held the gRPC message as JSON: amounts as strings, "" for
- * absent values. Raise it whenever an entity's JSON shape changes in a way old readers would misread,
- * and teach the audit service's reader to show the older versions in the new shape. Version 3 differs
- * from 2 only in that free text left empty (a transaction's `notes`, a payment's `description` and
- * `note`) is null where version 2 wrote "": both fit the schema, so version 2 is shown as stored.
+ * The version of the event, carried as its `schemaVersion`. Events without it (version 1, written before it
+ * existed) held the gRPC message as JSON: amounts as strings, "" for absent values. Raise it whenever an
+ * entity's JSON shape changes in a way old readers would misread, and teach the audit service's reader to show
+ * the older versions in the new shape; or when the event gains a field. Version 3 differs from 2 only in that
+ * free text left empty (a transaction's `notes`, a payment's `description` and `note`) is null where version 2
+ * wrote "": both fit the schema, so version 2 is shown as stored. Version 4 adds `subjects` (SUBJECTS_VERSION);
+ * its `before`/`after` are those of version 3.
  */
-export const AUDIT_SCHEMA_VERSION = 3;
+export const AUDIT_SCHEMA_VERSION = 4;
+
+/** The first version whose events carry `subjects`: from it on they must, before it they cannot. */
+export const SUBJECTS_VERSION = 4;

@@ -24,6 +24,7 @@ export { jsonOf, jsonShapeOf } from './reference/json';
 export { DISEASE, type DiseaseRecord } from './reference/disease-fields';
 export {
   AUDIT_SCHEMA_VERSION,
+  SUBJECTS_VERSION,
   AUDITED_ENTITIES,
   snapshotJson,
   type AuditedEntityType,

@@ -21,8 +21,24 @@ export interface EventDraft<E extends AuditedEntityType> {
   after: Snapshot<EntityMessage<E>> | undefined;
 }
 
-/** The audit event of a change, made by the call that changes it. */
-export function auditEventOf<E extends AuditedEntityType>(context: CallContext, actor: Actor, draft: EventDraft<E>): AuditEvent {
+/** Every record a draft holds, those of `before` and then those of `after`. */
+export const recordsOf = <E extends AuditedEntityType>(draft: EventDraft<E>): EntityMessage<E>[] =>
+  [draft.before, draft.after].flatMap((snapshot) => (snapshot ? ([] as EntityMessage<E>[]).concat(snapshot) : []));
+
+/**
+ * Who, besides the roles that reach every such record, may read what a draft holds through the API, just before
+ * or just after the change (the event's `subjects`): the producing service's access rules (its `access.ts`),
+ * read in the change's transaction.
+ */
+export type Readers<E extends AuditedEntityType> = (sequelize: Sequelize, transaction: Transaction, draft: EventDraft<E>) => Promise<readonly string[]>;
+
+/** The audit event of a change, made by the call that changes it; `subjects` as `Readers` finds them. */
+export function auditEventOf<E extends AuditedEntityType>(
+  context: CallContext,
+  actor: Actor,
+  draft: EventDraft<E>,
+  subjects: readonly string[],
+): AuditEvent {
   return {
     eventId: randomUUID(),
     occurredAt: new Date().toISOString(),
@@ -32,6 +48,8 @@ export function auditEventOf<E extends AuditedEntityType>(context: CallContext, 
     actor: { userId: actor.userId, role: actor.role },
     requestId: context.requestId,
     schemaVersion: AUDIT_SCHEMA_VERSION,
+    // Once each, in one order: the same readers always make the same event.
+    subjects: [...new Set(subjects)].sort(),
     before: snapshotJson(draft.entityType, draft.before ?? null),
     after: snapshotJson(draft.entityType, draft.after ?? null),
   };
@@ -47,6 +65,7 @@ export const outboxInsert = (event: AuditEvent): Statement => ({
 /**
  * Writes the audit event of a change into the outbox, inside the change's own
  * transaction: either both commit or neither does, so no change goes unaudited.
+ * Its subjects are read in that transaction too, after the change.
  */
 export async function recordEvent<E extends AuditedEntityType>(
   sequelize: Sequelize,
@@ -54,8 +73,9 @@ export async function recordEvent<E extends AuditedEntityType>(
   context: CallContext,
   actor: Actor,
   draft: EventDraft<E>,
+  readers: Readers<E>,
 ): Promise<AuditEvent> {
-  const event = auditEventOf(context, actor, draft);
+  const event = auditEventOf(context, actor, draft, await readers(sequelize, transaction, draft));
   const { text, values } = outboxInsert(event);
   await sequelize.query(text, { bind: values, transaction });
   return event;

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { ConsumeMessage } from 'amqplib';
 import pino from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { SUBJECTS_VERSION } from '@libs/contracts';
 import { openServiceDatabase } from '@libs/db';
 import { createScratchDatabase, startTcpProxy, waitFor, type ScratchDatabase, type TcpProxy } from '@libs/testing';
 import { testEvent } from '../entries/test-events';
@@ -75,6 +76,8 @@ describe('auditMessageHandler (PostgreSQL behind a proxy the test can cut)', () 
     ['not JSON', '{"eventId": '],
     ['not an event', { hello: 'world' }],
     ['an event with an unknown field', { ...testEvent(), extra: 1 }],
+    ['an event of a version with subjects that lacks them', testEvent({ schemaVersion: SUBJECTS_VERSION })],
+    ['an event of a version before subjects that carries them', testEvent({ schemaVersion: SUBJECTS_VERSION - 1, subjects: ['u1'] })],
   ])('dead-letters a message that is %s at once', async (_what, body) => {
     expect(await handle()(messageOf(body))).toBe('reject');
   });

@@ -5,7 +5,7 @@ import { entryHash, GENESIS_HASH } from './entry-hash';
 
 export type AppendOutcome = 'stored' | 'duplicate';
 
-const COLUMNS_PER_ROW = 14;
+const COLUMNS_PER_ROW = 15;
 
 /** Normalised to what the row gives back, so /verify recomputes the very same hash. */
 function normalised(received: AuditEvent): AuditEvent {
@@ -64,18 +64,19 @@ export async function appendEvents(
         hash,
         traceIds[index] ?? null,
         event.schemaVersion ?? null,
+        event.subjects ?? null,
       );
       prevHash = hash;
       return 'stored';
     });
     const rows = Array.from({ length: bind.length / COLUMNS_PER_ROW }, (_, row) => {
       const p = (column: number) => `$${row * COLUMNS_PER_ROW + column}`;
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)})`;
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)}::jsonb, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)})`;
     });
     // Rows are listed in chain order; sequence (bigserial) follows the VALUES order of one INSERT.
     const insert = {
       text: `INSERT INTO audit_entries (event_id, occurred_at, action, entity_type, entity_ids, actor_id, actor_role,
-                                        request_id, before, after, prev_hash, hash, trace_id, schema_version)
+                                        request_id, before, after, prev_hash, hash, trace_id, schema_version, subjects)
              VALUES ${rows.join(', ')}`,
       values: bind,
     };

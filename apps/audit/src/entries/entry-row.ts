@@ -20,11 +20,13 @@ export interface EntryRow {
   trace_id: string | null;
   /** The event's schemaVersion; null when it had none (version 1). */
   schema_version: number | null;
+  /** The event's subjects; null when it had none (before SUBJECTS_VERSION). */
+  subjects: string[] | null;
 }
 
 // Note: the output column "sequence" is text, so ORDER BY must name audit_entries.sequence to sort numerically.
 export const ENTRY_COLUMNS = `sequence::text, event_id::text, occurred_at, action, entity_type, entity_ids, actor_id,
-  actor_role, request_id, before, after, prev_hash, hash, recorded_at, trace_id, schema_version`;
+  actor_role, request_id, before, after, prev_hash, hash, recorded_at, trace_id, schema_version, subjects`;
 
 /** The event a row was stored from, exactly as it was hashed. */
 export function eventOf(row: EntryRow): AuditEvent {
@@ -37,6 +39,7 @@ export function eventOf(row: EntryRow): AuditEvent {
     actor: { userId: row.actor_id, role: row.actor_role },
     requestId: row.request_id,
     ...(row.schema_version !== null && { schemaVersion: row.schema_version }),
+    ...(row.subjects !== null && { subjects: row.subjects }),
     before: row.before,
     after: row.after,
   };
@@ -44,7 +47,7 @@ export function eventOf(row: EntryRow): AuditEvent {
 
 /** An entry as the API shows it: `before`/`after` in the current shape of its entity, whatever version stored them. */
 export function toEntry(row: EntryRow): auditV1.AuditEntry {
-  const { before, after, schemaVersion, ...event } = eventOf(row);
+  const { before, after, schemaVersion, subjects, ...event } = eventOf(row);
   const shown = (snapshot: unknown) => JSON.stringify(currentShape(row.entity_type, schemaVersion, snapshot));
   return {
     ...event,
@@ -56,5 +59,6 @@ export function toEntry(row: EntryRow): auditV1.AuditEntry {
     recordedAt: row.recorded_at.toISOString(),
     traceId: row.trace_id ?? '',
     schemaVersion: schemaVersion ?? 0,
+    subjects: subjects ?? [],
   };
 }

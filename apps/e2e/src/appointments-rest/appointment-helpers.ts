@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_USER_IDS } from '@libs/contracts';
+import { DEMO_USER_IDS, type Role } from '@libs/contracts';
 import { signUp, type RunningSystem } from '@libs/testing';
 import { api } from '../http';
 import { ADMIN, SchedulingCaller, setUpClinic, type ClinicOptions } from '../scheduling/scheduling-client';
@@ -41,14 +41,16 @@ export interface Slot {
   locationId: string;
 }
 
-/** Another student: an account signed up as anyone does, made a student by the admin. */
-export async function anotherStudent(system: RunningSystem): Promise<{ key: string; userId: string }> {
-  const { key } = await signUp(system.gatewayUrl, { email: `student-${randomUUID()}@example.org`, password: 'a fine password' });
+/** Another user of a role: an account signed up as anyone does, given the role by the admin. */
+export async function anotherUser(system: RunningSystem, role: Role): Promise<{ key: string; userId: string }> {
+  const { key } = await signUp(system.gatewayUrl, { email: `${role}-${randomUUID()}@example.org`, password: 'a fine password' });
   const me = await api(system.gatewayUrl, '/api/v1/auth/me', { key });
   const userId: string = me.body.id;
-  const changed = await api(system.gatewayUrl, `/api/v1/auth/users/${userId}`, { key: system.keys.admin, method: 'PATCH', body: { role: 'student' } });
-  if (changed.status !== 200) throw new Error(`could not make ${userId} a student: ${changed.status}`);
+  const changed = await api(system.gatewayUrl, `/api/v1/auth/users/${userId}`, { key: system.keys.admin, method: 'PATCH', body: { role } });
+  if (changed.status !== 200) throw new Error(`could not make ${userId} a ${role}: ${changed.status}`);
   return { key, userId };
 }
+
+export const anotherStudent = (system: RunningSystem) => anotherUser(system, 'student');
 
 export { ADMIN, SchedulingCaller };

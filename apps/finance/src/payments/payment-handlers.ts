@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { reachOf, scopeOf } from '../access';
+import { reachOf, readersOf, scopeOf } from '../access';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
@@ -64,7 +64,7 @@ export function paymentHandlers(deps: FinanceDeps) {
         entityIds: [id],
         before,
         after,
-      });
+      }, readersOf);
       return { payment: after };
     });
   }
@@ -118,7 +118,7 @@ export function paymentHandlers(deps: FinanceDeps) {
           entityIds: [id],
           before: null,
           after: payment,
-        });
+        }, readersOf);
         return { payment };
       });
     },

@@ -1,7 +1,7 @@
 import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
-import { reachOf } from '../access';
+import { reachOf, readersOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
 import { FieldChecks, given, notFound, requireUuid } from '@libs/validation';
 import { checkReferences, type Reference } from '../validation/references';
@@ -46,7 +46,7 @@ export function recordHandlers(deps: FinanceDeps) {
         entityIds: [record.id],
         before: null,
         after: record,
-      });
+      }, readersOf);
       return wrap(record);
     });
   }

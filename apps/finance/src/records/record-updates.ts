@@ -1,6 +1,7 @@
 import { financeApi, type EntityMessage, type financeV1 } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
+import { readersOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
@@ -39,7 +40,7 @@ export function recordUpdateHandlers(deps: FinanceDeps) {
         entityIds: [id],
         before,
         after,
-      });
+      }, readersOf);
       return after;
     });
   }

@@ -1,6 +1,7 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
+import { readersOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';
@@ -60,7 +61,7 @@ export function statementHandlers(deps: FinanceDeps) {
           entityIds: [id],
           before: null,
           after: line,
-        });
+        }, readersOf);
         return { line };
       });
     },

@@ -1,6 +1,7 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
+import { readersOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
 import { FieldChecks, parseInput } from '@libs/validation';
 import { checkReferences } from '../validation/references';
@@ -40,7 +41,7 @@ export function bulkHandlers(deps: FinanceDeps) {
           entityIds: ids,
           before: null,
           after: created,
-        });
+        }, readersOf);
         return { ids };
       });
     },
@@ -72,7 +73,7 @@ export function bulkHandlers(deps: FinanceDeps) {
           entityIds: before.map((row) => row.id),
           before,
           after: null,
-        });
+        }, readersOf);
         return { ids: request.ids.map((id) => id.toLowerCase()) };
       });
     },

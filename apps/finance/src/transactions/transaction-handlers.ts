@@ -1,7 +1,7 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { requirePermission, RpcError, type CallContext } from '@libs/grpc';
-import { canSee, scopeOf } from '../access';
+import { canSee, readersOf, scopeOf, usersOfStudents } from '../access';
 import { auditEventOf, outboxInsert, recordEvent, writeTransaction, writeTransactionInRounds } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
@@ -84,7 +84,13 @@ export function transactionHandlers(deps: FinanceDeps) {
       };
       const references = referencesOf(input);
       return writeTransactionInRounds(deps, call, async (rounds) => {
-        const [[answer]] = await rounds.run<CreateAnswer>([createTransactionStatement(fieldsOf(input), actor.userId, references)]);
+        const fields = fieldsOf(input);
+        // The event's subjects (readersOf: its student's user) are read in the create's round: a round of their
+        // own would cost every create a round trip.
+        const [[answer], readers] = (await rounds.run([
+          createTransactionStatement(fields, actor.userId, references),
+          usersOfStudents(fields.studentId ? [fields.studentId] : []),
+        ])) as [CreateAnswer[], { user_id: string }[]];
         const { found, created } = createdFrom(answer);
         reportMissing(checks, references, found);
         checks.throwIfAny();
@@ -95,7 +101,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           entityIds: [created.id],
           before: null,
           after: created,
-        });
+        }, readers.map((row) => row.user_id));
         await rounds.last([outboxInsert(event)]);
         return { transaction: created };
       });
@@ -134,7 +140,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           entityIds: [id],
           before,
           after,
-        });
+        }, readersOf);
         return { transaction: after };
       });
     },
@@ -155,7 +161,7 @@ export function transactionHandlers(deps: FinanceDeps) {
           entityIds: [id],
           before,
           after: null,
-        });
+        }, readersOf);
         return { id };
       });
     },

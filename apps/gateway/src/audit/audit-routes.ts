@@ -1,4 +1,4 @@
-import type { auditV1 } from '@libs/contracts';
+import { SUBJECTS_VERSION, type auditV1 } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './audit-operations';
@@ -17,6 +17,8 @@ function toEntryJson(entry: auditV1.AuditEntry) {
     requestId: entry.requestId,
     ...(entry.traceId && { traceId: entry.traceId }),
     ...(entry.schemaVersion && { schemaVersion: entry.schemaVersion }),
+    // gRPC cannot tell an empty list from none: the version says whether the event had subjects.
+    ...(entry.schemaVersion >= SUBJECTS_VERSION && { subjects: entry.subjects }),
     before: JSON.parse(entry.beforeJson || 'null'),
     after: JSON.parse(entry.afterJson || 'null'),
     prevHash: entry.prevHash,

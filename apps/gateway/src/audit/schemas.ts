@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUBJECTS_VERSION } from '@libs/contracts';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const count = z.int().min(0);
@@ -23,6 +24,14 @@ export const auditEntry = z
         description:
           'The shape of `before`/`after` when the event was written; absent for version 1, whose entries are ' +
           'served converted to the current shape (docs/AUDIT.md).',
+      }),
+    subjects: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'The users who, besides the roles that read every such record, could read the entity through the API just ' +
+          `before or just after the change; from schemaVersion ${SUBJECTS_VERSION} on, absent before it (docs/AUDIT.md).`,
       }),
     before: z.unknown().meta({ description: 'The record before the change; null on create.' }),
     after: z.unknown().meta({ description: 'The record after the change; null on delete.' }),

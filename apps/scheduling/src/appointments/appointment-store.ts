@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Actor, CallContext } from '@libs/grpc';
 import { recordEvent } from '@libs/outbox';
+import { readersOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, toAppointment, type AppointmentRow } from './appointment-row';
 import { changesCalendarStatus, OCCUPYING, type Status } from './appointment-states';
 import type { Policy } from './policy';
@@ -128,7 +129,7 @@ export async function recordChange(
     entityIds: [change.id],
     before: change.before && toAppointment(change.before),
     after: toAppointment(after),
-  });
+  }, readersOf);
   return after;
 }
 

@@ -5,7 +5,7 @@ import { recordEvent, writeTransaction } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../keyset-positions';
-import { requireStaffing, scopeOf } from '../access';
+import { readersOf, requireStaffing, scopeOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
 import { MOVES } from '../appointments/appointment-states';
 import { reclaimExpiredHolds, recordChange, setStatus } from '../appointments/appointment-store';
@@ -169,7 +169,7 @@ export function blockHandlers(deps: SchedulingDeps) {
             });
           });
         const block = toBlock((await findBlock(id, transaction)) as BlockRow);
-        await recordEvent(sequelize, transaction, context, actor, { action: 'block.created', entityType: 'block', entityIds: [id], before: null, after: block });
+        await recordEvent(sequelize, transaction, context, actor, { action: 'block.created', entityType: 'block', entityIds: [id], before: null, after: block }, readersOf);
         return { block, cancelledAppointmentIds: under.map((row) => row.id) };
       });
     },
@@ -184,7 +184,7 @@ export function blockHandlers(deps: SchedulingDeps) {
         checkVersion('block', row.version, request.expectedVersion);
         await sequelize.query('UPDATE blocks SET active = false, version = version + 1, updated_at = now() WHERE id = $1', { bind: [id], transaction });
         await sequelize.query('UPDATE allocation SET active = false WHERE block_id = $1', { bind: [id], transaction });
-        await recordEvent(sequelize, transaction, context, actor, { action: 'block.deleted', entityType: 'block', entityIds: [id], before: toBlock(row), after: null });
+        await recordEvent(sequelize, transaction, context, actor, { action: 'block.deleted', entityType: 'block', entityIds: [id], before: toBlock(row), after: null }, readersOf);
         return { id };
       });
     },

@@ -4,6 +4,7 @@ import { requirePermission, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
+import { readersOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
 
@@ -61,7 +62,7 @@ export function locationHandlers(deps: SchedulingDeps) {
           entityIds: [premise.id],
           before: before && toLocation(before),
           after: toLocation(after),
-        });
+        }, readersOf);
         return { location: toLocation(after), created: !before };
       });
     },

@@ -4,7 +4,7 @@ import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
-import { isStaff } from '../access';
+import { isStaff, readersOf } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
@@ -42,7 +42,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
       entityIds: [id],
       before: before && toResource(before, true),
       after: toResource(after, true),
-    });
+    }, readersOf);
     return { resource: toResource(after, true) };
   }
 

@@ -3,6 +3,7 @@ import { schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contra
 import { requirePermission, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { recordEvent, writeTransaction } from '@libs/outbox';
+import { readersOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { findResource, type ResourceRow } from '../resources/resource-store';
 import { checkWindows } from './schedule-rules';
@@ -71,7 +72,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
           entityIds: [resource.id],
           before,
           after,
-        });
+        }, readersOf);
         return { rules: after };
       });
     },
@@ -111,7 +112,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
           entityIds: [resource.id],
           before: before ?? null,
           after,
-        });
+        }, readersOf);
         return { override: after, created: !before };
       });
     },
@@ -133,7 +134,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
           entityIds: [resource.id],
           before,
           after: null,
-        });
+        }, readersOf);
         return { scheduleId: resource.id, localDate: request.localDate };
       });
     },

@@ -4,6 +4,7 @@ import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
+import { readersOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
 
@@ -18,7 +19,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
       entityIds: [id],
       before: before && toService(before),
       after: toService(after),
-    });
+    }, readersOf);
     return { service: toService(after) };
   }
 

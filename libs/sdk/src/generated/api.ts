@@ -2248,6 +2248,8 @@ export interface components {
             traceId?: string;
             /** @description The shape of `before`/`after` when the event was written; absent for version 1, whose entries are served converted to the current shape (docs/AUDIT.md). */
             schemaVersion?: number;
+            /** @description The users who, besides the roles that read every such record, could read the entity through the API just before or just after the change; from schemaVersion 4 on, absent before it (docs/AUDIT.md). */
+            subjects?: string[];
             /** @description The record before the change; null on create. */
             before: unknown;
             /** @description The record after the change; null on delete. */

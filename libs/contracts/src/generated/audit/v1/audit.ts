@@ -47,6 +47,11 @@ export interface AuditEntry {
    * the current shape, so they no longer hash as stored).
    */
   schemaVersion: number;
+  /**
+   * The event's subjects (schema_version 4 on; empty before it): the users who, besides the roles that read every
+   * such record, could read the entity just before or just after the change.
+   */
+  subjects: string[];
 }
 
 /** Empty strings mean "no filter". Entries come newest first. */
@@ -223,6 +228,7 @@ function createBaseAuditEntry(): AuditEntry {
     recordedAt: "",
     traceId: "",
     schemaVersion: 0,
+    subjects: [],
   };
 }
 
@@ -272,6 +278,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     }
     if (message.schemaVersion !== 0) {
       writer.uint32(120).int32(message.schemaVersion);
+    }
+    for (const v of message.subjects) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -409,6 +418,14 @@ export const AuditEntry: MessageFns<AuditEntry> = {
             message.schemaVersion = reader.int32();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.subjects.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -482,6 +499,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
         : isSet(object.schema_version)
         ? globalThis.Number(object.schema_version)
         : 0,
+      subjects: globalThis.Array.isArray(object?.subjects)
+        ? object.subjects.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -532,6 +552,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     if (message.schemaVersion !== 0) {
       obj.schemaVersion = Math.round(message.schemaVersion);
     }
+    if (message.subjects?.length) {
+      obj.subjects = message.subjects;
+    }
     return obj;
   },
 
@@ -555,6 +578,7 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     message.recordedAt = object.recordedAt ?? "";
     message.traceId = object.traceId ?? "";
     message.schemaVersion = object.schemaVersion ?? 0;
+    message.subjects = object.subjects?.map((e) => e) || [];
     return message;
   },
 };
