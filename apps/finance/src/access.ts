@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { EntityMessage, Role } from '@libs/contracts';
 import type { Statement } from '@libs/db';
-import { GrpcStatus, RpcError, type Actor } from '@libs/grpc';
+import { reachIn, type Actor } from '@libs/grpc';
 import { recordsOf, type EventDraft } from '@libs/outbox';
 
 /** Every student's records, or only the actor's own (the student row whose user_id is the actor). */
@@ -9,15 +9,11 @@ type Reach = 'all' | 'own';
 
 /**
  * Whose records each role reaches, once the permission table (@libs/contracts; docs/FINANCE.md, Roles) has let
- * it read or pay. A role not listed reaches nothing and is refused, whatever it was granted: a new role gets a
- * reach here on purpose, never by default.
+ * it read or pay. A role not listed reaches nothing and is refused (reachIn), whatever it was granted.
  */
 const REACH = { student: 'own', bursar: 'all', admin: 'all' } as const satisfies Partial<Record<Role, Reach>>;
 
-export function reachOf(actor: Actor): Reach {
-  if (!Object.hasOwn(REACH, actor.role)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, `role ${actor.role} may not do this`);
-  return REACH[actor.role as keyof typeof REACH];
-}
+export const reachOf = (actor: Actor): Reach => reachIn(REACH, actor);
 
 /** The records an actor may read. Its own, without a student row, are none: every read finds nothing. */
 export type Scope = { kind: 'all' } | { kind: 'own'; studentId: string | null };

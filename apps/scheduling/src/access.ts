@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { isGranted, type EntityMessage, type Role } from '@libs/contracts';
-import { GrpcStatus, RpcError, type Actor } from '@libs/grpc';
+import { GrpcStatus, reachIn, RpcError, type Actor } from '@libs/grpc';
 import { recordsOf, type EventDraft } from '@libs/outbox';
 
 /** Staff see who staffs a resource and who acted, and book for a student. */
@@ -14,15 +14,10 @@ type Reach = 'all' | 'own' | 'staffed';
 
 /**
  * What each role reaches, once the permission table (@libs/contracts; docs/SCHEDULING.md, Roles) has let it
- * book, read appointments or block. A role not listed reaches nothing and is refused, whatever it was granted: a
- * new role gets a reach here on purpose, never by default.
+ * book, read appointments or block. A role not listed reaches nothing and is refused (reachIn), whatever it was
+ * granted.
  */
 const REACH = { admin: 'all', student: 'own', clinician: 'staffed' } as const satisfies Partial<Record<Role, Reach>>;
-
-function reachOf(actor: Actor): Reach {
-  if (!Object.hasOwn(REACH, actor.role)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, `role ${actor.role} may not do this`);
-  return REACH[actor.role as keyof typeof REACH];
-}
 
 export type Scope = { kind: 'all' } | { kind: 'own'; studentId: string } | { kind: 'staffed'; resourceIds: string[] };
 
@@ -32,7 +27,7 @@ export type Scope = { kind: 'all' } | { kind: 'own'; studentId: string } | { kin
  * event's subjects). An 'own' reach needs no table: an appointment's student is a user id.
  */
 export async function scopeOf(sequelize: Sequelize, actor: Actor, transaction?: Transaction): Promise<Scope> {
-  const reach = reachOf(actor);
+  const reach = reachIn(REACH, actor);
   if (reach === 'all') return { kind: 'all' };
   if (reach === 'own') return { kind: 'own', studentId: actor.userId };
   const rows = await sequelize.query<{ resource_id: string }>('SELECT resource_id FROM staffing WHERE user_id = $1', {

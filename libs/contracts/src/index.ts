@@ -8,7 +8,7 @@ export { auditEventSchema, type AuditEvent } from './audit-event';
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
 export { DEMO_SCHEDULING_IDS } from './demo-scheduling';
-export { BOOTSTRAP_ROLE, ROLES, SIGN_UP_ROLE, isGranted, grantedRoles, type Role, type Permission } from './api/access';
+export { BOOTSTRAP_ROLE, ROLES, SIGN_UP_ROLE, isGranted, grantedRoles, grantedRolesInProse, type Role, type Permission } from './api/access';
 export * from './api/limits';
 export { yearsPattern } from './api/year-pattern';
 export * as financeApi from './api/finance';

@@ -2,7 +2,7 @@ export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } fro
 export type { HandlerOptions, CallContext } from './handler';
 export { grpcService } from './grpc-service';
 export { ActorSigner, type Actor } from './actor-signature';
-export { requirePermission } from './require-permission';
+export { reachIn, requirePermission } from './require-permission';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type Problem } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';
 export { METADATA } from './metadata';

@@ -1,8 +1,12 @@
 import { status } from '@grpc/grpc-js';
-import { grantedRoles, isGranted, type Permission } from '@libs/contracts';
+import { grantedRoles, isGranted, type Permission, type Role } from '@libs/contracts';
 import { RpcError } from './errors';
 import type { Actor } from './actor-signature';
 import type { CallContext } from './handler';
+
+/** The one wording of a refusal by role: the caller's role, and the roles that may. */
+const refusal = (role: string, allowed: readonly string[]) =>
+  new RpcError(status.PERMISSION_DENIED, `role ${role} may not do this; allowed: ${allowed.join(', ')}`);
 
 /**
  * The one way a service checks a permission: the call's signed actor must hold it in the permission table
@@ -12,8 +16,17 @@ import type { CallContext } from './handler';
 export function requirePermission(context: CallContext, permission: Permission): Actor {
   const actor = context.actor;
   if (!actor) throw new RpcError(status.UNAUTHENTICATED, 'the call carries no valid actor');
-  if (!isGranted(actor.role, permission)) {
-    throw new RpcError(status.PERMISSION_DENIED, `role ${actor.role} may not do this; allowed: ${grantedRoles(permission).join(', ')}`);
-  }
+  if (!isGranted(actor.role, permission)) throw refusal(actor.role, grantedRoles(permission));
   return actor;
+}
+
+/**
+ * What the actor's role reaches in a service once a permission has let it in: its row of the service's `REACH`
+ * table (src/access.ts: all records, its own, the resources it staffs). A role the table does not list reaches
+ * nothing and is refused, whatever it was granted: a new role gets a reach on purpose, never by default.
+ */
+export function reachIn<Reach extends string>(table: Partial<Record<Role, Reach>>, actor: Actor): Reach {
+  const reach = Object.hasOwn(table, actor.role) ? table[actor.role as Role] : undefined;
+  if (reach === undefined) throw refusal(actor.role, Object.keys(table));
+  return reach;
 }

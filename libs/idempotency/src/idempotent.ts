@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { canonicalJson } from '@libs/contracts';
+import { canonicalJson, IDEMPOTENCY_KEY_MAX_LENGTH } from '@libs/contracts';
 import { GrpcStatus, RpcError, type Actor } from '@libs/grpc';
 
 /** How long a key is remembered (docs/decisions/0006). */
 const KEY_LIFETIME = '24 hours';
-const MAX_KEY_LENGTH = 255;
 
 interface JsonCodec<T> {
   toJSON(message: T): unknown;
@@ -40,8 +39,8 @@ export async function idempotent<T>(
   write: () => Promise<T>,
 ): Promise<Outcome<T>> {
   if (call.key === '') return { replayed: false, response: await write() };
-  if (call.key.length > MAX_KEY_LENGTH) {
-    throw RpcError.invalidArgument('Idempotency-Key', `must be at most ${MAX_KEY_LENGTH} characters`);
+  if (call.key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw RpcError.invalidArgument('Idempotency-Key', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
   }
   const fingerprint = createHash('sha256').update(`${call.method}\n${canonicalJson(call.request)}`).digest('hex');
   const bind = [actor.userId, call.key];

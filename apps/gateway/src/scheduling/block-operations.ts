@@ -8,7 +8,7 @@ import { browse, limit, needsOneOf, tag } from './scheduling-operation-parts';
 import { byId } from '../platform/routing/path-ids';
 import { block } from './schemas';
 
-/** Time off and closures of one resource: admins on every resource, clinicians on those they staff. */
+/** Time off and closures of one resource, for `scheduling:block`: scheduling's reach says on which resources. */
 
 const access = { key: 'scheduling:block' } as const;
 const notStaffed = { '403': problem('Your role may not block time, or you do not staff this resource.') };

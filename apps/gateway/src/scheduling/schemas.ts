@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { blockJson, locationJson, resourceJson, scheduleJson, schedulingFields, serviceJson, type schedulingV1 } from '@libs/contracts';
+import { blockJson, grantedRolesInProse, locationJson, resourceJson, scheduleJson, schedulingFields, serviceJson, type schedulingV1 } from '@libs/contracts';
 
 /**
  * What the scheduling area answers: the one JSON shape of each entity (@libs/contracts, the same as the audit
@@ -9,9 +9,11 @@ import { blockJson, locationJson, resourceJson, scheduleJson, schedulingFields, 
 
 export const location = locationJson.meta({ id: 'Location', description: 'A premise of the reference service where booking is enabled.' });
 
-/** Who staffs a resource is shown to staff (clinicians, admins) only: for the others the field is left out. */
+const staff = grantedRolesInProse('scheduling:staff-view');
+
+/** Who staffs a resource is shown to staff (`scheduling:staff-view`) only: for the others the field is left out. */
 export const resource = resourceJson
-  .extend({ staffUserIds: resourceJson.shape.staffUserIds.optional().meta({ description: 'Clinicians and admins only.' }) })
+  .extend({ staffUserIds: resourceJson.shape.staffUserIds.optional().meta({ description: `${staff[0].toUpperCase()}${staff.slice(1)} only.` }) })
   .meta({ id: 'Resource', description: 'A practitioner or a room at a location; its schedule has its id.' });
 
 export const service = serviceJson.meta({ id: 'SchedulingService', description: 'An appointment type: its shape and policy.' });

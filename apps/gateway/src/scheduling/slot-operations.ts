@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { financeApi, SCHEDULING_LIMITS, schedulingApi, schedulingFields } from '@libs/contracts';
+import { financeApi, grantedRolesInProse, SCHEDULING_LIMITS, schedulingApi, schedulingFields } from '@libs/contracts';
 import { format, withFhir } from '../platform/http/fhir-response';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryBoolean, queryInteger, queryOf, queryText } from '../platform/routing/query-fields';
@@ -15,11 +15,12 @@ const isBound = (value: unknown) =>
   typeof value === 'string' && (schedulingFields.parseInstant(value) !== undefined || schedulingFields.isLocalDate(value));
 
 /** A bound of the range: an instant with its offset, or a local date of the viewer's zone. */
-const bound = queryText(40, 'is required')
+const bound = queryText(SCHEDULING_LIMITS.instantMaxLength, 'is required')
   .refine(isBound, { message: RANGE_MESSAGE })
   .meta({ anyOf: [schedulingFields.INSTANT_SHAPE, schedulingFields.LOCAL_DATE_SHAPE] });
 
 const { slotRangeDays } = SCHEDULING_LIMITS;
+const explainers = grantedRolesInProse('scheduling:explain');
 
 const searchQuery = needsOneOf(
   z.object({
@@ -33,7 +34,7 @@ const searchQuery = needsOneOf(
       .meta({ description: "The viewer's IANA zone: local dates are its dates, and slots are also shown on its clock. The location's when absent." }),
     limit: queryInteger(SCHEDULING_LIMITS.slotPage).meta({ description: 'Page size.' }),
     cursor,
-    explain: queryBoolean(false).meta({ description: 'Also say why the rest of the range is not free (clinicians and admins).' }),
+    explain: queryBoolean(false).meta({ description: `Also say why the rest of the range is not free (${explainers}).` }),
     _format: format,
   }),
   'location',
@@ -76,7 +77,7 @@ export const searchSlots = operation({
   request: { query: searchQuery },
   responses: {
     '200': withFhir(json('A page of free slots.', slotPage), { resourceType: 'Slot', interaction: 'search-type' }),
-    '403': problem('`explain=true` is for clinicians and admins.'),
+    '403': problem(`\`explain=true\` is for ${explainers}.`),
     '404': problem('No such service, location or resource.'),
   },
 });

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { SCHEDULING_LIMITS, schedulingFields, type schedulingV1 } from '@libs/contracts';
+import { grantedRolesInProse, SCHEDULING_LIMITS, schedulingFields, type schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, requirePermission, RpcError, type CallContext } from '@libs/grpc';
 import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
 import { FieldChecks, notFound } from '@libs/validation';
@@ -34,7 +34,7 @@ export function slotHandlers(deps: SchedulingDeps) {
      */
     async searchSlots(request: schedulingV1.SearchSlotsRequest, context: CallContext): Promise<schedulingV1.SearchSlotsResponse> {
       const actor = requirePermission(context, 'scheduling:browse');
-      if (request.explain && !mayExplain(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
+      if (request.explain && !mayExplain(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, `explain=true is for ${grantedRolesInProse('scheduling:explain')}`);
       const limit = pageSize(request.limit, SCHEDULING_LIMITS.slotPage);
       const checks = new FieldChecks()
         .uuid(request.serviceId, 'serviceId', { required: true })

@@ -49,3 +49,8 @@ export const isGranted = (role: string, permission: Permission): boolean =>
   (GRANTS[permission] as readonly string[]).includes(role);
 
 export const grantedRoles = (permission: Permission): readonly Role[] => GRANTS[permission];
+
+const LIST = new Intl.ListFormat('en-GB', { type: 'conjunction' });
+
+/** The roles granted a permission in prose ("clinicians and admins"), for refusals and the document. */
+export const grantedRolesInProse = (permission: Permission): string => LIST.format(grantedRoles(permission).map((role) => `${role}s`));

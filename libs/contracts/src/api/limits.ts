@@ -21,6 +21,8 @@ export const AUDIT_YEARS = { min: 1900, max: 9999 } as const;
 export const UUID_LENGTH = 36;
 /** Cursors are opaque to clients; the service that signed one checks it. */
 export const CURSOR_MAX_LENGTH = 2048;
+/** An Idempotency-Key header: the gateway refuses a longer one, and a service checks it again before storing it. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 export const REFERENCE_LIMITS = {
   /** Disease names searched (`n`). */
@@ -83,6 +85,11 @@ export const SCHEDULING_LIMITS = {
   links: 200,
   /** A block's reason. */
   reason: 500,
+  /** Times as written: an instant with its offset, a local date (YYYY-MM-DD), an IANA zone name, a local time (HH:MM). */
+  instantMaxLength: 40,
+  localDateLength: 10,
+  zoneNameMaxLength: 64,
+  localTimeLength: 5,
   /** Longest block. */
   blockDays: 366,
   /** Longest range of one slot search. */

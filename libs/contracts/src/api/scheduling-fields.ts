@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { DATE_YEARS } from './limits';
+import { DATE_YEARS, SCHEDULING_LIMITS } from './limits';
 import { yearsPattern } from './year-pattern';
 
 /**
@@ -18,7 +18,8 @@ export const LOCAL_DATE = new RegExp(`^(${YEAR})-(\\d{2})-(\\d{2})$`);
 /** What parseInstant and isLocalDate take, as JSON Schema. */
 export const INSTANT_SHAPE = { type: 'string', format: 'date-time', pattern: INSTANT.source } as const;
 export const LOCAL_DATE_SHAPE = { type: 'string', format: 'date', pattern: LOCAL_DATE.source } as const;
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+const { instantMaxLength, localDateLength, zoneNameMaxLength, localTimeLength } = SCHEDULING_LIMITS;
+const ZONE_NAME = new RegExp(`^[A-Za-z][A-Za-z0-9_+\\-/]{0,${zoneNameMaxLength - 1}}$`);
 export const MINUTES_PER_DAY = 1_440;
 
 export const INSTANT_MESSAGE = 'must be an ISO 8601 instant with an offset or Z, e.g. 2026-03-08T09:00:00-05:00';
@@ -69,19 +70,19 @@ export const tooLong = (max: number) => ({ message: `must be at most ${max} char
 
 export const instant = z
   .string()
-  .max(40, tooLong(40))
+  .max(instantMaxLength, tooLong(instantMaxLength))
   .refine((value) => parseInstant(value) !== undefined, { message: INSTANT_MESSAGE })
   .meta({ ...INSTANT_SHAPE, example: '2027-03-08T09:00:00-05:00' });
 
 export const localDate = z
   .string()
-  .max(10, tooLong(10))
+  .max(localDateLength, tooLong(localDateLength))
   .refine(isLocalDate, { message: LOCAL_DATE_MESSAGE })
   .meta(LOCAL_DATE_SHAPE);
 
 export const timeZone = z
   .string()
-  .max(64, tooLong(64))
+  .max(zoneNameMaxLength, tooLong(zoneNameMaxLength))
   .refine((value) => canonicalZone(value) !== undefined, { message: ZONE_MESSAGE })
   // The pattern is what the document can say; which names the time zone database holds, it cannot.
   .meta({ pattern: ZONE_NAME.source, example: 'Europe/London' });
@@ -90,7 +91,7 @@ export const timeZone = z
 export const localTime = (options: { endOfDay: boolean }) =>
   z
     .string()
-    .max(5, tooLong(5))
+    .max(localTimeLength, tooLong(localTimeLength))
     .refine((value) => parseLocalTime(value, options) !== undefined, {
       message: options.endOfDay ? `${LOCAL_TIME_MESSAGE} (00:00–24:00)` : `${LOCAL_TIME_MESSAGE} (00:00–23:59)`,
     })

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@libs/contracts';
 import { problem } from './responses';
 
 /** Request headers several operations declare. */
-const IDEMPOTENCY_KEY_MESSAGE = 'must be 1 to 255 visible ASCII characters (a UUID is a good choice)';
+const IDEMPOTENCY_KEY_MESSAGE = `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (a UUID is a good choice)`;
 // Visible ASCII only: the key is echoed in errors and stored per user.
 export const idempotencyKey = z
   .string()
   .min(1, { message: IDEMPOTENCY_KEY_MESSAGE, abort: true })
-  .max(255, { message: IDEMPOTENCY_KEY_MESSAGE, abort: true })
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH, { message: IDEMPOTENCY_KEY_MESSAGE, abort: true })
   .regex(/^[\x21-\x7e]+$/, { message: IDEMPOTENCY_KEY_MESSAGE })
   .optional()
   .meta({
