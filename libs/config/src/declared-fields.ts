@@ -67,7 +67,7 @@ export function gatewayFields() {
 }
 
 /** The address variables of a parsed configuration of `name`. */
-export type AddressConfig<N extends ServiceName> = { readonly [C in CalleeName<N> as AddressVariable<C>]: string };
+type AddressConfig<N extends ServiceName> = { readonly [C in CalleeName<N> as AddressVariable<C>]: string };
 
 /** Each service `name` calls, with the address its configuration gives it. */
 export function addressesOf<N extends ServiceName>(name: N, config: AddressConfig<N>): Record<CalleeName<N>, string> {

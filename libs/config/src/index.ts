@@ -8,4 +8,4 @@ export {
   seedDemoDataField,
   type CommonConfig,
 } from './service-fields';
-export { addressesOf, gatewayFields, grpcServiceFields, type AddressConfig } from './declared-fields';
+export { addressesOf, gatewayFields, grpcServiceFields } from './declared-fields';

@@ -14,10 +14,10 @@ const CHECKS_REUSED_MS = 1_000;
 
 /**
  * /healthz: the process answers. /readyz: its database and every gRPC service
- * it calls (libs/topology) answer too. Both are public, for probes; /readyz says why it is not ready
- * (each check, each breaker) only to a key with `health:details` (admins),
- * because the reasons name internal hosts and ports. The checks run at most
- * once a second, shared by every request meanwhile; the breakers are read live.
+ * (libs/topology) answer too. Both are public, for probes; /readyz says why it
+ * is not ready (each check, each breaker) only to a key with `health:details`
+ * (admins), because the reasons name internal hosts and ports. The checks run at
+ * most once a second, shared by every request meanwhile; the breakers are read live.
  */
 export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstreams: Upstreams): Route[] {
   const probes = Object.entries(addressesOf(GATEWAY_NAME, config)).map(([name, address]) => [name, new HealthProbe(address)] as const);
