@@ -1,6 +1,7 @@
 import type { Baseline } from './baselines/start-baseline';
 import type { LoadResult, RequestSpec } from './load/load-spec';
 import type { Role } from '@libs/contracts';
+import type { ServiceName } from '@libs/topology';
 
 export type { Role };
 
@@ -32,7 +33,7 @@ export interface BenchContext {
   warmup: number;
   gatewayUrl: string;
   keys: Record<Role, string>;
-  databaseUrl(service: 'reference' | 'finance' | 'audit'): string;
+  databaseUrl(service: ServiceName): string;
   expressPg: Baseline;
   bareHttp: Baseline;
   /** Deterministic randomness, so two runs send the same queries. */

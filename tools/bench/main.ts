@@ -94,8 +94,7 @@ async function main(): Promise<void> {
   const profileDir = join(ROOT, 'bench', 'profiles');
   const nodeFlags = [...extraNodeFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   let services: { name: string; pid: number }[] = [];
-  const quiet = { LOG_LEVEL: 'warn' };
-  const system = await startSystem({ nodeFlags, env: Object.fromEntries(SERVICE_NAMES.map((service) => [service, quiet])) });
+  const system = await startSystem({ nodeFlags, everyService: { LOG_LEVEL: 'warn' } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
   const measuredForMemory: { name: string; pid: number }[] = SERVICE_NAMES.flatMap((name) => {

@@ -33,6 +33,15 @@ describe('configTable', () => {
     expect(table).toContain('| `LIMIT_<ROLE>` | alpha | a `1`, b `2` (1–9) | a limit |');
   });
 
+  it('writes a labelled default that several services share once', () => {
+    const address = (label: string, fallback: string) => env.text(fallback).meta({ description: 'an address', row: '<NAME>_ADDR', label });
+    const table = configTable([
+      { service: 'alpha', schema: z.object({ A_ADDR: address('a', 'a:1'), B_ADDR: address('b', 'b:2') }) },
+      { service: 'beta', schema: z.object({ A_ADDR: address('a', 'a:1') }) },
+    ]);
+    expect(table).toContain('| `<NAME>_ADDR` | all | a `a:1`, b `b:2` | an address |');
+  });
+
   it('refuses a variable without a description', () => {
     expect(() => configTable([{ service: 'alpha', schema: z.object({ PORT: env.port(1) }) }])).toThrow(/alpha: PORT has no description/);
   });

@@ -68,13 +68,16 @@ function servicesCell(row: Row, services: string[]): string {
 
 const only = (values: string[]) => (new Set(values).size === 1 ? values[0] : undefined);
 
-/** One default when every entry has it (or has it but for the service's name), else each entry's, labelled. */
+/**
+ * One default when every entry has it (or has it but for the service's name), else each entry's, labelled, and
+ * once when several services share it.
+ */
 function defaultCell({ entries }: Row): string {
   const range = only(entries.map((entry) => entry.range));
   const value =
     only(entries.map((entry) => entry.value)) ??
     only(entries.map((entry) => entry.value.replaceAll(entry.service, '<service>'))) ??
-    entries.map((entry) => `${entry.label} ${entry.value}${range === undefined ? entry.range : ''}`).join(', ');
+    [...new Set(entries.map((entry) => `${entry.label} ${entry.value}${range === undefined ? entry.range : ''}`))].join(', ');
   return `${value}${range ?? ''}`;
 }
 

@@ -5,7 +5,7 @@ import { addressVariable, calleesOf, declarationOf, isGateway, mainPortOf, servi
 export const INFRASTRUCTURE = ['postgres', 'rabbitmq'];
 
 /** The parts of a compose service this project sets. */
-export interface ComposeService {
+interface ComposeService {
   restart?: string;
   build?: { context: string; target?: string };
   ports?: string[];

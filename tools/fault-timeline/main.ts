@@ -55,8 +55,7 @@ async function main(): Promise<void> {
   for (const name of faults) if (!FAULTS[name]) throw new Error(`unknown fault ${name}; known: ${Object.keys(FAULTS).join(', ')}`);
   const outageMs = Number(values.outage) * 1000;
   const gatewayEnv = Object.fromEntries(values.gateway.map((pair) => pair.split('=', 2) as [string, string]));
-  const quiet = { LOG_LEVEL: 'warn' };
-  const system = await startSystem({ env: { gateway: { ...quiet, ...gatewayEnv }, reference: quiet, finance: quiet, audit: quiet } });
+  const system = await startSystem({ everyService: { LOG_LEVEL: 'warn' }, env: { gateway: gatewayEnv } });
   try {
     const refs = await financeReferences(system);
     const streams: LoadStream[] = [

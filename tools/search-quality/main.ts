@@ -74,8 +74,7 @@ async function main(): Promise<void> {
   if (!gatewayUrl || !apiKey) {
     process.stderr.write('starting a system (set GATEWAY_URL and API_KEY to use a running one)\n');
     // Services log at warn, as in production: the test harness's debug logging would be part of the latency.
-    const quiet = { LOG_LEVEL: 'warn' };
-    const system = await startSystem({ env: { gateway: quiet, reference: quiet, finance: quiet, audit: quiet } });
+    const system = await startSystem({ everyService: { LOG_LEVEL: 'warn' } });
     shutdown = () => system.shutdown();
     const sequelize = createSequelize(system.databaseUrl('reference'), 2);
     await runImport(sequelize, ctdSource, file, ({ line, reason }) => process.stderr.write(`${file}:${line}: ${reason}\n`));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { instanceEnv, POSTGRES_URL, type InstancePorts } from '@libs/testing';
-import { servicesOf, TOPOLOGY, type Topology } from '@libs/topology';
+import { instanceEnv, POSTGRES_URL } from '@libs/testing';
+import { servicesOf, TOPOLOGY, type Placement, type Topology } from '@libs/topology';
 import { planStart } from '../dev/services';
 import { composeProblems, composeServices } from '../docker/compose';
 import { dockerfileStages } from '../kubernetes/dockerfile';
@@ -37,7 +37,7 @@ describe('a service added to the declaration', () => {
   });
 
   it("is wired by the test system to the run's database and ports, the gateway reaching each of its instances", () => {
-    const ports: Record<string, InstancePorts[]> = Object.fromEntries(
+    const ports: Record<string, Placement['ports'][]> = Object.fromEntries(
       servicesOf(topology).map(({ name }, i) => [name, [{ main: 20_000 + 10 * i, metrics: 20_001 + 10 * i }]]),
     );
     ports.notifications.push({ main: 21_000, metrics: 21_001 });

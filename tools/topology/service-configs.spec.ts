@@ -3,8 +3,9 @@ import { addressVariable, calleesOf, declarationOf, isGateway, mainPortOf, SERVI
 import { configSchemaOf } from './service-configs';
 
 /*
- * Each service's configuration keeps its own defaults and variables (a service runs alone with none set), so each
- * must agree with the declaration (libs/topology) that npm start, the tests and the manifests follow.
+ * A service runs alone with no variable set, on the defaults of its configuration. Those of its ports, database and
+ * addresses come from the declaration (libs/topology) through libs/config (grpcServiceFields, gatewayFields), which
+ * npm start, the tests and the manifests follow too; a configuration that wrote its own would drift, and fails here.
  */
 describe.each(SERVICE_NAMES)('the configuration of %s', (service) => {
   const declared = declarationOf(TOPOLOGY, service);

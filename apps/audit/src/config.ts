@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { busFields, cursorSecretField, env, grpcServiceFields, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
+import { busFields, cursorSecretField, env, grpcServiceFields, internalAuthFields, loadConfig } from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
-  ...metricsFields(9466),
-  ...grpcServiceFields('audit', 50053),
+  ...grpcServiceFields('audit'),
   ...busFields(),
   ...internalAuthFields(),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged messages the consumer may hold'),

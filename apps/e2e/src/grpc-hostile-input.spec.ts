@@ -146,8 +146,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
   const signer = new ActorSigner(SECRET);
 
   beforeAll(async () => {
-    const internal = { INTERNAL_AUTH_SECRET: SECRET };
-    system = await startSystem({ env: { gateway: internal, finance: internal, audit: internal, scheduling: internal }, instances: { scheduling: 1 } });
+    system = await startSystem({ everyService: { INTERNAL_AUTH_SECRET: SECRET }, instances: { scheduling: 1 } });
     for (const service of new Set(RPCS.map((rpc) => rpc.service))) {
       clients.set(service, new Client(system.grpcAddress(service as GrpcServiceName), credentials.createInsecure()));
       pids.set(service, system.pid(service as GrpcServiceName));

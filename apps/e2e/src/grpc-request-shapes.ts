@@ -19,7 +19,7 @@ export type Shape =
 export interface Rpc {
   /** e.g. /finance.v1.FinanceService/CreateTransaction */
   path: string;
-  /** The package before `.v1`, which names the process that serves it (reference, finance, audit). */
+  /** The package before `.v1`, which names the declared service that serves it (libs/topology). */
   service: string;
   definition: MethodDefinition<unknown, unknown>;
   request: Shape;

@@ -49,7 +49,7 @@ describe('metrics, tracing, compression and the changelog', () => {
     collector = await startCollector();
     // Export every 200 ms instead of every 5 s (a standard OpenTelemetry variable), so the test waits less.
     const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200' };
-    system = await startSystem({ env: { gateway: otlp, reference: otlp, finance: otlp, audit: otlp } });
+    system = await startSystem({ everyService: otlp });
   }, 90_000);
   afterAll(async () => {
     await system?.shutdown();

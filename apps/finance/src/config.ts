@@ -5,15 +5,13 @@ import {
   grpcServiceFields,
   internalAuthFields,
   loadConfig,
-  metricsFields,
   outboxFields,
   seedDemoDataField,
 } from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
-  ...metricsFields(9465),
-  ...grpcServiceFields('finance', 50052),
+  ...grpcServiceFields('finance'),
   ...busFields(),
   ...internalAuthFields(),
   ...outboxFields(),

@@ -27,7 +27,7 @@ import type { OperationSpec } from './platform/routing/operation';
 import type { Upstreams } from './platform/upstreams/upstreams';
 
 /** What the app is built from; everything it needs is passed in (no module state). */
-export interface AppDependencies {
+interface AppDependencies {
   config: GatewayConfig;
   logger: Logger;
   sequelize: Sequelize;

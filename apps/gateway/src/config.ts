@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { commonFields, env, internalAuthFields, loadConfig, metricsFields } from '@libs/config';
+import { env, gatewayFields, internalAuthFields, loadConfig } from '@libs/config';
 import { emailField } from './identity/schemas';
 import { corsOriginsField } from './platform/http/cors';
 import { keyLimitFields } from './identity/limits/key-limits';
@@ -11,24 +11,15 @@ const BOOTSTRAP_ADMIN = 'the first admin, created at start if no account has tha
 export const configSchema = z
   .object({
     HOST: env.text('0.0.0.0').describe('HTTP bind address'),
-    PORT: env.port(3000).describe('HTTP port'),
+    // Its ports, database and the address of every gRPC service (<NAME>_ADDR), by default the declared ones.
+    ...gatewayFields(),
     // /metrics has a port of its own, on loopback unless told otherwise: it needs no key, so it must stay internal.
-    ...metricsFields(9467),
     METRICS_HOST: env
       .text('127.0.0.1')
       .describe(
         "bind address of the gateway's metrics port (the gRPC services use `GRPC_HOST`); `0.0.0.0` only on a private network (compose does)",
       ),
-    ...commonFields('gateway'),
     ...internalAuthFields(),
-    REFERENCE_ADDR: env
-      .grpcTarget('127.0.0.1:50051')
-      .describe(
-        'reference service, host:port (a name resolving to several instances is balanced round-robin), or a list `ipv4:host:port,host:port`',
-      ),
-    FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052').describe('finance service, host:port'),
-    AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053').describe('audit service, host:port'),
-    SCHEDULING_ADDR: env.grpcTarget('127.0.0.1:50054').describe('scheduling service, host:port'),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000).describe('deadline of every gRPC call'),
     // Chosen with tools/fault-timeline (docs/OPERATIONS.md).
     BREAKER_RESET_MS: env

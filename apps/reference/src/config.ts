@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { cursorSecretField, env, grpcServiceFields, loadConfig, metricsFields } from '@libs/config';
+import { cursorSecretField, env, grpcServiceFields, loadConfig } from '@libs/config';
 import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS } from '@libs/reference-db';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
-  ...metricsFields(9464),
-  ...grpcServiceFields('reference', 50051),
+  ...grpcServiceFields('reference'),
   CURSOR_SECRET: cursorSecretField('dev-only-cursor-secret-change-me'),
   DEFAULT_DATA_DIR: env
     .text(join(__dirname, 'default-data'))

@@ -6,22 +6,19 @@ import {
   grpcServiceFields,
   internalAuthFields,
   loadConfig,
-  metricsFields,
   outboxFields,
   seedDemoDataField,
 } from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
-  ...metricsFields(9468),
-  ...grpcServiceFields('scheduling', 50054),
+  ...grpcServiceFields('scheduling'),
   ...busFields(),
   ...internalAuthFields(),
   ...outboxFields(),
   // Signs cursors and slot tokens.
   CURSOR_SECRET: cursorSecretField('dev-only-scheduling-cursor-secret'),
-  REFERENCE_ADDR: env.grpcTarget('127.0.0.1:50051').describe('the reference service, asked whether a premise exists'),
-  REFERENCE_TIMEOUT_MS: env.int(3_000, 100, 60_000).describe('deadline of those calls'),
+  REFERENCE_TIMEOUT_MS: env.int(3_000, 100, 60_000).describe('deadline of the calls to the reference service (whether a premise exists)'),
   HOLD_SWEEP_MS: env
     .int(5_000, 100, 600_000)
     .describe('how often each instance expires holds past their expiry; a booker reclaims an expired hold in its way without waiting for it'),

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { env } from './env-fields';
 
 /**
- * Variables every service reads: its database, logging and shutdown grace. Each variable's description is what
- * the README's configuration table says of it (`npm run docs:config`).
+ * Variables every service reads: its database (the declared one by default: declared-fields.ts), logging and
+ * shutdown grace. Each variable's description is what the README's configuration table says of it
+ * (`npm run docs:config`).
  */
-export const commonFields = (service: string) => ({
-  DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${service}`, ['postgres:', 'postgresql:']).describe(
+export const commonFields = (database: string) => ({
+  DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${database}`, ['postgres:', 'postgresql:']).describe(
     "the service's own database; created if missing",
   ),
   DB_POOL_MAX: env.int(10, 1, 200).describe('connection pool size'),
@@ -32,10 +33,7 @@ export const commonFields = (service: string) => ({
 /** The parsed values of commonFields, which every service's configuration holds. */
 export type CommonConfig = z.infer<z.ZodObject<ReturnType<typeof commonFields>>>;
 
-/**
- * The secret the gateway signs each call's acting user with (HMAC), shared by
- * the gateway and the services that authorise by role (finance, audit).
- */
+/** The secret the gateway signs each call's acting user with (HMAC), shared with the services that authorise by role. */
 export const internalAuthFields = () => ({
   INTERNAL_AUTH_SECRET: env
     .secret('dev-only-internal-auth-secret')
@@ -58,27 +56,13 @@ export const seedDemoDataField = () =>
       "create the demo records with fixed ids: finance's account, categories and the demo student's records; scheduling's sample locations, resources, services and hours ([docs/SCHEDULING.md](docs/SCHEDULING.md#default-data))",
     );
 
-/**
- * Variables of a gRPC service: where it listens, plus the common ones. It
- * listens on loopback unless told otherwise: only the gateway should reach it.
- */
-export const grpcServiceFields = (service: string, defaultPort: number) => ({
-  GRPC_HOST: env
-    .text('127.0.0.1')
-    .describe(
-      'gRPC (and metrics) bind address; only the gateway should reach the services, so set `0.0.0.0` only on a private network (compose does)',
-    ),
-  GRPC_PORT: env.port(defaultPort).describe('gRPC port'),
-  ...commonFields(service),
-});
-
 /** Variables of a service that talks to RabbitMQ. */
 export const busFields = () => ({
   AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']).describe('RabbitMQ'),
   AMQP_NAMESPACE: env.text('').describe('prefix for every exchange and queue name (tests use it to stay apart)'),
 });
 
-/** Where a gRPC service serves Prometheus metrics over HTTP; METRICS_PORT=0 turns the endpoint off. */
+/** Where a service serves Prometheus metrics over HTTP; METRICS_PORT=0 turns the endpoint off. */
 export const metricsFields = (defaultPort: number) => ({
   METRICS_PORT: env
     .port(defaultPort)

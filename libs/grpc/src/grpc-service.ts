@@ -7,7 +7,7 @@ import type { ServiceRegistration } from './server';
  * keys its methods (holdSlot), each taking that method's request and answering its response: a missing method,
  * or a handler of another method's messages, fails the type check.
  */
-export type ServiceHandlers<D> = {
+type ServiceHandlers<D> = {
   [M in keyof D]: D[M] extends MethodDefinition<infer Request, infer Response>
     ? (request: Request, context: CallContext) => Promise<Response>
     : never;

@@ -6,7 +6,7 @@
  *   or DEL; nothing a client searches or filters by needs one;
  * - free text (a note, a reason) keeps the others: line breaks and tabs are part of what people write.
  */
-export interface TextRule {
+interface TextRule {
   accepts(text: string): boolean;
   /** The rule as a pattern of the whole value, as JSON Schema states it (the OpenAPI document's `pattern`). */
   pattern: string;

@@ -1,5 +1,5 @@
 export { startSystem, type RunningSystem, type SystemOptions } from './system';
-export { instanceEnv, type InstancePorts } from './system-wiring';
+export { instanceEnv } from './system-wiring';
 export { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, AMQP_URL, POSTGRES_URL } from './resources';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';

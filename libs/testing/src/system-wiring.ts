@@ -1,11 +1,8 @@
-import { isGateway, placementEnv, type Topology } from '@libs/topology';
+import { isGateway, placementEnv, type Placement, type Topology } from '@libs/topology';
 import { AMQP_URL, POSTGRES_URL } from './resources';
 
 /** Where one instance of a service listens in a test run: its gRPC (the gateway's HTTP) port and its metrics port. */
-export interface InstancePorts {
-  main: number;
-  metrics: number;
-}
+type InstancePorts = Placement['ports'];
 
 /** The database of a service in a test run (`<namespace>_<database>`), never `npm start`'s or another run's. */
 export const runDatabaseUrl = (namespace: string, database: string): string => `${POSTGRES_URL}/${namespace}_${database}`;

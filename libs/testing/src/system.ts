@@ -4,10 +4,20 @@ import { join, resolve } from 'node:path';
 import type { Role } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
-import { declarationOf, GRPC_SERVICE_NAMES, SERVICE_NAMES, servicesOf, TOPOLOGY, type GrpcServiceName, type ServiceName } from '@libs/topology';
+import {
+  declarationOf,
+  GATEWAY_NAME,
+  GRPC_SERVICE_NAMES,
+  SERVICE_NAMES,
+  servicesOf,
+  TOPOLOGY,
+  type GrpcServiceName,
+  type Placement,
+  type ServiceName,
+} from '@libs/topology';
 import { raiseKeyLimits } from './generous-limits';
 import { deleteBusTopology, dropDatabases, dropStaleTestDatabases, freePort, uniqueNamespace } from './resources';
-import { instanceEnv, runDatabaseUrl, type InstancePorts } from './system-wiring';
+import { instanceEnv, runDatabaseUrl } from './system-wiring';
 import { waitFor } from './wait-for';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -54,6 +64,9 @@ function entryPoint(service: ServiceName): string {
 }
 
 export interface SystemOptions {
+  /** Variables given to every service: a new one gets them too. */
+  everyService?: Record<string, string>;
+  /** Variables of one service, over those of `everyService`. */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /**
    * How many instances of a gRPC service to run (default 1). They share the
@@ -80,20 +93,21 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const namespace = uniqueNamespace();
   const logDir = join(ROOT, 'test-artifacts', namespace);
   mkdirSync(logDir, { recursive: true });
-  const wanted = (service: ServiceName) => !options.only || (service !== 'gateway' && options.only.includes(service));
+  const wanted = (service: ServiceName) => !options.only || (service !== GATEWAY_NAME && options.only.includes(service));
   const countOf = (service: ServiceName) =>
-    !wanted(service) ? 0 : service === 'gateway' ? 1 : (options.instances?.[service] ?? 1);
+    !wanted(service) ? 0 : service === GATEWAY_NAME ? 1 : (options.instances?.[service] ?? 1);
   // Every instance gets its own ports, the metrics port included, so runs never clash with `npm start` or each other.
-  const instancePorts = {} as Record<ServiceName, InstancePorts[]>;
+  const instancePorts = {} as Record<ServiceName, Placement['ports'][]>;
   for (const service of SERVICE_NAMES) {
     instancePorts[service] = [];
     while (instancePorts[service].length < countOf(service)) instancePorts[service].push({ main: await freePort(), metrics: await freePort() });
   }
-  const gatewayUrl = () => `http://127.0.0.1:${instancePorts.gateway[0]?.main}`;
+  const gatewayUrl = () => `http://127.0.0.1:${instancePorts[GATEWAY_NAME][0]?.main}`;
   const instanceKey = (service: ServiceName, instance: number) => (instance === 1 ? service : `${service}-${instance}`);
   const databaseUrl = (service: ServiceName) => runDatabaseUrl(namespace, declarationOf(TOPOLOGY, service).database);
   const envOf = (service: ServiceName, instance = 1): Record<string, string> => ({
     ...instanceEnv(TOPOLOGY, { namespace, ports: instancePorts }, service, instance),
+    ...options.everyService,
     ...options.env?.[service],
   });
 
@@ -117,7 +131,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     child.once('exit', () => {
       if (processes.get(key) === child) processes.delete(key);
     });
-    if (service === 'gateway') {
+    if (service === GATEWAY_NAME) {
       await waitFor(`the gateway to become healthy (log: ${logFile})`, async () => {
         if (!processes.has(service)) throw new Error('the gateway exited during start-up');
         return (await fetch(`${gatewayUrl()}/healthz`)).ok ? true : undefined;
@@ -172,10 +186,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     GRPC_SERVICE_NAMES.flatMap((service) => Array.from({ length: countOf(service) }, (_, i) => firstStart(service, i + 1))),
   );
   let keys = {} as Record<Role, string>;
-  if (wanted('gateway')) {
-    await start('gateway');
+  if (wanted(GATEWAY_NAME)) {
+    await start(GATEWAY_NAME);
     const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
-      env: { ...process.env, ...envOf('gateway') },
+      env: { ...process.env, ...envOf(GATEWAY_NAME) },
       encoding: 'utf8',
     });
     keys = Object.fromEntries([...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key])) as Record<Role, string>;

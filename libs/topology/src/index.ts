@@ -1,15 +1,16 @@
 export {
+  GATEWAY_NAME,
   GRPC_SERVICE_NAMES,
   SERVICE_NAMES,
   TOPOLOGY,
-  type GatewayDeclaration,
-  type GrpcServiceDeclaration,
+  type CalleeName,
   type GrpcServiceName,
   type ServiceName,
   type Topology,
 } from './services';
 export {
   addressVariable,
+  type AddressVariable,
   calleesOf,
   callersOf,
   declarationOf,

@@ -27,7 +27,8 @@ export interface Topology {
 }
 
 /**
- * The system's services, with the ports users see. `npm start`, the test system, the end-to-end tests, the
+ * The system's services, with the ports users see. Each service's default ports, database and `<NAME>_ADDR`
+ * (libs/config), the gateway's upstreams and `/readyz`, `npm start`, the test system, the end-to-end tests, the
  * compose file's and the Kubernetes manifests' checks, and the benchmark read them from here; a new service is one
  * entry here, then its own code and the manifests those checks ask for (CONTRIBUTING.md, "adding a service").
  */
@@ -43,8 +44,15 @@ const GATEWAY = { name: 'gateway', httpPort: 3000, metricsPort: 9467, database: 
 export const TOPOLOGY: Topology = { grpcServices: GRPC_SERVICES, gateway: GATEWAY };
 
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number]['name'];
-export type ServiceName = GrpcServiceName | typeof GATEWAY.name;
+export type GatewayName = typeof GATEWAY.name;
+export type ServiceName = GrpcServiceName | GatewayName;
 
+/** The gRPC services a declared service calls, each reached at `<NAME>_ADDR`: every one for the gateway. */
+export type CalleeName<N extends ServiceName> = N extends GrpcServiceName
+  ? Extract<(typeof GRPC_SERVICES)[number], { name: N }>['calls'][number]
+  : GrpcServiceName;
+
+export const GATEWAY_NAME: GatewayName = GATEWAY.name;
 export const GRPC_SERVICE_NAMES: readonly GrpcServiceName[] = GRPC_SERVICES.map((service) => service.name);
 /** The gateway first, then the gRPC services. */
-export const SERVICE_NAMES: readonly ServiceName[] = [GATEWAY.name, ...GRPC_SERVICE_NAMES];
+export const SERVICE_NAMES: readonly ServiceName[] = [GATEWAY_NAME, ...GRPC_SERVICE_NAMES];

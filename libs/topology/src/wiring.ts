@@ -30,8 +30,10 @@ export const callersOf = (topology: Topology, name: string): string[] =>
     .filter((caller) => calleesOf(topology, caller.name).includes(name))
     .map((caller) => caller.name);
 
+export type AddressVariable<N extends string> = `${Uppercase<N>}_ADDR`;
+
 /** The variable holding where a caller reaches a gRPC service: REFERENCE_ADDR for reference. */
-export const addressVariable = (name: string): string => `${name.toUpperCase()}_ADDR`;
+export const addressVariable = <N extends string>(name: N): AddressVariable<N> => `${name.toUpperCase()}_ADDR` as AddressVariable<N>;
 
 /** Where one instance of a service runs in a system: `npm start`'s, a test run's. */
 export interface Placement {

@@ -65,8 +65,9 @@ const ACCESSIBLE_CSS = `.swagger-ui .json-schema-2020-12-expand-deep-button { co
 
 /** /openapi.json and the /docs page that renders it. Public. */
 export function docsRoutes(document: OpenApiDocument): Route[] {
-  // Serialized and tagged once: the document never changes while the process runs, and stringifying
-  // 200 KB per request let a flood of them exhaust memory. Express answers a matching If-None-Match with 304.
+  // Serialized and tagged once: the document never changes while the process runs, and stringifying it per
+  // request let a flood of requests exhaust memory (docs/PERFORMANCE.md, "Figures behind design comments").
+  // Express answers a matching If-None-Match with 304.
   const body = Buffer.from(JSON.stringify(document));
   const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
   return [

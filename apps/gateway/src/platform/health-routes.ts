@@ -1,5 +1,7 @@
 import type { Sequelize } from 'sequelize';
+import { addressesOf } from '@libs/config';
 import { HealthProbe } from '@libs/grpc';
+import { GATEWAY_NAME } from '@libs/topology';
 import type { GatewayConfig } from '../config';
 import { reuseFor } from './http/single-flight';
 import { liveness, readinessCheck } from './platform-operations';
@@ -7,23 +9,18 @@ import { route, type Route } from './routing/operation';
 import { allUpstreams, type Upstreams } from './upstreams/upstreams';
 
 const PROBE_TIMEOUT_MS = 1_000;
-// Each round costs a database query and four gRPC calls: a flood of /readyz must not multiply them.
+// Each round costs a database query and a gRPC call per service: a flood of /readyz must not multiply them.
 const CHECKS_REUSED_MS = 1_000;
 
 /**
- * /healthz: the process answers. /readyz: its database and every upstream
- * answer too. Both are public, for probes; /readyz says why it is not ready
- * (each check, each breaker) only to a key with `health:details` (admins),
- * because the reasons name internal hosts and ports. The checks run at most
- * once a second, shared by every request meanwhile; the breakers are read live.
+ * /healthz: the process answers. /readyz: its database and every gRPC service
+ * (libs/topology) answer too. Both are public, for probes; /readyz says why it
+ * is not ready (each check, each breaker) only to a key with `health:details`
+ * (admins), because the reasons name internal hosts and ports. The checks run at
+ * most once a second, shared by every request meanwhile; the breakers are read live.
  */
 export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstreams: Upstreams): Route[] {
-  const probes = {
-    reference: new HealthProbe(config.REFERENCE_ADDR),
-    finance: new HealthProbe(config.FINANCE_ADDR),
-    audit: new HealthProbe(config.AUDIT_ADDR),
-    scheduling: new HealthProbe(config.SCHEDULING_ADDR),
-  };
+  const probes = Object.entries(addressesOf(GATEWAY_NAME, config)).map(([name, address]) => [name, new HealthProbe(address)] as const);
   const checkAll = reuseFor(CHECKS_REUSED_MS, async () => {
     const database = await sequelize
       .query('SELECT 1')
@@ -31,7 +28,7 @@ export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstre
       // No driver message here: /readyz is public, and those name hosts and users.
       .catch(() => 'UNREACHABLE');
     const entries = await Promise.all(
-      Object.entries(probes).map(async ([name, probe]) => [name, await probe.check(PROBE_TIMEOUT_MS)] as const),
+      probes.map(async ([name, probe]) => [name, await probe.check(PROBE_TIMEOUT_MS)] as const),
     );
     return { database, ...Object.fromEntries(entries) };
   });

@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { createSequelize } from '@libs/db';
 import { createLogger } from '@libs/logging';
+import { addressVariable, GRPC_SERVICE_NAMES } from '@libs/topology';
 import { keyVerifierOptions, startKeyVerifier, type KeyVerifier } from '../identity/key-verifier';
 import { readConfig, type GatewayConfig } from '../config';
 import { buildApp } from '../app';
@@ -38,9 +39,8 @@ export async function startGatewayUnderTest(
   const config: GatewayConfig = {
     ...readConfig(),
     DATABASE_URL: databaseUrl,
-    REFERENCE_ADDR: '127.0.0.1:9',
-    FINANCE_ADDR: '127.0.0.1:9',
-    AUDIT_ADDR: '127.0.0.1:9',
+    // The discard port: nothing answers there.
+    ...Object.fromEntries(GRPC_SERVICE_NAMES.map((service) => [addressVariable(service), '127.0.0.1:9'])),
     UPSTREAM_TIMEOUT_MS: 200,
     ...overrides,
   };

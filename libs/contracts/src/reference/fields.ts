@@ -11,7 +11,7 @@
  */
 export type FieldKind = 'text' | 'list' | 'joined';
 
-export interface FieldDeclaration {
+interface FieldDeclaration {
   /** The gRPC field's name, snake_case as in the .proto. */
   readonly name: string;
   readonly kind: FieldKind;
@@ -26,7 +26,7 @@ export interface FieldDeclaration {
 }
 
 /** A field's spellings besides its gRPC name. */
-export interface Spellings {
+interface Spellings {
   /** The record's and the gRPC message's property (camelCase, as ts-proto spells it). */
   readonly property: string;
   readonly column: string;

@@ -3,9 +3,10 @@ import type { RequestHandler, Response } from 'express';
 
 /**
  * The most requests one connection may have waiting for their answers. Node parses every request pipelined
- * in a received chunk at once and queues their answers in memory: 280 KB of `GET /openapi.json` lines made
- * 1,800 answers of 195 KB each and ran the gateway out of memory. Browsers and HTTP libraries pipeline a few
- * requests at most (most never do), so a connection past this is closed.
+ * in a received chunk at once and queues their answers in memory, so one write of `GET /openapi.json` lines
+ * could run the gateway out of memory (apps/e2e/src/http-limits.spec.ts sends such a write; the figures are in
+ * docs/PERFORMANCE.md, "Figures behind design comments"). Browsers and HTTP libraries pipeline a few requests at
+ * most (most never do), so a connection past this is closed.
  */
 export const MAX_PIPELINED_REQUESTS = 16;
 

@@ -1,17 +1,25 @@
+import { addressesOf } from '@libs/config';
 import { auditV1, catalogueV1, financeV1, referenceV1, schedulingV1 } from '@libs/contracts';
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
+import { GATEWAY_NAME, GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
 import type { GatewayConfig } from '../../config';
 import { AnswerCache } from './answer-cache';
 import { Upstream } from './upstream';
 
-export interface Upstreams {
-  reference: Upstream<referenceV1.ReferenceServiceClient>;
+/** The client of each gRPC service (libs/topology): the type check fails until a declared service has its own. */
+const CLIENTS = {
+  reference: referenceV1.ReferenceServiceClient,
+  finance: financeV1.FinanceServiceClient,
+  audit: auditV1.AuditServiceClient,
+  scheduling: schedulingV1.SchedulingServiceClient,
+} satisfies Record<GrpcServiceName, Parameters<typeof createClient<object>>[0]>;
+
+type ServiceUpstreams = { [N in GrpcServiceName]: Upstream<InstanceType<(typeof CLIENTS)[N]>> };
+
+export interface Upstreams extends ServiceUpstreams {
   /** The reference service's catalogue (everything but diseases): same address, its own client. */
   catalogue: Upstream<catalogueV1.CatalogueServiceClient>;
-  finance: Upstream<financeV1.FinanceServiceClient>;
-  audit: Upstream<auditV1.AuditServiceClient>;
-  scheduling: Upstream<schedulingV1.SchedulingServiceClient>;
 }
 
 export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
@@ -29,19 +37,16 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstrea
             maxBytes: config.REFERENCE_CACHE_MAX_BYTES,
           }) }
       : options;
+  const addresses = addressesOf(GATEWAY_NAME, config);
+  const services = GRPC_SERVICE_NAMES.map((name) => [
+    name,
+    new Upstream(name, createClient<object>(CLIENTS[name], addresses[name]), name === 'reference' ? cached : options, logger),
+  ]);
   return {
-    reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), cached, logger),
-    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), cached, logger),
-    finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
-    audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
-    scheduling: new Upstream('scheduling', createClient(schedulingV1.SchedulingServiceClient, config.SCHEDULING_ADDR), options, logger),
+    ...(Object.fromEntries(services) as ServiceUpstreams),
+    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, addresses.reference), cached, logger),
   };
 }
 
-export const allUpstreams = (upstreams: Upstreams) => [
-  upstreams.reference,
-  upstreams.catalogue,
-  upstreams.finance,
-  upstreams.audit,
-  upstreams.scheduling,
-];
+/** Every upstream: one per gRPC service, and the catalogue. */
+export const allUpstreams = (upstreams: Upstreams): Upstream<object>[] => Object.values(upstreams);
