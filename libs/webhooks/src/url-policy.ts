@@ -60,6 +60,8 @@ export function checkUrl(text: string, policy: AddressPolicy): UrlVerdict {
   if (!text.isWellFormed() || CONTROL_OR_SPACE.test(text)) return { ok: false, rule: 'malformed' };
   const url = parse(text);
   if (url === undefined) return { ok: false, rule: 'malformed' };
+  // Percent-encoding can make the stored form several times longer than what was written.
+  if (url.href.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, rule: 'too-long' };
   if (url.protocol === 'http:' && !policy.allowHttp) return { ok: false, rule: 'https-required' };
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, rule: 'scheme' };
   if (url.username || url.password) return { ok: false, rule: 'credentials' };
