@@ -81,8 +81,11 @@ export function exchange(request: ExchangeRequest): Promise<Answer> {
       maxHeaderSize: MAX_HEADER_BYTES,
       ca: request.ca === undefined ? undefined : [...rootCertificates, request.ca],
     });
-    req.on('error', (error) => settle(failureOf(error, request.signal)));
+    let answered = false;
+    // Once the status is in, the answer stands: an abort or a reset mid-body only cuts the excerpt ('close' below).
+    req.on('error', (error) => answered || settle(failureOf(error, request.signal)));
     req.on('response', (res) => {
+      answered = true;
       const address = res.socket.remoteAddress ?? '';
       const excerpt: Buffer[] = [];
       let kept = 0;
@@ -107,7 +110,7 @@ export function exchange(request: ExchangeRequest): Promise<Answer> {
       });
       res.on('end', () => finish(true));
       res.on('close', () => finish(false));
-      // Aborted mid-body (deadline, reset): what was read stands, and 'close' settles; without a listener it would throw.
+      // Without a listener, an abort mid-body would throw.
       res.on('error', () => undefined);
     });
     req.end(request.body);

@@ -13,6 +13,7 @@ const HOSTNAME_MAX_LENGTH = 253;
  * Control characters, spaces and DEL: the URL parser would silently drop or encode them, so the URL used would not be
  * the one written. Refused instead.
  */
+// eslint-disable-next-line no-control-regex
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f]/;
 /** RFC 6761: these names always mean this machine, whatever a resolver says. */
 const LOOPBACK_NAME = /^(?:.+\.)?localhost\.?$/;
