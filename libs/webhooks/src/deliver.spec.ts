@@ -1,10 +1,11 @@
+import fc from 'fast-check';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DEVELOPMENT_POLICY, STRICT_POLICY, type AddressRule } from './address-policy';
 import { WEBHOOK_USER_AGENT, deliver, type DeliveryOptions } from './deliver';
 import type { Resolver } from './destination';
 import { webhookPayload } from './payload';
-import { newSecret } from './signature';
+import { newSecret, verifySignature } from './signature';
 import { selfSignedCertificate, startReceiver, type ReceivedDelivery, type Receiver, type ReceiverOptions, type Respond } from './testing/receiver';
 
 const receivers: Receiver[] = [];
@@ -67,6 +68,7 @@ describe('deliver: what a receiver gets', () => {
       'webhook-timestamp': String(Math.floor(outcome.startedAt.getTime() / 1000)),
     });
     expect(JSON.parse(delivery.body.toString('utf8'))).toEqual(payload);
+    expect(verifySignature({ body: delivery.body, headers: delivery.headers, secrets: [secret] })).toEqual({ ok: true });
   });
 
   it('verifies during a rotation at receivers knowing only the new or only the old secret', async () => {
@@ -297,6 +299,20 @@ describe('deliver: name resolution', () => {
       failure: 'dns',
       detail: 'ENODATA',
     });
+  });
+
+  it('never throws, whatever the URL: every outcome is one to record', async () => {
+    const failures = new Set(['refused-url', 'refused-address', 'dns']);
+    const documentation = dnsAnswering(['192.0.2.1']).resolve;
+    const hostile = fc.oneof(fc.string({ unit: 'binary' }), fc.webUrl({ withQueryParameters: true, withFragments: true }));
+    await fc.assert(
+      fc.asyncProperty(hostile, async (url) => {
+        const outcome = await deliver(event(url), { policy: STRICT_POLICY, resolve: documentation });
+        expect(outcome.result).toBe('retry');
+        expect(failures).toContain('failure' in outcome && outcome.failure);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('counts a resolver that never answers against the deadline', async () => {

@@ -77,13 +77,16 @@ const resultOf = (status: number) => (status >= 200 && status < 300 ? 'delivered
 
 /** Settles with `undefined` once the signal aborts, so an answer the deadline outran is never waited for. */
 function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  return new Promise((settle) => {
+  return new Promise((settle, fail) => {
     signal.addEventListener('abort', () => settle(undefined), { once: true });
-    work.then(settle, () => settle(undefined));
+    work.then(settle, fail);
   });
 }
 
-/** One attempt. Never throws for a network condition: every one is an outcome to record and retry. */
+/**
+ * One attempt. Never throws for a network condition or a refused destination: each is an outcome to record and
+ * retry. A malformed stored secret (InvalidSecretError) is a bug of the caller's data, and throws.
+ */
 export async function deliver(request: DeliveryRequest, options: DeliveryOptions): Promise<DeliveryOutcome> {
   const startedAt = new Date();
   const started = performance.now();

@@ -1,11 +1,7 @@
 export {
-  ADDRESS_RULE_REASONS,
   DEVELOPMENT_POLICY,
   STRICT_POLICY,
-  addressRange,
-  isAddressRule,
   judgeAddress,
-  ruleAllowed,
   type AddressPolicy,
   type AddressRule,
   type AddressVerdict,
@@ -42,7 +38,6 @@ export {
   type VerifyResult,
 } from './signature';
 export {
-  URL_RULE_REASONS,
   WEBHOOK_URL_MAX_LENGTH,
   checkUrl,
   destinationReason,
