@@ -41,7 +41,6 @@ export type Answer =
       address: string;
       /** The start of the answer's body, for the log. */
       excerpt: Buffer;
-      bytesRead: number;
       /** False when reading stopped early: the size limit, the deadline, or the receiver closing mid-body. */
       complete: boolean;
     }
@@ -94,7 +93,7 @@ export function exchange(request: ExchangeRequest): Promise<Answer> {
       const finish = (complete: boolean) => {
         if (done) return;
         done = true;
-        settle({ kind: 'answer', status: res.statusCode ?? 0, address, excerpt: Buffer.concat(excerpt), bytesRead, complete });
+        settle({ kind: 'answer', status: res.statusCode ?? 0, address, excerpt: Buffer.concat(excerpt), complete });
         // No keep-alive to return the socket to; closing also tells a receiver still streaming to stop.
         req.destroy();
       };
