@@ -29,6 +29,7 @@ export const configSchema = z
     FINANCE_ADDR: env.grpcTarget('127.0.0.1:50052').describe('finance service, host:port'),
     AUDIT_ADDR: env.grpcTarget('127.0.0.1:50053').describe('audit service, host:port'),
     SCHEDULING_ADDR: env.grpcTarget('127.0.0.1:50054').describe('scheduling service, host:port'),
+    NOTIFICATIONS_ADDR: env.grpcTarget('127.0.0.1:50055').describe('notifications service (webhooks), host:port'),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000).describe('deadline of every gRPC call'),
     // Chosen with tools/fault-timeline (docs/OPERATIONS.md).
     BREAKER_RESET_MS: env

@@ -3,10 +3,11 @@
  * delivery. A host name cannot be judged without resolving it: that is done at delivery (destination.ts).
  */
 import { isIP } from 'node:net';
+import { WEBHOOK_LIMITS } from '@libs/contracts';
 import { ADDRESS_RULE_REASONS, isAddressRule, judgeAddress, ruleAllowed, type AddressPolicy, type AddressRule } from './address-policy';
 
-/** The longest endpoint URL accepted: room for any real receiver, and a bound on what is stored and logged. */
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** The longest endpoint URL accepted (libs/contracts' limits, which the API states). */
+export const WEBHOOK_URL_MAX_LENGTH = WEBHOOK_LIMITS.urlMaxLength;
 /** The longest DNS name. */
 const HOSTNAME_MAX_LENGTH = 253;
 /**

@@ -1,4 +1,4 @@
-import { auditV1, catalogueV1, financeV1, referenceV1, schedulingV1 } from '@libs/contracts';
+import { auditV1, catalogueV1, financeV1, notificationsV1, referenceV1, schedulingV1 } from '@libs/contracts';
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../../config';
@@ -13,6 +13,7 @@ export interface Upstreams {
   finance: Upstream<financeV1.FinanceServiceClient>;
   audit: Upstream<auditV1.AuditServiceClient>;
   scheduling: Upstream<schedulingV1.SchedulingServiceClient>;
+  notifications: Upstream<notificationsV1.NotificationsServiceClient>;
 }
 
 /** `callGate` holds each key to its concurrency limit (the key verifier's limiter). */
@@ -38,6 +39,12 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
     audit: new Upstream('audit', createClient(auditV1.AuditServiceClient, config.AUDIT_ADDR), options, logger),
     scheduling: new Upstream('scheduling', createClient(schedulingV1.SchedulingServiceClient, config.SCHEDULING_ADDR), options, logger),
+    notifications: new Upstream(
+      'notifications',
+      createClient(notificationsV1.NotificationsServiceClient, config.NOTIFICATIONS_ADDR),
+      options,
+      logger,
+    ),
   };
   registerBreakerStates(() => allUpstreams(upstreams));
   return upstreams;
@@ -49,4 +56,5 @@ export const allUpstreams = (upstreams: Upstreams) => [
   upstreams.finance,
   upstreams.audit,
   upstreams.scheduling,
+  upstreams.notifications,
 ];
