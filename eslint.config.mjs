@@ -1,4 +1,64 @@
 import nx from '@nx/eslint-plugin';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Role literals (CONTRIBUTING.md, "Adding a role"), written here rather than imported: Nx re-lints every project
+// when this file changes, and would not notice a change to a file it imports.
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const ACCESS = 'libs/contracts/src/api/access.ts';
+
+/** The roles as libs/contracts declares them, read from there so that this rule never lists them a second time. */
+function declaredRoles() {
+  const declaration = /export const ROLES = \[([^\]]*)\]/.exec(readFileSync(join(ROOT, ACCESS), 'utf8'));
+  if (!declaration) throw new Error(`eslint: no \`export const ROLES = [...]\` in ${ACCESS}`);
+  return [...declaration[1].matchAll(/'([^']+)'/g)].map((match) => match[1]);
+}
+
+const role = `/^(${declaredRoles().join('|')})$/`;
+// Something that holds a role: `role`, `actor.role`, `userRole`.
+const holder = '/^(role|\\w+Role)$/';
+const roleLiteral = `Literal[value=${role}]`;
+
+/**
+ * Where a string is a role: compared with, assigned to, defaulted for or switched on a role holder; the role of an
+ * object; an array `.includes(…role)` searches; a second role in a list of roles or in a union type; an argument
+ * of a call. The same words
+ * elsewhere ('student' as an audited entity, a scope or a refusal reason) are not roles.
+ */
+const ROLE_CONTEXTS = [
+  `BinaryExpression:matches([left.name=${holder}], [left.property.name=${holder}], [right.name=${holder}], [right.property.name=${holder}]) > ${roleLiteral}`,
+  `:matches(Property[key.name=${holder}], Property[key.value=${holder}]) > ${roleLiteral}.value`,
+  `:matches(VariableDeclarator[id.name=${holder}], AssignmentPattern[left.name=${holder}], AssignmentExpression[left.name=${holder}], AssignmentExpression[left.property.name=${holder}]) > ${roleLiteral}`,
+  `SwitchStatement:matches([discriminant.name=${holder}], [discriminant.property.name=${holder}]) > SwitchCase > ${roleLiteral}`,
+  `CallExpression:matches([arguments.0.name=${holder}], [arguments.0.property.name=${holder}]) > MemberExpression > ArrayExpression > ${roleLiteral}`,
+  `ArrayExpression > ${roleLiteral} ~ ${roleLiteral}`,
+  `:matches(TSPropertySignature[key.name=${holder}], Identifier[name=${holder}]) TSLiteralType > ${roleLiteral}`,
+  `TSUnionType > TSLiteralType[literal.value=${role}] ~ TSLiteralType > ${roleLiteral}`,
+  // A role handed to a function (`createUser(…, 'admin')`); `notFound('student')` names an entity, not a role.
+  `:matches(CallExpression, NewExpression):not([callee.name='notFound']) > ${roleLiteral}.arguments`,
+];
+
+const MESSAGE =
+  'A role literal outside the access tables: grant permissions in libs/contracts/src/api/access.ts, give a role its ' +
+  "reach in the service's src/access.ts, and check with requirePermission (CONTRIBUTING.md, \"Adding a role\").";
+
+/**
+ * Roles drive behaviour only from the access tables: the role list and permission table in libs/contracts, and each
+ * service's access.ts. Migrations keep the roles of their day. Tests (specs, their test-*.ts fixtures and the e2e
+ * project) are exempt: a test names the role it acts as, and expected access written out apart from the table is
+ * what lets a test fail when the table is wrong. basePath: every project's config extends this one, and these
+ * patterns are paths from the repository's root whichever project is linted.
+ */
+const roleLiterals = {
+  basePath: ROOT,
+  files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+  ignores: ['**/access.ts', '**/migrations/**', '**/*.spec.ts', '**/test-*.ts', 'apps/e2e/**'],
+  rules: {
+    // One selector, so that a literal in two contexts is reported once.
+    'no-restricted-syntax': ['error', { selector: ROLE_CONTEXTS.join(', '), message: MESSAGE }],
+  },
+};
 
 // The module-boundary rule makes the architecture's arrows real (docs/decisions/0001):
 // apps and tools import libs, libs import only libs, and no app imports another app.
@@ -25,4 +85,5 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  roleLiterals,
 ];

@@ -13,7 +13,8 @@
  */
 import { parseArgs } from 'node:util';
 import { createSequelize } from '@libs/db';
-import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
+import type { DiseaseRecord } from '@libs/contracts';
+import { readCtdDiseases } from '@libs/source-formats';
 import { sharedDataFile, startSystem } from '@libs/testing';
 import { runImport } from '../import/run-import';
 import { ctdSource } from '../import/sources/index';
@@ -24,8 +25,8 @@ import { formatReport, KINDS, missedTargets, TARGETS, pct, type Kind, type SeedR
 /** Search was tuned on seeds 1, 2 and 101-104; these it has never been measured on while changing it. */
 const EVALUATION_SEEDS = '11,12,13';
 
-async function readDiseases(file: string): Promise<CtdDisease[]> {
-  const diseases: CtdDisease[] = [];
+async function readDiseases(file: string): Promise<DiseaseRecord[]> {
+  const diseases: DiseaseRecord[] = [];
   for await (const row of readCtdDiseases(file)) if ('record' in row) diseases.push(row.record);
   return diseases;
 }

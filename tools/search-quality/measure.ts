@@ -1,6 +1,6 @@
 import { JsonClient } from './http-client';
 import type { QualityQuery } from './query-sets';
-import { percentile } from './report';
+import { percentile } from './percentile';
 
 export interface QualityReport {
   queries: number;

@@ -1,10 +1,8 @@
-import type { CtdDisease } from '@libs/source-formats';
+import { diseaseRecord } from '@libs/testing';
 import { makeQuerySets } from './query-sets';
 import { misspell, seededRandom, typoCount } from './typos';
 
-const disease = (diseaseId: string, diseaseName: string, synonyms: string[]): CtdDisease => ({
-  diseaseId, diseaseName, synonyms, altDiseaseIds: [], definition: '', parentIds: [], treeNumbers: [], parentTreeNumbers: [], slimMappings: [],
-});
+const disease = (diseaseId: string, diseaseName: string, synonyms: string[]) => diseaseRecord({ diseaseId, diseaseName, synonyms });
 
 describe('misspell', () => {
   it('makes one typo under 9 characters and two from 9 on, changing the text', () => {

@@ -1,4 +1,4 @@
-import type { CtdDisease } from '@libs/source-formats';
+import type { DiseaseRecord } from '@libs/contracts';
 import { misspell, seededRandom } from './typos';
 
 export interface QualityQuery {
@@ -35,7 +35,7 @@ function sample<T>(items: T[], count: number, random: () => number): T[] {
  * synonyms. Only text that names exactly one disease is used (a synonym
  * shared by two diseases has no single intended answer).
  */
-export function makeQuerySets(diseases: CtdDisease[], perSet: number, seed: number): QuerySets {
+export function makeQuerySets(diseases: DiseaseRecord[], perSet: number, seed: number): QuerySets {
   const owners = new Map<string, Set<string>>();
   for (const disease of diseases) {
     for (const term of [disease.diseaseName, ...disease.synonyms]) {

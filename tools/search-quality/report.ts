@@ -1,4 +1,5 @@
 import type { QualityReport } from './measure';
+import { percentile } from './percentile';
 import type { QuerySets } from './query-sets';
 
 /** The query kinds, each a set of its own: misspelt disease names and misspelt synonyms. */
@@ -27,8 +28,6 @@ export interface KindSummary {
   /** Over every query of every seed, the latency a user sees most often. */
   pooledMedianMs: number;
 }
-
-export const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 function worstOf(
   reports: SeedReport[],

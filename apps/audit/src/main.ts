@@ -1,10 +1,9 @@
 import { busTopology, connectBus, EVENT_STREAMS, PassiveChecks, startConsumer, TopologyKeeper, type EventStream } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer, unaryHandler } from '@libs/grpc';
+import { ActorSigner, grpcService, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
-import { permitted } from './access';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
@@ -38,8 +37,6 @@ async function main(): Promise<void> {
     for (const queue of Object.values(deadLetters)) queue.attach(model);
   });
   const queueWatches = streams.map(({ topology, consumer }) => watchQueueDepths(depths, topology, consumer, logger));
-  const entries = entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET));
-  const deadLetterAdmin = deadLetterHandlers(deadLetters);
   // Every method is for admins, so every call must carry an actor the gateway signed.
   const handling = { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) };
   const server = await startGrpcServer({
@@ -47,16 +44,10 @@ async function main(): Promise<void> {
     port: config.GRPC_PORT,
     logger,
     services: [
-      {
-        name: 'audit.v1.AuditService',
-        definition: auditV1.AuditServiceService,
-        implementation: {
-          listEntries: unaryHandler(handling, 'ListEntries', permitted('audit:read')(entries.listEntries)),
-          verifyChain: unaryHandler(handling, 'VerifyChain', permitted('audit:read')(entries.verifyChain)),
-          getDeadLetters: unaryHandler(handling, 'GetDeadLetters', permitted('audit:read')(deadLetterAdmin.getDeadLetters)),
-          replayDeadLetters: unaryHandler(handling, 'ReplayDeadLetters', permitted('audit:replay')(deadLetterAdmin.replayDeadLetters)),
-        } satisfies auditV1.AuditServiceServer,
-      },
+      grpcService(auditV1.AuditServiceService, handling, {
+        ...entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET)),
+        ...deadLetterHandlers(deadLetters),
+      }),
     ],
   });
 

@@ -1,37 +1,33 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { grantedRoles } from '@libs/contracts';
-import type { Actor } from '@libs/grpc';
+import type { Role } from '@libs/contracts';
+import { GrpcStatus, RpcError, type Actor } from '@libs/grpc';
+
+/** Every student's records, or only the actor's own (the student row whose user_id is the actor). */
+type Reach = 'all' | 'own';
 
 /**
- * Who may do what in finance: the rows of the permission table (@libs/contracts;
- * docs/FINANCE.md, Roles) that the gateway checks too. The service checks them
- * again from the signed actor, so an internal caller cannot skip them.
+ * Whose records each role reaches, once the permission table (@libs/contracts; docs/FINANCE.md, Roles) has let
+ * it read or pay. A role not listed reaches nothing and is refused, whatever it was granted: a new role gets a
+ * reach here on purpose, never by default.
  */
-export const FINANCE_ACCESS = {
-  /** Transactions, payments, students and statements; a student sees only their own. */
-  read: grantedRoles('finance:read'),
-  /** Accounts, categories and registration numbers. */
-  readRecords: grantedRoles('finance:records:read'),
-  write: grantedRoles('finance:write'),
-  delete: grantedRoles('finance:delete'),
-  submitPayment: grantedRoles('payments:submit'),
-};
+const REACH = { student: 'own', bursar: 'all', admin: 'all' } as const satisfies Partial<Record<Role, Reach>>;
 
-/**
- * The records an actor may read: `all`, or only those of one student (the
- * student row whose user_id is the actor). A student without a student row
- * owns nothing, so every read finds nothing.
- */
-export type Scope = { kind: 'all' } | { kind: 'student'; studentId: string | null };
+export function reachOf(actor: Actor): Reach {
+  if (!Object.hasOwn(REACH, actor.role)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, `role ${actor.role} may not do this`);
+  return REACH[actor.role as keyof typeof REACH];
+}
+
+/** The records an actor may read. Its own, without a student row, are none: every read finds nothing. */
+export type Scope = { kind: 'all' } | { kind: 'own'; studentId: string | null };
 
 export async function scopeOf(sequelize: Sequelize, actor: Actor, transaction?: Transaction): Promise<Scope> {
-  if (actor.role !== 'student') return { kind: 'all' };
+  if (reachOf(actor) === 'all') return { kind: 'all' };
   const [row] = await sequelize.query<{ id: string }>('SELECT id FROM students WHERE user_id = $1', {
     bind: [actor.userId],
     type: QueryTypes.SELECT,
     transaction,
   });
-  return { kind: 'student', studentId: row?.id ?? null };
+  return { kind: 'own', studentId: row?.id ?? null };
 }
 
 /** Whether a record belonging to `studentId` is visible in the scope. */

@@ -1,10 +1,7 @@
-import type { Sequelize } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
+import type { WriteDeps } from '@libs/outbox';
 
 /** What every finance handler needs. */
-export interface FinanceDeps {
-  sequelize: Sequelize;
+export interface FinanceDeps extends WriteDeps {
   cursors: CursorCodec;
-  /** Called after a commit that wrote outbox rows, so the relay sends them at once. */
-  afterCommit: () => void;
 }

@@ -1,5 +1,5 @@
-import type { financeV1 } from '@libs/contracts';
-import { serviceImplementation, type HandlerOptions } from '@libs/grpc';
+import { financeV1 } from '@libs/contracts';
+import { grpcService, type HandlerOptions, type ServiceRegistration } from '@libs/grpc';
 import type { FinanceDeps } from './finance-deps';
 import { paymentHandlers } from './payments/payment-handlers';
 import { recordHandlers } from './records/record-handlers';
@@ -8,10 +8,9 @@ import { statementHandlers } from './statements/statement-handlers';
 import { bulkHandlers } from './transactions/bulk-handlers';
 import { transactionHandlers } from './transactions/transaction-handlers';
 
-/** The FinanceService gRPC implementation: every handler wrapped for logging, request context and error mapping. */
-export function financeService(deps: FinanceDeps, handling: HandlerOptions): financeV1.FinanceServiceServer {
-  // The record type makes a missing RPC a compile error.
-  return serviceImplementation<financeV1.FinanceServiceServer>(handling, {
+/** finance.v1.FinanceService: every handler wrapped for logging, request context and error mapping. */
+export function financeService(deps: FinanceDeps, handling: HandlerOptions): ServiceRegistration {
+  return grpcService(financeV1.FinanceServiceService, handling, {
     ...transactionHandlers(deps),
     ...bulkHandlers(deps),
     ...paymentHandlers(deps),

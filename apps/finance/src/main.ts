@@ -1,5 +1,4 @@
 import { busTopology } from '@libs/bus';
-import { financeV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
@@ -21,13 +20,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [
-      {
-        name: 'finance.v1.FinanceService',
-        definition: financeV1.FinanceServiceService,
-        implementation: financeService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) }),
-      },
-    ],
+    services: [financeService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) })],
   });
 
   const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });

@@ -133,8 +133,8 @@ function render() {
   if (!current) return;
   $('account-email').textContent = current.user.email;
   $('account-role').textContent = current.user.role;
-  $('reader-hint').hidden = current.user.role !== 'reader';
-  $('clinician-hint').hidden = current.user.role !== 'clinician';
+  // A hint is for the role its data-role names, beside its text in index.html: the script knows no role.
+  for (const hint of document.querySelectorAll('[data-role]')) hint.hidden = hint.dataset.role !== current.user.role;
 }
 
 async function signIn(email, password) {

@@ -5,10 +5,11 @@ import { startMetricsServer } from '@libs/metrics';
 import { bootstrapAdmin } from './identity/bootstrap-admin';
 import { keyVerifierOptions, startKeyVerifier } from './identity/key-verifier';
 import { readConfig } from './config';
-import { buildApp } from './platform/app';
+import { buildApp } from './app';
 import { answerClientErrors } from './platform/http/client-errors';
 import { migrations } from './migrations';
 import { parseChangelog } from './platform/changelog/parse-changelog';
+import { registerBreakerStates } from './platform/upstreams/upstream-metrics';
 import { allUpstreams, connectUpstreams } from './platform/upstreams/upstreams';
 
 async function main(): Promise<void> {
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
   await bootstrapAdmin(config, sequelize, logger);
   const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
 
-  const upstreams = connectUpstreams(config, logger, keys.limiter);
+  const upstreams = connectUpstreams(config, logger);
+  registerBreakerStates(() => allUpstreams(upstreams));
   // Bound slow or stalled clients (slowloris): no request may hold a socket for
   // longer than these, and Node checks them often enough to notice in time.
   const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;

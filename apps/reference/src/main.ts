@@ -1,5 +1,5 @@
 import { CursorCodec } from '@libs/cursor';
-import { startGrpcServer, unaryHandler } from '@libs/grpc';
+import { grpcService, startGrpcServer } from '@libs/grpc';
 import { startMetricsServer } from '@libs/metrics';
 import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
@@ -22,16 +22,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [
-      {
-        name: 'reference.v1.ReferenceService',
-        definition: referenceV1.ReferenceServiceService,
-        implementation: {
-          searchDiseases: unaryHandler(handling, 'SearchDiseases', diseases.searchDiseases),
-        } satisfies referenceV1.ReferenceServiceServer,
-      },
-      catalogueService(sequelize, cursors, handling),
-    ],
+    services: [grpcService(referenceV1.ReferenceServiceService, handling, diseases), catalogueService(sequelize, cursors, handling)],
   });
 
   const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });

@@ -1,5 +1,4 @@
 import { busTopology } from '@libs/bus';
-import { schedulingV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
@@ -29,13 +28,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [
-      {
-        name: 'scheduling.v1.SchedulingService',
-        definition: schedulingV1.SchedulingServiceService,
-        implementation: schedulingService(deps, { logger, actors: signer }),
-      },
-    ],
+    services: [schedulingService(deps, { logger, actors: signer })],
   });
 
   const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });

@@ -10,7 +10,7 @@ export { EVENT_TYPES, entityPath, isEventType, type EventSource, type EventType,
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
 export { DEMO_SCHEDULING_IDS } from './demo-scheduling';
-export { ROLES, isGranted, grantedRoles, type Role, type Permission } from './api/access';
+export { BOOTSTRAP_ROLE, ROLES, SIGN_UP_ROLE, isGranted, grantedRoles, type Role, type Permission } from './api/access';
 export * from './api/limits';
 export { yearsPattern } from './api/year-pattern';
 export * as financeApi from './api/finance';
@@ -22,6 +22,9 @@ export { CALENDAR_STATUS } from './appointment-calendar-status';
 export { fieldErrorsOf } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';
+export { messageOf, type Entity, type Field, type FieldKind, type MessageOf, type RecordOf } from './reference/fields';
+export { jsonOf, jsonShapeOf } from './reference/json';
+export { DISEASE, type DiseaseRecord } from './reference/disease-fields';
 export {
   AUDIT_SCHEMA_VERSION,
   AUDITED_ENTITIES,

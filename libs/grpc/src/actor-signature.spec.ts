@@ -1,8 +1,8 @@
 import { Metadata, type ServerUnaryCall } from '@grpc/grpc-js';
 import { createLogger } from '@libs/logging';
-import { ActorSigner } from './actor-signature';
+import { ActorSigner, type Actor } from './actor-signature';
 import { outgoingMetadata } from './client';
-import { unaryHandler, type Actor } from './handler';
+import { unaryHandler } from './handler';
 import { METADATA } from './metadata';
 
 const signer = new ActorSigner('a shared secret of some length');

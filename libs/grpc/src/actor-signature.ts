@@ -1,15 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Actor } from './handler';
 
 /** How long a signature stays good: calls carry a deadline of seconds; this allows for clock skew between hosts. */
 const MAX_AGE_MS = 5 * 60_000;
 /**
- * How long the gateway reuses one signature for the same actor: an HMAC per call was 2% of its CPU on a
- * forwarded GET. Far inside MAX_AGE_MS, so a reused signature is always fresh where it is checked.
+ * How long the gateway reuses one signature for the same actor: an HMAC per call was a measurable share of its
+ * CPU on a forwarded GET (the bench's `exact search` with --profile). Far inside MAX_AGE_MS, so a reused signature is always fresh where it is checked.
  */
 const REUSE_MS = 10_000;
 /** Actors whose latest signature is kept (each side): a busy gateway serves a few thousand keys at once. */
 const REMEMBERED_ACTORS = 10_000;
+
+/** The user a call acts for: whom the gateway vouches for, and whom a service checks a role of. */
+export interface Actor {
+  userId: string;
+  role: string;
+}
 
 const actorKey = (actor: Actor) => `${actor.userId}\n${actor.role}`;
 

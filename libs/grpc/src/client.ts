@@ -9,9 +9,8 @@ import {
 } from '@grpc/grpc-js';
 import { plainRequestId } from '@libs/logging';
 import { traceHeaders } from '@libs/tracing';
-import type { ActorSigner } from './actor-signature';
+import type { Actor, ActorSigner } from './actor-signature';
 import { WITHOUT_CHANNELZ } from './channelz';
-import type { Actor } from './handler';
 import { METADATA } from './metadata';
 
 export type UnaryMethod<Req, Res> = (

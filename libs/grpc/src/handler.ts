@@ -3,16 +3,11 @@ import { Metadata, status, type handleUnaryCall, type ServiceError } from '@grpc
 import { isTransientDatabaseError } from '@libs/db';
 import { plainRequestId, requestContext, type Logger } from '@libs/logging';
 import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext, type Span } from '@libs/tracing';
-import type { ActorSigner } from './actor-signature';
+import type { Actor, ActorSigner } from './actor-signature';
 import { RpcError } from './errors';
 import { observeHandledCall } from './handler-metrics';
 import { METADATA } from './metadata';
 import { INTERNAL_ERROR, safeCallback } from './safe-callback';
-
-export interface Actor {
-  userId: string;
-  role: string;
-}
 
 export interface CallContext {
   requestId: string;
@@ -130,19 +125,4 @@ export function unaryHandler<Req, Res>(
       fail(error);
     }
   };
-}
-
-type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
-
-/**
- * A service's implementation from its handlers (named as the generated server interface names its methods,
- * e.g. holdSlot): each wrapped by unaryHandler under its RPC's name (HoldSlot).
- */
-export function serviceImplementation<S>(handling: HandlerOptions, handlers: Record<keyof S, AnyHandler>): S {
-  const wrapped = Object.entries(handlers).map(([name, handler]) => [
-    name,
-    unaryHandler(handling, name[0].toUpperCase() + name.slice(1), handler as AnyHandler),
-  ]);
-  // Each entry keeps its handler's request and response types at run time; the record type cannot say so.
-  return Object.fromEntries(wrapped) as S;
 }

@@ -1,7 +1,8 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export { serviceImplementation, unaryHandler, type HandlerOptions, type CallContext, type Actor } from './handler';
-export { ActorSigner } from './actor-signature';
-export { requireRole } from './require-role';
+export type { HandlerOptions, CallContext } from './handler';
+export { grpcService } from './grpc-service';
+export { ActorSigner, type Actor } from './actor-signature';
+export { requirePermission } from './require-permission';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type Problem } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';
 export { METADATA } from './metadata';

@@ -12,7 +12,7 @@ export { upsertDrugCategories, InvalidAtcCodeError } from './writers/drug-catego
 export { upsertConditions, upsertIndications } from './writers/condition-writer';
 export { upsertPremises } from './writers/premise-writer';
 export { upsertFoodInteractions } from './writers/food-interaction-writer';
-export { MissingReferenceError } from './writers/upsert-rows';
+export { MissingReferenceError } from './writers/upsert-records';
 export * from './records';
 export {
   atcLevel,

@@ -1,59 +1,30 @@
+import { DISEASE, type DiseaseRecord, type Field } from '@libs/contracts';
 import { readDelimited } from './delimited';
 import { openTextLines, type ParsedRow, type ReadOptions } from './text-lines';
 
-/** One row of the CTD MEDIC disease vocabulary (CTD_diseases.tsv[.gz] or .csv[.gz]). */
-export interface CtdDisease {
-  diseaseName: string;
-  diseaseId: string;
-  altDiseaseIds: string[];
-  definition: string;
-  parentIds: string[];
-  treeNumbers: string[];
-  parentTreeNumbers: string[];
-  synonyms: string[];
-  slimMappings: string[];
-}
-
-const COLUMNS = [
-  'DiseaseName',
-  'DiseaseID',
-  'AltDiseaseIDs',
-  'Definition',
-  'ParentIDs',
-  'TreeNumbers',
-  'ParentTreeNumbers',
-  'Synonyms',
-  'SlimMappings',
-] as const;
+/** The CTD MEDIC vocabulary's columns (CTD_diseases.tsv[.gz] or .csv[.gz]): one for each declared disease field, in order. */
+const COLUMNS = DISEASE.fields.map((field) => field.source);
 
 const list = (field: string): string[] => (field ? field.split('|').map((s) => s.trim()).filter(Boolean) : []);
 
-function toDisease(line: number, fields: string[]): ParsedRow<CtdDisease> {
+function valueOf(field: Field, text: string): string | string[] {
+  if (field.kind !== 'text') return list(text);
+  return field.key ? text : text.trim();
+}
+
+function toDisease(line: number, fields: string[]): ParsedRow<DiseaseRecord> {
   if (fields.length !== COLUMNS.length) {
     return { line, error: `expected ${COLUMNS.length} fields, found ${fields.length}` };
   }
-  const [name, id, alt, definition, parents, trees, parentTrees, synonyms, slims] = fields;
-  if (!name.trim() || !/^(MESH|OMIM):\S+$/.test(id)) {
-    return { line, error: `missing name or malformed DiseaseID ${JSON.stringify(id)}` };
+  const record = Object.fromEntries(DISEASE.fields.map((field, i) => [field.property, valueOf(field, fields[i])])) as DiseaseRecord;
+  if (!record.diseaseName || !/^(MESH|OMIM):\S+$/.test(record.diseaseId)) {
+    return { line, error: `missing name or malformed DiseaseID ${JSON.stringify(record.diseaseId)}` };
   }
-  return {
-    line,
-    record: {
-      diseaseName: name.trim(),
-      diseaseId: id,
-      altDiseaseIds: list(alt),
-      definition: definition.trim(),
-      parentIds: list(parents),
-      treeNumbers: list(trees),
-      parentTreeNumbers: list(parentTrees),
-      synonyms: list(synonyms),
-      slimMappings: list(slims),
-    },
-  };
+  return { line, record };
 }
 
 /** The tab-separated form: `#` comment lines, with the header on the comment line after `# Fields:`. */
-async function* readTsv(path: string, options: ReadOptions): AsyncGenerator<ParsedRow<CtdDisease>> {
+async function* readTsv(path: string, options: ReadOptions): AsyncGenerator<ParsedRow<DiseaseRecord>> {
   let lineNumber = 0;
   let headerNext = false;
   for await (const line of openTextLines(path, options)) {
@@ -74,13 +45,13 @@ async function* readTsv(path: string, options: ReadOptions): AsyncGenerator<Pars
 }
 
 /** The CSV form of newer releases: same columns and comments, fields quoted where they hold a comma. */
-async function* readCsv(path: string, options: ReadOptions): AsyncGenerator<ParsedRow<CtdDisease>> {
+async function* readCsv(path: string, options: ReadOptions): AsyncGenerator<ParsedRow<DiseaseRecord>> {
   for await (const { line, fields } of readDelimited(path, { ...options, delimiter: ',', quoted: true, comment: '#' })) {
     yield toDisease(line, fields);
   }
 }
 
 /** CTD diseases from a .tsv, .tsv.gz, .csv or .csv.gz file, chosen by the file name. */
-export function readCtdDiseases(path: string, options: ReadOptions = {}): AsyncGenerator<ParsedRow<CtdDisease>> {
+export function readCtdDiseases(path: string, options: ReadOptions = {}): AsyncGenerator<ParsedRow<DiseaseRecord>> {
   return /\.csv(\.gz)?$/i.test(path) ? readCsv(path, options) : readTsv(path, options);
 }

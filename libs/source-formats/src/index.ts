@@ -1,4 +1,4 @@
-export { readCtdDiseases, type CtdDisease } from './ctd-diseases';
+export { readCtdDiseases } from './ctd-diseases';
 export { readConverted, readDelimited, readWithHeader, type DelimitedOptions } from './delimited';
 export { readDrugsAtFdaProducts, repairProductFields, type FdaProduct } from './drugs-at-fda';
 export { readWhoAtc, type AtcRow } from './who-atc';

@@ -42,7 +42,7 @@ describe('CTD diseases', () => {
       record: {
         diseaseName: 'Sample Fever',
         diseaseId: 'MESH:D900001',
-        altDiseaseIds: ['DO:DOID:1', 'OMIM:100001'],
+        alternativeDiseaseIds: ['DO:DOID:1', 'OMIM:100001'],
         definition: 'A made-up fever, for tests.',
         parentIds: ['MESH:D900000'],
         treeNumbers: ['C01.001/D900001'],

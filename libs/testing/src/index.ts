@@ -9,3 +9,4 @@ export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } fro
 export { signUp } from './sign-up';
 export { withPgClient } from './pg-client';
 export { isAlive } from './process-alive';
+export { diseaseRecord } from './disease-record';

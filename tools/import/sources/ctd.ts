@@ -1,8 +1,9 @@
 import { upsertDiseases } from '@libs/reference-db';
-import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
+import type { DiseaseRecord } from '@libs/contracts';
+import { readCtdDiseases } from '@libs/source-formats';
 import type { ImportSource } from '../import-source';
 
-export const ctdSource: ImportSource<CtdDisease> = {
+export const ctdSource: ImportSource<DiseaseRecord> = {
   name: 'ctd',
   describe: 'CTD MEDIC diseases: CTD_diseases.tsv, .tsv.gz, .csv or .csv.gz',
   read: readCtdDiseases,

@@ -1,6 +1,6 @@
 import { EVENT_STREAMS, type EventStream } from '@libs/bus';
 import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
-import { RpcError, type CallContext } from '@libs/grpc';
+import { requirePermission, RpcError, type CallContext } from '@libs/grpc';
 import type { DeadLetterQueue } from './dead-letter-queue';
 
 const MAX_REPLAY = AUDIT_LIMITS.replay.max;
@@ -17,7 +17,8 @@ export function deadLetterHandlers(queues: Record<EventStream, DeadLetterQueue>)
   }
 
   return {
-    async getDeadLetters(request: auditV1.GetDeadLettersRequest): Promise<auditV1.GetDeadLettersResponse> {
+    async getDeadLetters(request: auditV1.GetDeadLettersRequest, context: CallContext): Promise<auditV1.GetDeadLettersResponse> {
+      requirePermission(context, 'audit:read');
       const queue = queueOf(request.stream);
       return { queue: queue.name, depth: await queue.depth() };
     },
@@ -26,6 +27,7 @@ export function deadLetterHandlers(queues: Record<EventStream, DeadLetterQueue>)
       request: auditV1.ReplayDeadLettersRequest,
       context: CallContext,
     ): Promise<auditV1.ReplayDeadLettersResponse> {
+      requirePermission(context, 'audit:replay');
       const queue = queueOf(request.stream);
       const limit = request.limit === 0 ? MAX_REPLAY : request.limit;
       if (limit > MAX_REPLAY) {

@@ -1,5 +1,5 @@
 import { CursorCodec } from '@libs/cursor';
-import { GrpcStatus, RpcError } from '@libs/grpc';
+import { GrpcStatus, RpcError, type CallContext } from '@libs/grpc';
 import type { auditV1 } from '@libs/contracts';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
@@ -18,6 +18,8 @@ const request = (overrides: Partial<auditV1.ListEntriesRequest> = {}): auditV1.L
   cursor: '',
   ...overrides,
 });
+
+const asAdmin: CallContext = { requestId: 'spec', actor: { userId: 'bob', role: 'admin' } };
 
 describe('listing audit entries (PostgreSQL)', () => {
   let db: ScratchDatabase;
@@ -39,13 +41,13 @@ describe('listing audit entries (PostgreSQL)', () => {
   const idsOf = (response: auditV1.ListEntriesResponse) => response.entries.map((e) => e.eventId);
 
   it('lists newest first and applies each filter', async () => {
-    expect(idsOf(await handlers.listEntries(request()))).toEqual([...events].reverse().map((e) => e.eventId));
-    expect(idsOf(await handlers.listEntries(request({ entityType: 'payment' })))).toEqual([events[2].eventId]);
-    expect(idsOf(await handlers.listEntries(request({ entityId: events[1].entityIds[0] })))).toEqual([events[1].eventId]);
-    expect(idsOf(await handlers.listEntries(request({ action: 'transaction.deleted' })))).toEqual([events[3].eventId]);
-    expect(idsOf(await handlers.listEntries(request({ actorId: 'ann' })))).toEqual([events[2].eventId, events[0].eventId]);
+    expect(idsOf(await handlers.listEntries(request(), asAdmin))).toEqual([...events].reverse().map((e) => e.eventId));
+    expect(idsOf(await handlers.listEntries(request({ entityType: 'payment' }), asAdmin))).toEqual([events[2].eventId]);
+    expect(idsOf(await handlers.listEntries(request({ entityId: events[1].entityIds[0] }), asAdmin))).toEqual([events[1].eventId]);
+    expect(idsOf(await handlers.listEntries(request({ action: 'transaction.deleted' }), asAdmin))).toEqual([events[3].eventId]);
+    expect(idsOf(await handlers.listEntries(request({ actorId: 'ann' }), asAdmin))).toEqual([events[2].eventId, events[0].eventId]);
     expect(
-      idsOf(await handlers.listEntries(request({ occurredFrom: '2026-01-02T00:00:00Z', occurredBefore: '2026-01-04T00:00:00Z' }))),
+      idsOf(await handlers.listEntries(request({ occurredFrom: '2026-01-02T00:00:00Z', occurredBefore: '2026-01-04T00:00:00Z' }), asAdmin)),
     ).toEqual([events[2].eventId, events[1].eventId]);
   });
 
@@ -54,7 +56,7 @@ describe('listing audit entries (PostgreSQL)', () => {
     let cursor = '';
     let pages = 0;
     do {
-      const page = await handlers.listEntries(request({ limit: 1, cursor, entityType: 'transaction' }));
+      const page = await handlers.listEntries(request({ limit: 1, cursor, entityType: 'transaction' }), asAdmin);
       seen.push(...idsOf(page));
       if (pages === 0) await appendEvent(db.sequelize, testEvent()); // newer than the walk: not part of it
       cursor = page.nextCursor;
@@ -72,15 +74,22 @@ describe('listing audit entries (PostgreSQL)', () => {
     [{ occurredFrom: '2026-01-02T00:00:00Z', occurredBefore: '2026-01-01T00:00:00Z' }, 'to'],
     [{ cursor: 'garbage' }, 'cursor'],
   ])('refuses %j naming %s', async (overrides, field) => {
-    const attempt = handlers.listEntries(request(overrides));
+    const attempt = handlers.listEntries(request(overrides), asAdmin);
     await expect(attempt).rejects.toBeInstanceOf(RpcError);
     await expect(attempt).rejects.toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT, fieldErrors: [{ field }] });
   });
 
+  it('refuses a role without audit:read, and a call without an actor', async () => {
+    const bursar: CallContext = { requestId: 'spec', actor: { userId: 'ann', role: 'bursar' } };
+    await expect(handlers.listEntries(request(), bursar)).rejects.toMatchObject({ code: GrpcStatus.PERMISSION_DENIED });
+    await expect(handlers.verifyChain({}, bursar)).rejects.toMatchObject({ code: GrpcStatus.PERMISSION_DENIED });
+    await expect(handlers.listEntries(request(), { requestId: 'spec' })).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
+  });
+
   it('refuses a cursor replayed with other filters', async () => {
-    const first = await handlers.listEntries(request({ limit: 1, actorId: 'ann' }));
+    const first = await handlers.listEntries(request({ limit: 1, actorId: 'ann' }), asAdmin);
     expect(first.nextCursor).not.toBe('');
-    await expect(handlers.listEntries(request({ limit: 1, actorId: 'bob', cursor: first.nextCursor }))).rejects.toMatchObject({
+    await expect(handlers.listEntries(request({ limit: 1, actorId: 'bob', cursor: first.nextCursor }), asAdmin)).rejects.toMatchObject({
       fieldErrors: [{ field: 'cursor', message: expect.stringMatching(/different query/) }],
     });
   });

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
-import { RpcError } from '@libs/grpc';
+import { requirePermission, RpcError, type CallContext } from '@libs/grpc';
 import { verifyChain } from './chain-verify';
 import { listEntries, type EntryFilters } from './entry-query';
 
@@ -36,7 +36,8 @@ const isSequence = (position: unknown): position is string => typeof position ==
 
 export function entryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   return {
-    async listEntries(request: auditV1.ListEntriesRequest): Promise<auditV1.ListEntriesResponse> {
+    async listEntries(request: auditV1.ListEntriesRequest, context: CallContext): Promise<auditV1.ListEntriesResponse> {
+      requirePermission(context, 'audit:read');
       const limit = pageSize(request.limit, AUDIT_PAGE);
       const filters = filtersOf(request);
       const page = await keysetPage({
@@ -51,6 +52,9 @@ export function entryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
       return { entries: page.rows, nextCursor: page.nextCursor };
     },
 
-    verifyChain: (): Promise<auditV1.VerifyChainResponse> => verifyChain(sequelize),
+    async verifyChain(_: auditV1.VerifyChainRequest, context: CallContext): Promise<auditV1.VerifyChainResponse> {
+      requirePermission(context, 'audit:read');
+      return verifyChain(sequelize);
+    },
   };
 }

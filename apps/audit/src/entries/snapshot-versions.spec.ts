@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { AUDITED_ENTITIES, type AuditedEntityType, type AuditEvent } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
+import type { CallContext } from '@libs/grpc';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { appendEvents } from './audit-store';
@@ -156,7 +157,8 @@ describe('entries stored before schemaVersion (version 1), read today (PostgreSQ
   });
   afterAll(() => db?.drop());
 
-  const listed = async () => (await handlers.listEntries({ entityType: '', entityId: '', action: '', limit: 500, actorId: '', occurredFrom: '', occurredBefore: '', cursor: '' })).entries.reverse();
+  const asAdmin: CallContext = { requestId: 'spec', actor: { userId: 'admin-1', role: 'admin' } };
+  const listed = async () => (await handlers.listEntries({ entityType: '', entityId: '', action: '', limit: 500, actorId: '', occurredFrom: '', occurredBefore: '', cursor: '' }, asAdmin)).entries.reverse();
 
   it('shows them in the shape of the API, like entries written now', async () => {
     const entries = await listed();

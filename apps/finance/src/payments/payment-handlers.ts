@@ -1,11 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
-import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnce } from '../writes';
+import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import { reachOf, scopeOf } from '../access';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { insertStatementLine } from '../statements/statement-store';
 import { amountOf } from '../validation/input';
@@ -16,9 +15,9 @@ import { findPayment, insertPayment, listPayments, setPaymentStatus } from './pa
 
 /** The student a payment is submitted for: a student always submits for themselves. */
 async function submitterStudent(sequelize: Sequelize, actor: Actor, requested: string, transaction: Transaction) {
-  if (actor.role !== 'student') return requested;
   const scope = await scopeOf(sequelize, actor, transaction);
-  const own = scope.kind === 'student' ? scope.studentId : null;
+  if (scope.kind === 'all') return requested;
+  const own = scope.studentId;
   if (own === null) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'your user has no student record to pay for');
   if (requested !== '' && requested.toLowerCase() !== own) {
     throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'a student may submit proofs of payment only for themselves');
@@ -36,8 +35,8 @@ export function paymentHandlers(deps: FinanceDeps) {
     kind: PaymentMove,
     change: { note: string; outcome?: string },
   ): Promise<{ payment: financeV1.Payment }> {
-    const actor = requireRole(context, FINANCE_ACCESS.write);
-    return mutate(deps, async (transaction) => {
+    const actor = requirePermission(context, 'finance:write');
+    return writeTransaction(deps, undefined, async (transaction) => {
       // FOR UPDATE: of two concurrent moves on one payment, the second waits and then sees the new status.
       const before = await findPayment(sequelize, id, transaction, true);
       if (!before) throw notFound('payment');
@@ -72,15 +71,15 @@ export function paymentHandlers(deps: FinanceDeps) {
 
   return {
     async listPayments(request: financeV1.ListPaymentsRequest, context: CallContext): Promise<financeV1.ListPaymentsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       parseInput(financeApi.paymentFilters, { status: given(request.status), studentId: given(request.studentId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
-      if (scope.kind === 'student' && scope.studentId === null) return { payments: [], nextCursor: '' };
-      if (scope.kind === 'student' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
+      if (scope.kind === 'own' && scope.studentId === null) return { payments: [], nextCursor: '' };
+      if (scope.kind === 'own' && request.studentId && request.studentId.toLowerCase() !== scope.studentId) {
         return { payments: [], nextCursor: '' };
       }
-      const studentId = scope.kind === 'student' ? scope.studentId : request.studentId.toLowerCase() || null;
+      const studentId = scope.kind === 'own' ? scope.studentId : request.studentId.toLowerCase() || null;
       const page = await keysetPage({
         cursors: deps.cursors,
         cursor: request.cursor,
@@ -94,16 +93,16 @@ export function paymentHandlers(deps: FinanceDeps) {
     },
 
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.submitPayment);
+      const actor = requirePermission(context, 'payments:submit');
       const checks = new FieldChecks();
       const submission = { studentId: given(request.studentId), amount: amountOf(request.amount), description: request.description, date: request.date };
       checks.parse(financeApi.paymentSubmission, submission);
       // Staff name the student; a student pays for themselves.
-      checks.check(actor.role === 'student' || request.studentId !== '', 'studentId', 'is required');
+      checks.check(reachOf(actor) === 'own' || request.studentId !== '', 'studentId', 'is required');
       checks.throwIfAny();
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse };
-      return mutateOnce(deps, context, actor, call, async (transaction) => {
+      const call = { method: 'SubmitPayment', key: idempotencyKey, request: fields, codec: financeV1.SubmitPaymentResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         const studentId = await submitterStudent(sequelize, actor, request.studentId, transaction);
         await checkReferences(sequelize, checks, [{ table: 'students', id: studentId, field: 'studentId' }], transaction);
         checks.throwIfAny();
@@ -125,14 +124,14 @@ export function paymentHandlers(deps: FinanceDeps) {
     },
 
     async processPayment(request: financeV1.ProcessPaymentRequest, context: CallContext): Promise<financeV1.ProcessPaymentResponse> {
-      requireRole(context, FINANCE_ACCESS.write);
+      requirePermission(context, 'finance:write');
       const id = requireUuid(request.id);
       parseInput(financeApi.paymentProcessing, { outcome: request.outcome, note: request.note });
       return move(context, id, 'process', { note: request.note, outcome: request.outcome });
     },
 
     async resolvePayment(request: financeV1.ResolvePaymentRequest, context: CallContext): Promise<financeV1.ResolvePaymentResponse> {
-      requireRole(context, FINANCE_ACCESS.write);
+      requirePermission(context, 'finance:write');
       const id = requireUuid(request.id);
       parseInput(financeApi.paymentResolution, { note: request.note });
       return move(context, id, 'resolve', { note: request.note });

@@ -1,9 +1,8 @@
 import { financeApi, financeV1, type EntityMessage } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
-import { mutateOnce } from '../writes';
+import { requirePermission, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
+import { reachOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { FieldChecks, given, notFound, requireUuid } from '@libs/validation';
 import { checkReferences, type Reference } from '../validation/references';
 import { ACCOUNTS, CATEGORIES, REGISTRATION_NUMBERS, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
@@ -20,7 +19,7 @@ export function recordHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
 
   async function get<E extends RecordEntityType>(context: CallContext, kind: RecordKind<E>, rawId: string): Promise<EntityMessage<E>> {
-    requireRole(context, FINANCE_ACCESS.readRecords);
+    requirePermission(context, 'finance:records:read');
     const id = requireUuid(rawId);
     const record = await findRecord(sequelize, kind, id);
     if (!record) throw notFound(kind.entityType.replace('_', ' '));
@@ -34,10 +33,10 @@ export function recordHandlers(deps: FinanceDeps) {
     codec: Codec<R>,
     wrap: (record: EntityMessage<E>) => R,
   ): Promise<R> {
-    const actor = requireRole(context, FINANCE_ACCESS.write);
+    const actor = requirePermission(context, 'finance:write');
     input.checks.throwIfAny();
-    const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec };
-    return mutateOnce(deps, context, actor, call, async (transaction) => {
+    const call = { method: `Create:${kind.table}`, key: input.key, request: input.request, codec, actor, context };
+    return writeTransaction(deps, call, async (transaction) => {
       await checkReferences(sequelize, input.checks, input.references, transaction);
       input.checks.throwIfAny();
       const record = await insertRecord(sequelize, kind, input.values, transaction);
@@ -62,7 +61,7 @@ export function recordHandlers(deps: FinanceDeps) {
 
   return {
     async listAccounts(_: financeV1.ListAccountsRequest, context: CallContext): Promise<financeV1.ListAccountsResponse> {
-      requireRole(context, FINANCE_ACCESS.readRecords);
+      requirePermission(context, 'finance:records:read');
       return { accounts: await listRecords(sequelize, ACCOUNTS) };
     },
     getAccount: async (request: financeV1.GetAccountRequest, context: CallContext) => ({
@@ -84,7 +83,7 @@ export function recordHandlers(deps: FinanceDeps) {
       ),
 
     async listCategories(_: financeV1.ListCategoriesRequest, context: CallContext): Promise<financeV1.ListCategoriesResponse> {
-      requireRole(context, FINANCE_ACCESS.readRecords);
+      requirePermission(context, 'finance:records:read');
       return { categories: await listRecords(sequelize, CATEGORIES) };
     },
     getCategory: async (request: financeV1.GetCategoryRequest, context: CallContext) => ({
@@ -103,7 +102,7 @@ export function recordHandlers(deps: FinanceDeps) {
       _: financeV1.ListRegistrationNumbersRequest,
       context: CallContext,
     ): Promise<financeV1.ListRegistrationNumbersResponse> {
-      requireRole(context, FINANCE_ACCESS.readRecords);
+      requirePermission(context, 'finance:records:read');
       return { registrationNumbers: await listRecords(sequelize, REGISTRATION_NUMBERS) };
     },
     getRegistrationNumber: async (request: financeV1.GetRegistrationNumberRequest, context: CallContext) => ({
@@ -125,8 +124,8 @@ export function recordHandlers(deps: FinanceDeps) {
       ),
 
     async listStudents(_: financeV1.ListStudentsRequest, context: CallContext): Promise<financeV1.ListStudentsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
-      if (actor.role !== 'student') return { students: await listRecords(sequelize, STUDENTS) };
+      const actor = requirePermission(context, 'finance:read');
+      if (reachOf(actor) === 'all') return { students: await listRecords(sequelize, STUDENTS) };
       return { students: await listRecords(sequelize, STUDENTS, { column: 'user_id', value: actor.userId }) };
     },
     getStudent: async (request: financeV1.GetStudentRequest, context: CallContext) => ({

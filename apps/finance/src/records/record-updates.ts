@@ -1,9 +1,7 @@
 import { financeApi, type EntityMessage, type financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
-import { mutate } from '../writes';
+import { requirePermission, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
 import { ACCOUNTS, CATEGORIES, STUDENTS, type RecordEntityType, type RecordKind } from './record-kinds';
 import { findRecord, updateRecord } from './record-store';
@@ -28,9 +26,9 @@ export function recordUpdateHandlers(deps: FinanceDeps) {
     request: { id: string; expectedVersion: number },
     changes: [string, string | null][],
   ): Promise<EntityMessage<E>> {
-    const actor = requireRole(context, FINANCE_ACCESS.write);
+    const actor = requirePermission(context, 'finance:write');
     const id = requireUuid(request.id);
-    return mutate(deps, async (transaction) => {
+    return writeTransaction(deps, undefined, async (transaction) => {
       const before = await findRecord(sequelize, kind, id, { transaction, lock: true });
       if (!before) throw notFound(kind.entityType);
       checkVersion(kind.entityType, before.version, request.expectedVersion);

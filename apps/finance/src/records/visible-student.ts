@@ -1,14 +1,14 @@
 import type { Sequelize } from 'sequelize';
 import type { financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
+import { requirePermission, type CallContext } from '@libs/grpc';
+import { canSee, scopeOf } from '../access';
 import { notFound, requireUuid } from '@libs/validation';
 import { STUDENTS } from './record-kinds';
 import { findRecord } from './record-store';
 
 /** A student reaches only their own student row (another's is a 404, like a missing one); staff reach any. */
 export async function visibleStudent(sequelize: Sequelize, context: CallContext, rawId: string): Promise<financeV1.Student> {
-  const actor = requireRole(context, FINANCE_ACCESS.read);
+  const actor = requirePermission(context, 'finance:read');
   const id = requireUuid(rawId);
   const scope = await scopeOf(sequelize, actor);
   const student = await findRecord(sequelize, STUDENTS, id);

@@ -1,9 +1,7 @@
 import { financeApi, financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
-import { mutateOnce } from '../writes';
+import { requirePermission, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { STUDENTS } from '../records/record-kinds';
 import { findRecord } from '../records/record-store';
 import { visibleStudent } from '../records/visible-student';
@@ -28,7 +26,7 @@ export function statementHandlers(deps: FinanceDeps) {
       request: financeV1.AddStatementLineRequest,
       context: CallContext,
     ): Promise<financeV1.AddStatementLineResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       const studentId = requireUuid(request.studentId);
       parseInput(financeApi.statementLine, {
         date: request.date,
@@ -38,8 +36,8 @@ export function statementHandlers(deps: FinanceDeps) {
         semesterId: given(request.semesterId),
       });
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'AddStatementLine', key: idempotencyKey, request: fields, codec: financeV1.AddStatementLineResponse };
-      return mutateOnce(deps, context, actor, call, async (transaction) => {
+      const call = { method: 'AddStatementLine', key: idempotencyKey, request: fields, codec: financeV1.AddStatementLineResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         // The student is in the path, so a missing one is a 404 rather than a field error.
         if (!(await findRecord(sequelize, STUDENTS, studentId, { transaction }))) throw notFound('student');
         const id = await insertStatementLine(

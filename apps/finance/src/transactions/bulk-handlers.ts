@@ -1,9 +1,7 @@
 import { financeApi, financeV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { FINANCE_ACCESS } from '../access';
-import { mutateOnce } from '../writes';
+import { requirePermission, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { recordEvent } from '@libs/outbox';
 import { FieldChecks, parseInput } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { apiTransaction } from './transaction-input';
@@ -18,7 +16,7 @@ export function bulkHandlers(deps: FinanceDeps) {
       request: financeV1.BulkCreateTransactionsRequest,
       context: CallContext,
     ): Promise<financeV1.BulkCreateTransactionsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       const checks = new FieldChecks();
       checks.parse(financeApi.bulkCreate, request.items.map(apiTransaction));
       checks.throwIfAny();
@@ -27,8 +25,10 @@ export function bulkHandlers(deps: FinanceDeps) {
         key: request.idempotencyKey,
         request: request.items,
         codec: financeV1.BulkCreateTransactionsResponse,
+        actor,
+        context,
       };
-      return mutateOnce(deps, context, actor, call, async (transaction) => {
+      return writeTransaction(deps, call, async (transaction) => {
         const references = request.items.flatMap((item, index) => referencesOf(item, `[${index}].`));
         await checkReferences(sequelize, checks, references, transaction);
         checks.throwIfAny();
@@ -49,7 +49,7 @@ export function bulkHandlers(deps: FinanceDeps) {
       request: financeV1.BulkDeleteTransactionsRequest,
       context: CallContext,
     ): Promise<financeV1.BulkDeleteTransactionsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.delete);
+      const actor = requirePermission(context, 'finance:delete');
       parseInput(financeApi.bulkDelete, request.ids);
       const checks = new FieldChecks();
       const call = {
@@ -57,8 +57,10 @@ export function bulkHandlers(deps: FinanceDeps) {
         key: request.idempotencyKey,
         request: request.ids,
         codec: financeV1.BulkDeleteTransactionsResponse,
+        actor,
+        context,
       };
-      return mutateOnce(deps, context, actor, call, async (transaction) => {
+      return writeTransaction(deps, call, async (transaction) => {
         const before = await lockTransactions(sequelize, request.ids, transaction);
         const found = new Set(before.map((row) => row.id));
         request.ids.forEach((id, index) => checks.check(found.has(id.toLowerCase()), `[${index}]`, 'does not exist'));

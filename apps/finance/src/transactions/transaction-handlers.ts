@@ -1,10 +1,9 @@
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
-import { requireRole, RpcError, type CallContext } from '@libs/grpc';
-import { canSee, FINANCE_ACCESS, scopeOf } from '../access';
-import { mutate, mutateOnceInRounds } from '../writes';
+import { requirePermission, RpcError, type CallContext } from '@libs/grpc';
+import { canSee, scopeOf } from '../access';
+import { auditEventOf, outboxInsert, recordEvent, writeTransaction, writeTransactionInRounds } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
-import { auditEventOf, outboxInsert, recordEvent } from '@libs/outbox';
 import { FINANCE_PAGE } from '../page-size';
 import { checkVersion, FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences, reportMissing } from '../validation/references';
@@ -28,13 +27,13 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.ListTransactionsRequest,
       context: CallContext,
     ): Promise<financeV1.ListTransactionsResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       parseInput(financeApi.transactionFilters, { from: given(request.from), to: given(request.to), accountId: given(request.accountId) });
       const limit = pageSize(request.limit, FINANCE_PAGE);
       const scope = await scopeOf(sequelize, actor);
-      if (scope.kind === 'student' && scope.studentId === null) return { transactions: [], nextCursor: '' };
+      if (scope.kind === 'own' && scope.studentId === null) return { transactions: [], nextCursor: '' };
 
-      const studentId = scope.kind === 'student' ? scope.studentId : null;
+      const studentId = scope.kind === 'own' ? scope.studentId : null;
       const page = await keysetPage({
         cursors: deps.cursors,
         cursor: request.cursor,
@@ -56,7 +55,7 @@ export function transactionHandlers(deps: FinanceDeps) {
     },
 
     async getTransaction(request: financeV1.GetTransactionRequest, context: CallContext): Promise<financeV1.GetTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.read);
+      const actor = requirePermission(context, 'finance:read');
       const id = requireUuid(request.id);
       const scope = await scopeOf(sequelize, actor);
       const transaction = await findTransaction(sequelize, id);
@@ -69,7 +68,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.CreateTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.CreateTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       if (!request.input) throw RpcError.invalidArgument('(body)', 'is required');
       const input = request.input;
       const checks = new FieldChecks();
@@ -80,9 +79,11 @@ export function transactionHandlers(deps: FinanceDeps) {
         key: request.idempotencyKey,
         request: input,
         codec: financeV1.CreateTransactionResponse,
+        actor,
+        context,
       };
       const references = referencesOf(input);
-      return mutateOnceInRounds(deps, context, actor, call, async (rounds) => {
+      return writeTransactionInRounds(deps, call, async (rounds) => {
         const [[answer]] = await rounds.run<CreateAnswer>([createTransactionStatement(fieldsOf(input), actor.userId, references)]);
         const { found, created } = createdFrom(answer);
         reportMissing(checks, references, found);
@@ -104,9 +105,9 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.UpdateTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.UpdateTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.write);
+      const actor = requirePermission(context, 'finance:write');
       const id = requireUuid(request.id);
-      return mutate(deps, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction');
         checkVersion('transaction', before.version, request.expectedVersion);
@@ -142,9 +143,9 @@ export function transactionHandlers(deps: FinanceDeps) {
       request: financeV1.DeleteTransactionRequest,
       context: CallContext,
     ): Promise<financeV1.DeleteTransactionResponse> {
-      const actor = requireRole(context, FINANCE_ACCESS.delete);
+      const actor = requirePermission(context, 'finance:delete');
       const id = requireUuid(request.id);
-      return mutate(deps, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction');
         await deleteTransactions(sequelize, [id], transaction);

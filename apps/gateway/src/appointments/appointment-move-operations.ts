@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { appointmentsApi, type Permission } from '@libs/contracts';
-import { idempotentWrite } from '../platform/routing/headers';
+import { conflictOnKey, idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
-import { problem, type ResponseDoc } from '../platform/routing/responses';
-import { REFUSALS } from '../scheduling/shared-schemas';
-import { APPOINTMENTS_PATH, byId, eitherRefusal, notFound, oneAppointment, tag } from './appointment-docs';
+import type { ResponseDoc } from '../platform/routing/responses';
+import { REFUSALS } from '../scheduling/refusal-schemas';
+import { APPOINTMENTS_PATH, byId, eitherRefusal, notFound, oneAppointment, tag } from './appointment-operation-parts';
 
 /**
  * The moves of an appointment (docs/SCHEDULING.md, "States"): each is a POST on the appointment, honours
@@ -35,8 +35,7 @@ const moveOf = <B extends { body?: z.ZodType }>(move: Move, request: B) =>
     responses: { '200': oneAppointment('The appointment after the move, with its new ETag.'), ...notFound, ...move.refusals },
   });
 
-const keyReused = problem('The Idempotency-Key was used with another request.');
-const illegal = { '409': eitherRefusal(REFUSALS.illegalTransition, keyReused) };
+const illegal = { '409': eitherRefusal(REFUSALS.illegalTransition, conflictOnKey['409']) };
 const withPolicy = { ...illegal, '422': REFUSALS.policy };
 
 export const confirmAppointment = moveOf(

@@ -4,9 +4,9 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryChoice, queryInteger, queryOf } from '../platform/routing/query-fields';
 import { bodyEtagHeader, json, page } from '../platform/routing/responses';
-import { format } from '../platform/http/fhir-response';
-import { REFUSALS } from '../scheduling/shared-schemas';
-import { APPOINTMENTS_PATH, byId, created, fhirOrJson, notFound, tag } from './appointment-docs';
+import { format, withFhir } from '../platform/http/fhir-response';
+import { REFUSALS } from '../scheduling/refusal-schemas';
+import { APPOINTMENTS_PATH, byId, created, notFound, tag } from './appointment-operation-parts';
 import { appointment, historyEntry } from './schemas';
 
 /** Holding, booking and reading appointments (docs/SCHEDULING.md, "Endpoints"). */
@@ -59,7 +59,9 @@ export const listAppointments = operation({
       _format: format,
     }),
   },
-  responses: { '200': fhirOrJson('A page of appointments (or a FHIR searchset Bundle of them).', page('appointments', appointment), 'search-type') },
+  responses: {
+    '200': withFhir(json('A page of appointments (or a FHIR searchset Bundle of them).', page('appointments', appointment)), { resourceType: 'Appointment', interaction: 'search-type' }),
+  },
 });
 
 /** JSON carries the version as ETag; FHIR, which also shows names, a tag of its body (appointment-routes.ts). */
@@ -75,7 +77,10 @@ export const getAppointment = operation({
   tag,
   access: { key: 'appointments:read' },
   request: { path: byId, query: z.object({ _format: format }) },
-  responses: { '200': fhirOrJson('The appointment (in JSON, its version is the ETag).', appointment, 'read', versionOrBodyEtag), ...notFound },
+  responses: {
+    '200': withFhir(json('The appointment (in JSON, its version is the ETag).', appointment, versionOrBodyEtag), { resourceType: 'Appointment', interaction: 'read' }),
+    ...notFound,
+  },
 });
 
 export const getAppointmentHistory = operation({

@@ -9,16 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseChangelog } from '../platform/changelog/parse-changelog';
+import { AREAS } from '../areas';
+import { apiVersion, parseChangelog } from '../platform/changelog/parse-changelog';
 import { buildOpenApiDocument } from '../platform/openapi/document';
-import { allOperations } from '../platform/operation-list';
+import { operationsOf } from '../platform/routing/area';
 
 const ROOT = join(__dirname, '../../../..');
 
 function writeDocument(file: string): void {
   const releases = parseChangelog(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
-  const version = releases.find((release) => release.date !== null)?.version ?? '0.0.0';
-  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(allOperations(), version), null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(operationsOf(AREAS), apiVersion(releases)), null, 2)}\n`);
 }
 
 interface LintReport {

@@ -2,7 +2,7 @@ import { toPaymentJson, type financeV1 } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
-import * as op from './transaction-operations';
+import * as op from './payment-operations';
 
 function paymentOf(response: { payment?: financeV1.Payment }) {
   if (!response.payment) throw new HttpProblem(500, 'the finance service returned no payment');

@@ -23,7 +23,7 @@ const toTransactionInput = (body: z.output<typeof financeApi.newTransaction>): f
   accountId: body.accountId,
 });
 
-/** /api/v1/transactions. Mount the payment routes first: `/payments` must not be taken for an id. */
+/** /api/v1/transactions (`/payments` is not taken for an id: a literal segment is tried first, platform/routing/dispatch.ts). */
 export function transactionRoutes(upstreams: Upstreams): Route[] {
   const finance = upstreams.finance;
   return [

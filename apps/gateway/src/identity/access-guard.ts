@@ -2,13 +2,11 @@ import type { Request, Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { grantedRoles, isGranted, type Permission, type Role } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
-import type { Access } from '../platform/routing/operation';
+import { unauthorized } from '../platform/http/unauthorized';
+import type { Access, AccessCheck, Account, Caller } from '../platform/routing/access';
 import type { KeyOwner } from './key-store';
 import type { KeyVerifier } from './key-verifier';
 import { findSessionOwner, looksLikeSessionToken } from './session-store';
-
-export const unauthorized = (detail: string) =>
-  new HttpProblem(401, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
 
 /** Names the roles that would do, so that a new sign-up (a reader) learns why and whom to ask. */
 const forbidden = (role: Role, permission: Permission) =>
@@ -23,22 +21,6 @@ function bearerToken(req: Request, expected: string): string {
   return match[1];
 }
 
-/** Who manages an account: signed in on the dashboard, or holding one of the account's API keys. */
-export interface Account {
-  userId: string;
-  role: Role;
-  /** Set when the caller signed in; the token is needed to sign out. */
-  sessionToken?: string;
-}
-
-/** Who made a request, as its operation's access rule established. */
-export interface Caller {
-  /** The owner of the API key the request carried, once verified and admitted under the key's limits. */
-  key?: KeyOwner;
-  /** For account operations: the signed-in account, by session token or API key. */
-  account?: Account;
-}
-
 /** The account an account operation's access rule established. */
 export function signedIn(account: Account | undefined): Account {
   if (!account) throw new Error('an account operation ran without its access rule');
@@ -46,24 +28,29 @@ export function signedIn(account: Account | undefined): Account {
 }
 
 /**
- * Applies an operation's access rule (platform/routing/operation.ts) to a
+ * Applies an operation's access rule (platform/routing/access.ts) to a
  * request: verifies its API key or session token, admits it under the key's
  * rate limit and daily quota (or 429), and checks the permission against the
- * table in @libs/contracts. The key verifier is passed in at start.
+ * table in @libs/contracts; then holds each call made for it to the key's
+ * concurrency limit. The key verifier is passed in at start.
  */
-export class AccessGuard {
+export class AccessGuard implements AccessCheck<KeyOwner> {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly keys: KeyVerifier,
   ) {}
 
-  async check(access: Access, req: Request, res: Response): Promise<Caller> {
+  async check(access: Access, req: Request, res: Response): Promise<Caller<KeyOwner>> {
     if ('public' in access) return {};
     if ('keyIfGiven' in access) {
       return req.get('authorization') === undefined ? {} : { key: await this.key(req, res, access.keyIfGiven) };
     }
     if ('key' in access) return { key: await this.key(req, res, access.key) };
     return { account: await this.account(req, res, access.account) };
+  }
+
+  enterCall(key: KeyOwner | undefined): Promise<() => void> {
+    return this.keys.limiter.enter(key);
   }
 
   /** Resolves `Authorization: Bearer <API key>` to its owner and checks the permission. */

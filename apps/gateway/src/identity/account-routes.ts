@@ -1,8 +1,10 @@
 import type { Sequelize } from 'sequelize';
+import { SIGN_UP_ROLE } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import type { GatewayConfig } from '../config';
+import { unauthorized } from '../platform/http/unauthorized';
 import { route, type Route } from '../platform/routing/operation';
-import { signedIn, unauthorized } from './access-guard';
+import { signedIn } from './access-guard';
 import * as op from './identity-operations';
 import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from './login-throttle';
 import { hashPassword, needsRehash, verifyPassword } from './password';
@@ -40,7 +42,7 @@ export function accountRoutes(config: GatewayConfig, sequelize: Sequelize): Rout
       // Counted before the password is hashed: a refused registration costs no scrypt.
       refuseWhenThrottled(await admitRegistration(sequelize, req.ip ?? 'unknown'), 'registrations from this address');
       // The same work (a hash, one statement) and the same answer either way.
-      const created = await createUser(sequelize, email, await hashPassword(password), 'reader');
+      const created = await createUser(sequelize, email, await hashPassword(password), SIGN_UP_ROLE);
       // For the operators (a run of these is someone probing for accounts); the address is not logged.
       if (!created) req.log.info('registration for an email that has an account; nothing changed');
       res.status(202).json(REGISTRATION_ACCEPTED);

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { BOOTSTRAP_ROLE } from '@libs/contracts';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { passwordField } from './schemas';
@@ -16,6 +17,6 @@ export async function bootstrapAdmin(config: GatewayConfig, sequelize: Sequelize
   if (!password.success) {
     throw new Error(`BOOTSTRAP_ADMIN_PASSWORD ${password.error.issues[0].message} (its value is not shown)`);
   }
-  const created = await createUser(sequelize, email, await hashPassword(password.data), 'admin');
+  const created = await createUser(sequelize, email, await hashPassword(password.data), BOOTSTRAP_ROLE);
   logger.info({ email }, created ? 'created the bootstrap admin' : 'bootstrap admin exists already; left unchanged');
 }

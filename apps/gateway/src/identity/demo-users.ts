@@ -1,8 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { DEMO_USER_IDS } from '@libs/contracts';
+import { DEMO_USER_IDS, type Role, ROLES } from '@libs/contracts';
 import { announceKeyEvent } from './key-events';
 import { issueKey } from './key-store';
-import { ROLES, type Role } from '@libs/contracts';
 
 const DEMO_KEY_NAME = 'demo';
 

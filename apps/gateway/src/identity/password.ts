@@ -3,8 +3,8 @@ import { HashGate } from './hash-gate';
 
 // N = 2^14, r = 8, p = 5: one of OWASP's equivalent scrypt minimums (N = 2^17, r = 8, p = 1 is another). The
 // lanes (p) run one after the other in the same 16 MiB (128 · N · r), half the memory of the first release's
-// N = 2^15, r = 8, p = 1 (still read, and made again at the next sign-in), for 2.5 times its work and 1.75
-// times its time (105 ms against 60 ms a hash on the benchmark machine): the gateway's peak memory holds
+// N = 2^15, r = 8, p = 1 (still read, and made again at the next sign-in), for 2.5 times its work and
+// somewhat less than twice its time (docs/PERFORMANCE.md, "Figures behind design comments"): the gateway's peak memory holds
 // MAX_CONCURRENT_HASHES of these at once. The parameters travel with each hash, so they can grow later.
 const CURRENT = { logN: 14, r: 8, p: 5 };
 const KEY_LENGTH = 32;

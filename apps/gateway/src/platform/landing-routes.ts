@@ -1,5 +1,6 @@
 import { htmlPageHeaders } from './http/security-headers';
-import { landing, LANDING_LINKS } from './platform-operations';
+import { LANDING_LINKS } from './landing-links';
+import { landing } from './platform-operations';
 import { route, type Route } from './routing/operation';
 
 const NAME = 'Clinical reference and student finance API';

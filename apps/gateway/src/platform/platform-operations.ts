@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANDING_LINKS } from './landing-links';
 import { operation } from './routing/operation';
 import { json, problem, unauthorized } from './routing/responses';
 
@@ -89,15 +90,6 @@ export const apiDocs = operation({
   request: {},
   responses: { '200': { description: 'An HTML page.', content: { 'text/html': null } } },
 });
-
-/** Where a newcomer goes next: the same links in the HTML page and the JSON index. */
-export const LANDING_LINKS = {
-  docs: { href: '/docs', title: 'API documentation' },
-  openapi: { href: '/openapi.json', title: 'OpenAPI document' },
-  dashboard: { href: '/dashboard/', title: 'Dashboard: sign up and manage API keys' },
-  changelog: { href: '/api/v1/changelog', title: 'Changelog' },
-  status: { href: '/readyz', title: 'Status' },
-} as const;
 
 const linkSchema = z.object({ href: z.string(), title: z.string() });
 

@@ -3,7 +3,7 @@ import { createLogger } from '@libs/logging';
 import { createSequelize } from '@libs/db';
 import { KeyVerifier, keyVerifierOptions } from '../identity/key-verifier';
 import { configSchema } from '../config';
-import { buildApp } from '../platform/app';
+import { buildApp } from '../app';
 import { allUpstreams, connectUpstreams } from '../platform/upstreams/upstreams';
 
 // GET /api/v1/metadata needs neither key nor service: an app built with unconnected clients answers it.
@@ -12,7 +12,7 @@ async function metadataUrl(env: Record<string, string>, headers: Record<string, 
   const logger = createLogger('gateway', 'silent');
   const sequelize = createSequelize(config.DATABASE_URL, 1);
   const keys = new KeyVerifier(sequelize, keyVerifierOptions(config), logger);
-  const upstreams = connectUpstreams(config, logger, keys.limiter);
+  const upstreams = connectUpstreams(config, logger);
   const server = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] }).listen(0, '127.0.0.1');
   try {
     await new Promise((resolve) => server.once('listening', resolve));

@@ -1,31 +1,23 @@
 import { z } from 'zod';
+import { DISEASE, jsonOf, jsonShapeOf, type referenceV1 } from '@libs/contracts';
 
 /** What the reference area answers, as docs/REFERENCE.md describes it. */
 
 const text = z.string();
 const nullableText = z.string().nullable();
 const texts = z.array(text);
-const pipeSeparated = (description: string) => z.string().meta({ description });
 
 export const diseaseName = z
   .object({ Disease_Name: text })
   .strict()
   .meta({ id: 'DiseaseName', description: 'A disease in basic form (`r=false`).' });
 
+/** A disease's fields follow from their declaration (libs/contracts), in the names clients have always been given. */
 export const disease = z
-  .object({
-    id: text,
-    Disease_Name: text,
-    Disease_ID: z.string().meta({ description: 'MeSH or OMIM id, e.g. `MESH:D003920`.' }),
-    Alternative_Disease_IDs: pipeSeparated('Other ids, separated by `|`.'),
-    Definition: text,
-    Parent_IDs: pipeSeparated('Parent ids, separated by `|`.'),
-    Tree_Numbers: pipeSeparated('MeSH tree numbers, separated by `|`.'),
-    Parent_Tree_Numbers: pipeSeparated('Separated by `|`.'),
-    Synonyms: texts,
-    Slim_Mappings: texts,
-  })
+  .object({ id: text, ...jsonShapeOf(DISEASE) })
   .meta({ id: 'Disease', description: 'A disease of the CTD MEDIC vocabulary, in detailed form (`r=true`).' });
+
+export const diseaseJson = (message: referenceV1.Disease) => ({ id: message.id, ...jsonOf(DISEASE, message) });
 
 export const labTest = z
   .object({

@@ -4,7 +4,7 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, page, problem, problemSchema } from '../platform/routing/responses';
-import { browse, limit, needsOneOf, tag } from './parts';
+import { browse, limit, needsOneOf, tag } from './scheduling-operation-parts';
 import { byId } from '../platform/routing/path-ids';
 import { block } from './schemas';
 

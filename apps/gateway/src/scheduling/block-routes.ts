@@ -1,10 +1,10 @@
 import { toBlockJson, type schedulingV1 } from '@libs/contracts';
-import type { Caller } from '../identity/access-guard';
+import type { Caller } from '../platform/routing/access';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './block-operations';
-import { nextCursorOf, returned } from './send';
+import { nextCursorOf, returned } from './scheduling-response';
 import { seesStaff } from './staff-view';
 
 /** Who created a block is a staff user id: null for callers who are not staff. */

@@ -3,7 +3,7 @@ import { operation } from '../platform/routing/operation';
 import { cursor } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, page, problem } from '../platform/routing/responses';
 import { z } from 'zod';
-import { browse, byPremise, configure, forbidden, limit, tag } from './parts';
+import { browse, byPremise, configure, forbidden, limit, tag } from './scheduling-operation-parts';
 import { location } from './schemas';
 
 /** Bookable premises (docs/SCHEDULING.md). */

@@ -2,7 +2,7 @@ import { toLocationJson } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './location-operations';
-import { nextCursorOf, sendVersioned } from './send';
+import { nextCursorOf, sendVersioned } from './scheduling-response';
 
 /** /api/v1/scheduling/locations. */
 export function locationRoutes(upstreams: Upstreams): Route[] {

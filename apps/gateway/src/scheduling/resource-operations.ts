@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { schedulingApi } from '@libs/contracts';
-import { format } from '../platform/http/fhir-response';
-import { idempotentWrite } from '../platform/routing/headers';
+import { format, withFhir } from '../platform/http/fhir-response';
+import { conflictOnKey, idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, page, problem } from '../platform/routing/responses';
-import { browse, configure, conflictOnKey, forbidden, limit, tag, withFhir } from './parts';
+import { browse, configure, forbidden, limit, tag } from './scheduling-operation-parts';
 import { byId } from '../platform/routing/path-ids';
 import { resource } from './schemas';
 

@@ -1,14 +1,14 @@
 import { toResourceJson, type schedulingV1 } from '@libs/contracts';
 import { representationOf, sendRepresentation } from '../platform/http/fhir-response';
 import { etagOf } from '../platform/http/if-match';
-import type { Caller } from '../identity/access-guard';
+import type { Caller } from '../platform/routing/access';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
 import { schedule } from './fhir/schedule';
 import * as op from './resource-operations';
 import { seesStaff } from './staff-view';
-import { nextCursorOf, returned, sendVersioned } from './send';
+import { nextCursorOf, returned, sendVersioned } from './scheduling-response';
 
 /** Who staffs a resource is for staff only (the service sends the others an empty list): left out for them. */
 function resourceJsonFor(caller: Caller) {

@@ -3,7 +3,7 @@ import { financeApi, schedulingApi, schedulingFields } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, problem } from '../platform/routing/responses';
-import { browse, configure, forbidden, tag } from './parts';
+import { browse, configure, forbidden, tag } from './scheduling-operation-parts';
 import { schedule } from './schemas';
 
 /** A resource's schedule (same id): weekly rules and date overrides, local wall-clock times of the location. */

@@ -2,7 +2,7 @@ import { toScheduleJson } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './schedule-operations';
-import { sendVersioned } from './send';
+import { sendVersioned } from './scheduling-response';
 
 /** /api/v1/scheduling/schedules/{id}: weekly rules and date overrides. */
 export function scheduleRoutes(upstreams: Upstreams): Route[] {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { schedulingApi } from '@libs/contracts';
-import { idempotentWrite } from '../platform/routing/headers';
+import { conflictOnKey, idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, page, problem } from '../platform/routing/responses';
-import { browse, configure, conflictOnKey, forbidden, limit, tag } from './parts';
+import { browse, configure, forbidden, limit, tag } from './scheduling-operation-parts';
 import { byId } from '../platform/routing/path-ids';
 import { service } from './schemas';
 

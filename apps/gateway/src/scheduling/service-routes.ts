@@ -2,7 +2,7 @@ import { toServiceJson } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './service-operations';
-import { nextCursorOf, sendVersioned } from './send';
+import { nextCursorOf, sendVersioned } from './scheduling-response';
 
 /** /api/v1/scheduling/services. */
 export function serviceRoutes(upstreams: Upstreams): Route[] {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { financeApi, SCHEDULING_LIMITS, schedulingApi, schedulingFields } from '@libs/contracts';
-import { format } from '../platform/http/fhir-response';
+import { format, withFhir } from '../platform/http/fhir-response';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryBoolean, queryInteger, queryOf, queryText } from '../platform/routing/query-fields';
 import { json, problem } from '../platform/routing/responses';
-import { browse, needsOneOf, tag, withFhir } from './parts';
-import { slot } from './shared-schemas';
+import { browse, needsOneOf, tag } from './scheduling-operation-parts';
+import { slot } from './schemas';
 
 /** Free slots (docs/SCHEDULING.md, "Slot search"). */
 

@@ -3,8 +3,8 @@ import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { searchsetBundle } from '../reference/fhir/bundle';
 import { slot } from './fhir/slot';
-import { nextCursorOf } from './send';
-import { toSlotJson } from './shared-schemas';
+import { nextCursorOf } from './scheduling-response';
+import { toSlotJson } from './schemas';
 import * as op from './slot-operations';
 
 /** GET /api/v1/scheduling/slots. */

@@ -6,7 +6,7 @@ import { createSequelize } from '@libs/db';
 import { createLogger } from '@libs/logging';
 import { keyVerifierOptions, startKeyVerifier, type KeyVerifier } from '../identity/key-verifier';
 import { readConfig, type GatewayConfig } from '../config';
-import { buildApp } from '../platform/app';
+import { buildApp } from '../app';
 import { allUpstreams, connectUpstreams } from '../platform/upstreams/upstreams';
 
 export interface Reply {
@@ -46,7 +46,7 @@ export async function startGatewayUnderTest(
   };
   const logger = createLogger('gateway', 'silent');
   const keys = await startKeyVerifier(sequelize, keyVerifierOptions(config), logger);
-  const upstreams = connectUpstreams(config, logger, keys.limiter);
+  const upstreams = connectUpstreams(config, logger);
   const app = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] });
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

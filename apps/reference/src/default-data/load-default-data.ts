@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from '@libs/logging';
-import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
+import type { DiseaseRecord } from '@libs/contracts';
+import { readCtdDiseases } from '@libs/source-formats';
 import { upsertDiseases } from '@libs/reference-db';
 import { loadCatalogue } from './load-catalogue';
 
@@ -11,7 +12,7 @@ const BATCH = 500;
 async function loadDiseases(sequelize: Sequelize, dataDir: string, transaction: Transaction): Promise<Record<string, number>> {
   const diseasesFile = join(dataDir, 'diseases.tsv');
   if (!existsSync(diseasesFile)) throw new Error(`default dataset not found at ${diseasesFile}`);
-  let batch: CtdDisease[] = [];
+  let batch: DiseaseRecord[] = [];
   let count = 0;
   for await (const row of readCtdDiseases(diseasesFile)) {
     if ('error' in row) throw new Error(`${diseasesFile}:${row.line}: ${row.error}`);

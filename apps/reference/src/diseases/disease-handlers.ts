@@ -1,6 +1,6 @@
 import { cursorPosition, isTextPair, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
+import { DISEASE, messageOf, REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
 import { LINE_TEXT } from '@libs/safe-text';
 import {
   diseasesByPk,
@@ -9,6 +9,7 @@ import {
   listDiseases,
   SearchTimeoutError,
   type DiseaseFields,
+  type DiseaseKey,
   type DiseaseName,
   type DiseaseRow,
   type FuzzyOrder,
@@ -24,19 +25,8 @@ const MAX_SEARCH_LENGTH = REFERENCE_LIMITS.diseaseNameMaxLength;
 
 function toDisease(row: DiseaseName | DiseaseRow): referenceV1.Disease {
   // Names only (names_only): the other fields keep their defaults, which the answer does not carry on the wire.
-  if (!('disease_id' in row)) return referenceV1.Disease.create({ id: row.id, diseaseName: row.name });
-  return {
-    id: row.id,
-    diseaseName: row.name,
-    diseaseId: row.disease_id,
-    alternativeDiseaseIds: row.alternative_ids.join('|'),
-    definition: row.definition,
-    parentIds: row.parent_ids.join('|'),
-    treeNumbers: row.tree_numbers.join('|'),
-    parentTreeNumbers: row.parent_tree_numbers.join('|'),
-    synonyms: row.synonyms,
-    slimMappings: row.slim_mappings,
-  };
+  if (!('diseaseId' in row)) return referenceV1.Disease.create({ id: row.id, diseaseName: row.name });
+  return { id: row.id, ...messageOf(DISEASE, row) };
 }
 
 function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'name-desc' | undefined {
@@ -44,15 +34,15 @@ function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'na
   return request.order === referenceV1.SortOrder.SORT_ORDER_DESC ? 'name-desc' : 'name-asc';
 }
 
+/** A busy database's moment passes quickly; a second is long enough not to add to it. */
+const SEARCH_RETRY_AFTER_SECONDS = 1;
+
 /**
  * A search the database stopped at its statement timeout. Not INVALID_ARGUMENT: every query is bounded to
  * be cheap (docs/SEARCH.md), so this means a busy database, and the same search may well pass later. Not
  * UNAVAILABLE or DEADLINE_EXCEEDED either: the service is up and answered, and the gateway's breaker must
  * not open because one client's searches are slow. RESOURCE_EXHAUSTED with a Retry-After → 429.
  */
-/** A busy database's moment passes quickly; a second is long enough not to add to it. */
-const SEARCH_RETRY_AFTER_SECONDS = 1;
-
 const searchTooCostly = (error: SearchTimeoutError) =>
   new RpcError(
     GrpcStatus.RESOURCE_EXHAUSTED,
@@ -89,7 +79,7 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
       query: { term: exactTerm ?? '', exact: exactTerm !== undefined, order },
       limit,
       isPosition: isTextPair,
-      positionOf: (row: DiseaseName): [string, string] => [row.name_key, row.id],
+      positionOf: (row: DiseaseKey): [string, string] => [row.name_key, row.id],
       fetch: (after, rows) => listDiseases(db, { exactTerm, order, limit: rows, after }, fields),
     });
 

@@ -2,8 +2,7 @@ import { CursorCodec } from '@libs/cursor';
 import { referenceV1 } from '@libs/contracts';
 import { GrpcStatus, RpcError } from '@libs/grpc';
 import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, migrations, upsertDiseases } from '@libs/reference-db';
-import type { CtdDisease } from '@libs/source-formats';
-import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { createScratchDatabase, diseaseRecord, type ScratchDatabase } from '@libs/testing';
 import { DEFAULT_DISEASES, loadDiseases } from '../testing/disease-data';
 import { diseaseHandlers } from './disease-handlers';
 import { searchRequest } from './search-request.fixture';
@@ -27,10 +26,7 @@ describe('disease search on the default dataset', () => {
   /** A disease that every walk below matches, inserted while a walk is under way. */
   async function addDisease(): Promise<void> {
     added += 1;
-    const disease: CtdDisease = {
-      diseaseName: `Syndrome Added ${added}`, diseaseId: `MESH:Z${900000 + added}`, altDiseaseIds: [], definition: '',
-      parentIds: [], treeNumbers: [], parentTreeNumbers: [], synonyms: [], slimMappings: [],
-    };
+    const disease = diseaseRecord({ diseaseName: `Syndrome Added ${added}`, diseaseId: `MESH:Z${900000 + added}` });
     await db.sequelize.transaction((t) => upsertDiseases(db.sequelize, [disease], t));
   }
 
@@ -97,9 +93,7 @@ describe('disease search on the default dataset', () => {
   });
 
   it('finds what a misspelling at the first letter, a part match or a near tie used to hide', async () => {
-    const disease = (diseaseName: string, diseaseId: string, synonyms: string[]): CtdDisease => ({
-      diseaseName, diseaseId, synonyms, altDiseaseIds: [], definition: '', parentIds: [], treeNumbers: [], parentTreeNumbers: [], slimMappings: [],
-    });
+    const disease = (diseaseName: string, diseaseId: string, synonyms: string[]) => diseaseRecord({ diseaseName, diseaseId, synonyms });
     // Real names (the default dataset has Dystonia only), added after it: ties on everything else go to the older id.
     const added = [
       disease('Skull Neoplasms', 'MESH:D012888', ['Skull Neoplasm']),

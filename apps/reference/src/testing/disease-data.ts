@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { upsertDiseases } from '@libs/reference-db';
-import { readCtdDiseases, type CtdDisease } from '@libs/source-formats';
+import type { DiseaseRecord } from '@libs/contracts';
+import { readCtdDiseases } from '@libs/source-formats';
 import { sharedDataFile, type ScratchDatabase } from '@libs/testing';
 
 /** The bundled default dataset's diseases (650). */
@@ -12,7 +13,7 @@ export const CTD_ABSENT_NOTE = 'skipping the full-CTD search tests: ctd/CTD_dise
 
 /** Loads a CTD diseases file into a scratch reference database, and analyses it as the import tool does. */
 export async function loadDiseases(db: ScratchDatabase, file: string): Promise<void> {
-  const batch: CtdDisease[] = [];
+  const batch: DiseaseRecord[] = [];
   const flush = () => db.sequelize.transaction((t) => upsertDiseases(db.sequelize, batch.splice(0), t));
   for await (const row of readCtdDiseases(file)) {
     if ('record' in row) batch.push(row.record);

@@ -1,9 +1,10 @@
 import type { Transaction } from 'sequelize';
-import type { schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, ProblemError, requireRole, type Actor, type CallContext } from '@libs/grpc';
+import type { Permission, schedulingV1 } from '@libs/contracts';
+import { GrpcStatus, ProblemError, requirePermission, type Actor, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, notFound, requireUuid } from '@libs/validation';
+import { writeTransaction } from '@libs/outbox';
 import { canSee, isStaff, scopeOf } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { toAppointment, type AppointmentRow } from './appointment-row';
 import { nextStatus, type Move } from './appointment-states';
 import { findAppointment, recordChange, setStatus, type StatusColumns } from './appointment-store';
@@ -23,7 +24,8 @@ export interface ActionRequest {
 export interface ActionSpec {
   /** The RPC's name, which keys its idempotency records. */
   method: string;
-  roles: readonly string[];
+  /** Who may make the move. */
+  permission: Permission;
   move: Move;
   /** The history's and the event's action name. */
   action: string;
@@ -56,14 +58,14 @@ export async function act<Req extends ActionRequest, Res extends { appointment?:
   spec: ActionSpec,
   checkFields: (checks: FieldChecks) => void = () => undefined,
 ): Promise<Res> {
-  const actor = requireRole(context, spec.roles);
+  const actor = requirePermission(context, spec.permission);
   const id = requireUuid(request.id);
   const checks = new FieldChecks();
   checkFields(checks);
   checks.throwIfAny();
   const { idempotencyKey, ...fields } = request;
-  const call = { method: spec.method, key: idempotencyKey, request: fields, codec, context };
-  return mutate(deps, actor, call, async (transaction) => {
+  const call = { method: spec.method, key: idempotencyKey, request: fields, codec, actor, context };
+  return writeTransaction(deps, call, async (transaction) => {
     const row = await lockVisible(deps, actor, id, transaction);
     checkVersion('appointment', row.version, request.expectedVersion);
     if (spec.move === 'confirm' && ((row.status === 'held' && row.hold_expired) || row.cancel_reason_code === 'expired')) {

@@ -1,11 +1,11 @@
 import { QueryTypes } from 'sequelize';
 import { appointmentsApi, SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../keyset-positions';
-import { canSee, scopeOf, SCHEDULING_ACCESS } from '../access';
-import type { SchedulingDeps } from '../mutation';
+import { canSee, scopeOf } from '../access';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { parseInstant } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 import { APPOINTMENT_COLUMNS, toAppointment, type AppointmentRow } from './appointment-row';
@@ -15,7 +15,7 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
 
   async function visible(context: CallContext, rawId: string): Promise<AppointmentRow> {
-    const actor = requireRole(context, SCHEDULING_ACCESS.readAppointments);
+    const actor = requirePermission(context, 'appointments:read');
     const id = requireUuid(rawId);
     const row = await findAppointment(sequelize, id);
     if (!row || !canSee(await scopeOf(sequelize, actor), row)) throw notFound('appointment');
@@ -64,7 +64,7 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       request: schedulingV1.ListAppointmentsRequest,
       context: CallContext,
     ): Promise<schedulingV1.ListAppointmentsResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.readAppointments);
+      const actor = requirePermission(context, 'appointments:read');
       // The API's filters (libs/contracts), as the gateway checked them; '' is an absent filter.
       const filters = parseInput(appointmentsApi.appointmentFilters, {
         locationId: given(request.locationId),
@@ -89,9 +89,9 @@ export function appointmentReadHandlers(deps: SchedulingDeps) {
       const where: string[] = [];
       const bind: unknown[] = [];
       const add = (value: unknown) => `$${bind.push(value)}`;
-      if (scope.kind === 'student') where.push(`a.student_id = ${add(scope.studentId)}`);
-      if (scope.kind === 'staff') where.push(`a.resource_id = ANY(${add(scope.resourceIds)}::uuid[])`);
-      if (request.studentId && scope.kind !== 'student') where.push(`a.student_id = ${add(request.studentId.toLowerCase())}`);
+      if (scope.kind === 'own') where.push(`a.student_id = ${add(scope.studentId)}`);
+      if (scope.kind === 'staffed') where.push(`a.resource_id = ANY(${add(scope.resourceIds)}::uuid[])`);
+      if (request.studentId && scope.kind !== 'own') where.push(`a.student_id = ${add(request.studentId.toLowerCase())}`);
       if (request.resourceId) where.push(`a.resource_id = ${add(request.resourceId)}`);
       if (request.locationId) where.push(`a.location_id = ${add(request.locationId)}`);
       if (request.status) where.push(`a.status = ${add(request.status)}`);

@@ -1,8 +1,10 @@
 import { appointmentsApi, schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, requireRole, RpcError, type Actor, type CallContext } from '@libs/grpc';
+import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, given, parseInput, requireUuid } from '@libs/validation';
-import { isStaff, requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
-import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
+import { writeTransaction } from '@libs/outbox';
+import { isStaff, requireStaffing, scopeOf } from '../access';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { exclusionBroken } from '../allocation-exclusion';
 import { resolveSlot, slotTaken, type ResolvedSlot } from '../slots/resolve-slot';
 import { act, actorKind, lockVisible } from './appointment-actions';
 import { toAppointment } from './appointment-row';
@@ -57,7 +59,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     context: CallContext,
     status: 'held' | 'booked',
   ): Promise<schedulingV1.HoldSlotResponse> {
-    const actor = requireRole(context, SCHEDULING_ACCESS.book);
+    const actor = requirePermission(context, 'appointments:book');
     parseInput(appointmentsApi.slotRequest, { slotToken: request.slotToken, studentId: given(request.studentId) });
     const studentId = studentFor(actor, request.studentId);
     const slot = await resolveSlot(sequelize, cursors, request.slotToken);
@@ -66,7 +68,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     const method = status === 'held' ? 'HoldSlot' : 'BookAppointment';
     const codec = status === 'held' ? schedulingV1.HoldSlotResponse : schedulingV1.BookAppointmentResponse;
     const { placement } = slot;
-    return answeringRefusals(slot, () => mutate(deps, actor, { method, key: idempotencyKey, request: fields, codec, context }, async (transaction) => {
+    return answeringRefusals(slot, () => writeTransaction(deps, { method, key: idempotencyKey, request: fields, codec, actor, context }, async (transaction) => {
       await reclaimExpiredHolds(sequelize, transaction, context, { ...placement, studentId });
       const row = await insertAppointment(sequelize, transaction, {
         placement,
@@ -88,7 +90,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     confirmAppointment: (request: schedulingV1.ConfirmAppointmentRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.ConfirmAppointmentResponse, {
         method: 'ConfirmAppointment',
-        roles: SCHEDULING_ACCESS.book,
+        permission: 'appointments:book',
         move: 'confirm',
         action: 'confirmed',
         apply: () => ({}),
@@ -102,13 +104,13 @@ export function bookingHandlers(deps: SchedulingDeps) {
       request: schedulingV1.RescheduleAppointmentRequest,
       context: CallContext,
     ): Promise<schedulingV1.RescheduleAppointmentResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.book);
+      const actor = requirePermission(context, 'appointments:book');
       const id = requireUuid(request.id);
       parseInput(appointmentsApi.rescheduleRequest, { slotToken: request.slotToken });
       const slot = await resolveSlot(sequelize, cursors, request.slotToken);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse, context };
-      return answeringRefusals(slot, () => mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'RescheduleAppointment', key: idempotencyKey, request: fields, codec: schedulingV1.RescheduleAppointmentResponse, actor, context };
+      return answeringRefusals(slot, () => writeTransaction(deps, call, async (transaction) => {
         const row = await lockVisible(deps, actor, id, transaction);
         checkVersion('appointment', row.version, request.expectedVersion);
         nextStatus(row.status, 'reschedule');

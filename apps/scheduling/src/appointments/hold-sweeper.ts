@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import type { Logger } from '@libs/logging';
-import type { SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { APPOINTMENT_COLUMNS, type AppointmentRow } from './appointment-row';
 import { expireHold } from './appointment-store';
 

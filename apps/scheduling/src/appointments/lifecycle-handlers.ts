@@ -1,8 +1,7 @@
 import { appointmentsApi, schedulingV1 } from '@libs/contracts';
 import type { CallContext } from '@libs/grpc';
 import { given } from '@libs/validation';
-import { SCHEDULING_ACCESS } from '../access';
-import type { SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { act, actorKind } from './appointment-actions';
 import { cancellation, checkCheckIn, checkComplete, checkNoShow, checkNoShowRevert } from './policy';
 
@@ -14,7 +13,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
     releaseHold: (request: schedulingV1.ReleaseHoldRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.ReleaseHoldResponse, {
         method: 'ReleaseHold',
-        roles: SCHEDULING_ACCESS.book,
+        permission: 'appointments:book',
         move: 'release',
         action: 'released',
         apply: (_row, actor) => ({ cancel_reason_code: 'released', cancelled_by: actor.userId, cancelled_by_role: actor.role, cancelled_late: false, stamp: 'cancelled_at' }),
@@ -28,7 +27,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
         schedulingV1.CancelAppointmentResponse,
         {
           method: 'CancelAppointment',
-          roles: SCHEDULING_ACCESS.book,
+          permission: 'appointments:book',
           move: 'cancel',
           action: 'cancelled',
           apply: (row, actor, now) => {
@@ -50,7 +49,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
     checkInAppointment: (request: schedulingV1.CheckInAppointmentRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.CheckInAppointmentResponse, {
         method: 'CheckInAppointment',
-        roles: SCHEDULING_ACCESS.attend,
+        permission: 'appointments:attend',
         move: 'check_in',
         action: 'checked_in',
         apply: (row, _actor, now) => {
@@ -62,7 +61,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
     completeAppointment: (request: schedulingV1.CompleteAppointmentRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.CompleteAppointmentResponse, {
         method: 'CompleteAppointment',
-        roles: SCHEDULING_ACCESS.attend,
+        permission: 'appointments:attend',
         move: 'complete',
         action: 'completed',
         apply: (row, _actor, now) => {
@@ -74,7 +73,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
     markNoShow: (request: schedulingV1.MarkNoShowRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.MarkNoShowResponse, {
         method: 'MarkNoShow',
-        roles: SCHEDULING_ACCESS.attend,
+        permission: 'appointments:attend',
         move: 'no_show',
         action: 'no_show',
         apply: (row, _actor, now) => {
@@ -86,7 +85,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
     revertNoShow: (request: schedulingV1.RevertNoShowRequest, context: CallContext) =>
       act(deps, context, request, schedulingV1.RevertNoShowResponse, {
         method: 'RevertNoShow',
-        roles: SCHEDULING_ACCESS.attend,
+        permission: 'appointments:attend',
         move: 'no_show_revert',
         action: 'no_show_reverted',
         apply: (row, _actor, now) => {
@@ -103,7 +102,7 @@ export function lifecycleHandlers(deps: SchedulingDeps) {
         schedulingV1.MarkEnteredInErrorResponse,
         {
           method: 'MarkEnteredInError',
-          roles: SCHEDULING_ACCESS.enteredInError,
+          permission: 'appointments:entered-in-error',
           move: 'entered_in_error',
           action: 'entered_in_error',
           apply: () => ({ error_reason: request.reason.trim() }),

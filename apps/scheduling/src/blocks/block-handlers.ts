@@ -1,17 +1,18 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, ProblemError, requireRole, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { GrpcStatus, ProblemError, requirePermission, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
 import { isStartAndId } from '../keyset-positions';
-import { requireStaffing, scopeOf, SCHEDULING_ACCESS } from '../access';
+import { requireStaffing, scopeOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, type AppointmentRow } from '../appointments/appointment-row';
 import { MOVES } from '../appointments/appointment-states';
 import { reclaimExpiredHolds, recordChange, setStatus } from '../appointments/appointment-store';
 import { BLOCK_CANCELLATION_REASON } from '../appointments/cancellation-reasons';
 import { PREMISE_ID } from '../locations/location-store';
-import { exclusionBroken, mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
+import { exclusionBroken } from '../allocation-exclusion';
 import { findResource } from '../resources/resource-store';
 import { parseInstant, timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
@@ -62,7 +63,7 @@ export function blockHandlers(deps: SchedulingDeps) {
 
   return {
     async listBlocks(request: schedulingV1.ListBlocksRequest, context: CallContext): Promise<schedulingV1.ListBlocksResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const checks = new FieldChecks()
         .uuid(request.resourceId, 'resourceId', { required: false })
         .check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id')
@@ -96,7 +97,7 @@ export function blockHandlers(deps: SchedulingDeps) {
      * cancelled (reason prov) in the same transaction as the block is written.
      */
     async createBlock(request: schedulingV1.CreateBlockRequest, context: CallContext): Promise<schedulingV1.CreateBlockResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.block);
+      const actor = requirePermission(context, 'scheduling:block');
       const { resourceId, start, end, reason, cancelOverlapping } = request;
       parseInput(schedulingApi.newBlock, { resourceId, start, end, reason, cancelOverlapping });
       const [from, until] = [parseInstant(start) as number, parseInstant(end) as number];
@@ -108,8 +109,8 @@ export function blockHandlers(deps: SchedulingDeps) {
       if (!resource) throw notFound('resource');
       requireStaffing(await scopeOf(sequelize, actor), resource.id);
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'CreateBlock', key: idempotencyKey, request: fields, codec: schedulingV1.CreateBlockResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         await reclaimExpiredHolds(sequelize, transaction, context, {
           resourceId: resource.id,
           occupiedStart: from,
@@ -174,9 +175,9 @@ export function blockHandlers(deps: SchedulingDeps) {
     },
 
     async deleteBlock(request: schedulingV1.DeleteBlockRequest, context: CallContext): Promise<schedulingV1.DeleteBlockResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.block);
+      const actor = requirePermission(context, 'scheduling:block');
       const id = requireUuid(request.id);
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const row = await findBlock(id, transaction, true);
         if (!row) throw notFound('block');
         requireStaffing(await scopeOf(sequelize, actor, transaction), row.resource_id);

@@ -1,11 +1,10 @@
 import { QueryTypes } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { requirePermission, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput } from '@libs/validation';
-import { SCHEDULING_ACCESS } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findLocation, PREMISE_ID, toLocation, type LocationRow } from './location-store';
 
 const { canonicalZone } = schedulingFields;
@@ -14,7 +13,7 @@ export function locationHandlers(deps: SchedulingDeps) {
   const { sequelize, cursors } = deps;
   return {
     async listLocations(request: schedulingV1.ListLocationsRequest, context: CallContext): Promise<schedulingV1.ListLocationsResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const page = await keysetPage({
         cursors,
         cursor: request.cursor,
@@ -33,7 +32,7 @@ export function locationHandlers(deps: SchedulingDeps) {
     },
 
     async getLocation(request: schedulingV1.GetLocationRequest, context: CallContext): Promise<schedulingV1.GetLocationResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const row = await findLocation(sequelize, request.premiseId);
       if (!row) throw notFound('location');
       return { location: toLocation(row) };
@@ -41,13 +40,13 @@ export function locationHandlers(deps: SchedulingDeps) {
 
     /** Makes a premise bookable, or changes its zone; the reference service must know the premise. */
     async putLocation(request: schedulingV1.PutLocationRequest, context: CallContext): Promise<schedulingV1.PutLocationResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const checks = new FieldChecks().check(PREMISE_ID.test(request.premiseId), 'premiseId', 'must be a premise id');
       const { timeZone } = parseInput(schedulingApi.locationPut, { timeZone: request.timeZone }, checks);
       const zone = canonicalZone(timeZone);
       const premise = await deps.premises.find({ id: request.premiseId }, context.requestId);
       if (!premise) throw notFound('premise');
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findLocation(sequelize, premise.id, transaction, true);
         if (before) checkVersion('location', before.version, request.expectedVersion);
         await sequelize.query(

@@ -1,12 +1,12 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
-import { requireRole, type Actor, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, FieldChecks, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
-import { isStaff, SCHEDULING_ACCESS } from '../access';
+import { isStaff } from '../access';
 import { findLocation, PREMISE_ID } from '../locations/location-store';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findResource, listResources, toResource, type ResourceRow } from './resource-store';
 
 /** Ids as stored: lower case (the API's schema has refused repeats). */
@@ -48,7 +48,7 @@ export function resourceHandlers(deps: SchedulingDeps) {
 
   return {
     async listResources(request: schedulingV1.ListResourcesRequest, context: CallContext): Promise<schedulingV1.ListResourcesResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.browse);
+      const actor = requirePermission(context, 'scheduling:browse');
       new FieldChecks().check(request.locationId === '' || PREMISE_ID.test(request.locationId), 'locationId', 'must be a premise id').throwIfAny();
       const page = await keysetPage({
         cursors,
@@ -63,19 +63,19 @@ export function resourceHandlers(deps: SchedulingDeps) {
     },
 
     async getResource(request: schedulingV1.GetResourceRequest, context: CallContext): Promise<schedulingV1.GetResourceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.browse);
+      const actor = requirePermission(context, 'scheduling:browse');
       const row = await findResource(sequelize, requireUuid(request.id));
       if (!row) throw notFound('resource');
       return { resource: toResource(row, isStaff(actor)) };
     },
 
     async createResource(request: schedulingV1.CreateResourceRequest, context: CallContext): Promise<schedulingV1.CreateResourceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const input = parseInput(schedulingApi.newResource, request.input ?? schedulingV1.ResourceInput.fromPartial({}));
       const [serviceIds, staffUserIds] = [stored(input.serviceIds) ?? [], stored(input.staffUserIds) ?? []];
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'CreateResource', key: idempotencyKey, request: fields, codec: schedulingV1.CreateResourceResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         if (!(await findLocation(sequelize, input.locationId, transaction))) {
           new FieldChecks().check(false, 'locationId', 'is not a bookable location').throwIfAny();
         }
@@ -89,12 +89,12 @@ export function resourceHandlers(deps: SchedulingDeps) {
     },
 
     async updateResource(request: schedulingV1.UpdateResourceRequest, context: CallContext): Promise<schedulingV1.UpdateResourceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const id = requireUuid(request.id);
       const changes = presentFields({ name: request.name, active: request.active, serviceIds: request.serviceIds?.ids, staffUserIds: request.staffUserIds?.ids });
       parseInput(schedulingApi.resourcePatch, changes);
       const [serviceIds, staffUserIds] = [stored(changes.serviceIds), stored(changes.staffUserIds)];
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findResource(sequelize, id, transaction, true);
         if (!before) throw notFound('resource');
         checkVersion('resource', before.version, request.expectedVersion);

@@ -1,12 +1,11 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { schedulingApi, schedulingFields, type schedulingV1 } from '@libs/contracts';
-import { requireRole, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { requirePermission, type CallContext } from '@libs/grpc';
 import { checkVersion, FieldChecks, notFound, parseInput, requireUuid } from '@libs/validation';
-import { SCHEDULING_ACCESS } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import { recordEvent, writeTransaction } from '@libs/outbox';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findResource, type ResourceRow } from '../resources/resource-store';
-import { checkWindows } from '../schedule/rules';
+import { checkWindows } from './schedule-rules';
 import { formatLocalTime, timeChecks } from '../time/time-input';
 
 
@@ -43,18 +42,18 @@ export function ruleHandlers(deps: SchedulingDeps) {
 
   return {
     async getWeeklyRules(request: schedulingV1.GetWeeklyRulesRequest, context: CallContext): Promise<schedulingV1.GetWeeklyRulesResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       return { rules: await weeklyRules(await schedule(request.scheduleId)) };
     },
 
     /** Replaces the weekly windows: local wall-clock times of the location's zone, never converted to UTC. */
     async putWeeklyRules(request: schedulingV1.PutWeeklyRulesRequest, context: CallContext): Promise<schedulingV1.PutWeeklyRulesResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       parseInput(schedulingApi.weeklyRules, { windows: request.windows });
       const checks = new FieldChecks();
       const windows = checkWindows(checks, request.windows, 'windows', (w) => w.weekday);
       checks.throwIfAny();
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         checkVersion('schedule', resource.rules_version, request.expectedVersion);
         const before = await weeklyRules(resource, transaction);
@@ -78,7 +77,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
     },
 
     async listOverrides(request: schedulingV1.ListOverridesRequest, context: CallContext): Promise<schedulingV1.ListOverridesResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const checks = new FieldChecks();
       if (request.fromDate) timeChecks.localDate(checks, request.fromDate, 'fromDate');
       if (request.toDate) timeChecks.localDate(checks, request.toDate, 'toDate');
@@ -88,7 +87,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
     },
 
     async putOverride(request: schedulingV1.PutOverrideRequest, context: CallContext): Promise<schedulingV1.PutOverrideResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const dateChecks = new FieldChecks();
       dateChecks.parse(schedulingFields.localDate, request.localDate, 'localDate');
       parseInput(schedulingApi.dateOverride, { closed: request.closed, windows: request.windows }, dateChecks);
@@ -96,7 +95,7 @@ export function ruleHandlers(deps: SchedulingDeps) {
       const windows = checkWindows(checks, request.windows, 'windows', () => 0);
       checks.throwIfAny();
       const stored = windows.map((w) => ({ start: formatLocalTime(w.start), end: formatLocalTime(w.end) }));
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         const [before] = await overridesOf(resource.id, request.localDate, request.localDate, transaction);
         if (before) checkVersion('override', before.version, request.expectedVersion);
@@ -118,11 +117,11 @@ export function ruleHandlers(deps: SchedulingDeps) {
     },
 
     async deleteOverride(request: schedulingV1.DeleteOverrideRequest, context: CallContext): Promise<schedulingV1.DeleteOverrideResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const checks = new FieldChecks();
       timeChecks.localDate(checks, request.localDate, 'localDate');
       checks.throwIfAny();
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const resource = await schedule(request.scheduleId, transaction, true);
         const [before] = await overridesOf(resource.id, request.localDate, request.localDate, transaction);
         if (!before) throw notFound('override', 'date');

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { DayOverride, ScheduleRules, WeeklyWindow } from '../schedule/rules';
+import type { DayOverride, ScheduleRules, WeeklyWindow } from './schedule-rules';
 import { parseLocalTime } from '../time/time-input';
 
 /** "HH:MM:SS" from a time column, as minutes of the day (24:00:00 is 1440). */

@@ -1,11 +1,10 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingApi, schedulingV1 } from '@libs/contracts';
-import { requireRole, type Actor, type CallContext } from '@libs/grpc';
-import { recordEvent } from '@libs/outbox';
+import { requirePermission, type Actor, type CallContext } from '@libs/grpc';
+import { recordEvent, writeTransaction } from '@libs/outbox';
 import { isText, keysetPage, pageSize } from '@libs/cursor';
 import { checkVersion, notFound, parseInput, presentFields, requireUuid } from '@libs/validation';
-import { SCHEDULING_ACCESS } from '../access';
-import { mutate, type SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findService, SERVICE_COLUMNS, toService, type ServiceRow } from './service-store';
 
 export function serviceHandlers(deps: SchedulingDeps) {
@@ -25,7 +24,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
 
   return {
     async listServices(request: schedulingV1.ListServicesRequest, context: CallContext): Promise<schedulingV1.ListServicesResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const page = await keysetPage({
         cursors,
         cursor: request.cursor,
@@ -43,18 +42,18 @@ export function serviceHandlers(deps: SchedulingDeps) {
     },
 
     async getService(request: schedulingV1.GetServiceRequest, context: CallContext): Promise<schedulingV1.GetServiceResponse> {
-      requireRole(context, SCHEDULING_ACCESS.browse);
+      requirePermission(context, 'scheduling:browse');
       const row = await findService(sequelize, requireUuid(request.id));
       if (!row) throw notFound('service');
       return { service: toService(row) };
     },
 
     async createService(request: schedulingV1.CreateServiceRequest, context: CallContext): Promise<schedulingV1.CreateServiceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const input = parseInput(schedulingApi.newService, request.input ?? schedulingV1.ServiceInput.fromPartial({}));
       const { idempotencyKey, ...fields } = request;
-      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, context };
-      return mutate(deps, actor, call, async (transaction) => {
+      const call = { method: 'CreateService', key: idempotencyKey, request: fields, codec: schedulingV1.CreateServiceResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
         const [{ id }] = await sequelize.query<{ id: string }>(
           `INSERT INTO services (name, duration_minutes, slot_step_minutes, buffer_before_minutes, buffer_after_minutes, policy)
            VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING id::text`,
@@ -70,11 +69,11 @@ export function serviceHandlers(deps: SchedulingDeps) {
 
     /** Existing appointments keep the policy they were made under. */
     async updateService(request: schedulingV1.UpdateServiceRequest, context: CallContext): Promise<schedulingV1.UpdateServiceResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.configure);
+      const actor = requirePermission(context, 'scheduling:configure');
       const id = requireUuid(request.id);
       const { name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active } = request;
       parseInput(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
-      return mutate(deps, actor, undefined, async (transaction) => {
+      return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findService(sequelize, id, transaction, true);
         if (!before) throw notFound('service');
         checkVersion('service', before.version, request.expectedVersion);

@@ -1,4 +1,4 @@
-import type { ScheduleRules } from '../schedule/rules';
+import type { ScheduleRules } from '../schedules/schedule-rules';
 import { bookingWindow, closedTime, resourceAvailability, type Occupation } from './availability';
 
 const at = (iso: string) => Date.parse(iso);

@@ -1,5 +1,5 @@
 import type { schedulingApi } from '@libs/contracts';
-import { dayPlan, openIntervals, type ScheduleRules } from '../schedule/rules';
+import { dayPlan, openIntervals, type ScheduleRules } from '../schedules/schedule-rules';
 import { addDays, datesBetween, localDateOf, localToInstant, MINUTES_PER_DAY, MS_PER_MINUTE } from '../time/zoned-time';
 import { candidateSlots, type Grid, type Interval } from './slot-grid';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { dayPlan, type ScheduleRules, type WeeklyWindow } from '../schedule/rules';
+import { dayPlan, type ScheduleRules, type WeeklyWindow } from '../schedules/schedule-rules';
 import { addDays, formatInstant, isoWeekday, localTimeOf, type LocalDate } from '../time/zoned-time';
 import { candidateSlots } from './slot-grid';
 

@@ -1,5 +1,5 @@
 import { localTimeOf, MS_PER_MINUTE } from '../time/zoned-time';
-import { openIntervals, type OpenInterval, type ScheduleRules } from '../schedule/rules';
+import { openIntervals, type OpenInterval, type ScheduleRules } from '../schedules/schedule-rules';
 
 /** How a service cuts open hours into slots. */
 export interface Grid {

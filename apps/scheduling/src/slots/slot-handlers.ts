@@ -1,11 +1,11 @@
 import type { Sequelize } from 'sequelize';
 import { SCHEDULING_LIMITS, schedulingFields, type schedulingV1 } from '@libs/contracts';
-import { GrpcStatus, requireRole, RpcError, type CallContext } from '@libs/grpc';
+import { GrpcStatus, requirePermission, RpcError, type CallContext } from '@libs/grpc';
 import { cursorPosition, pageSize, type PositionCheck } from '@libs/cursor';
 import { FieldChecks, notFound } from '@libs/validation';
-import { mayExplain, SCHEDULING_ACCESS } from '../access';
+import { mayExplain } from '../access';
 import { PREMISE_ID } from '../locations/location-store';
-import type { SchedulingDeps } from '../mutation';
+import type { SchedulingDeps } from '../scheduling-deps';
 import { findLocation } from '../locations/location-store';
 import { findResource, listResources, type ResourceRow } from '../resources/resource-store';
 import { findService, type ServiceRow } from '../services/service-store';
@@ -33,7 +33,7 @@ export function slotHandlers(deps: SchedulingDeps) {
      * Slots and (explain=true, staff) the reasons for the rest page together, by start.
      */
     async searchSlots(request: schedulingV1.SearchSlotsRequest, context: CallContext): Promise<schedulingV1.SearchSlotsResponse> {
-      const actor = requireRole(context, SCHEDULING_ACCESS.browse);
+      const actor = requirePermission(context, 'scheduling:browse');
       if (request.explain && !mayExplain(actor)) throw new RpcError(GrpcStatus.PERMISSION_DENIED, 'explain=true is for clinicians and admins');
       const limit = pageSize(request.limit, SCHEDULING_LIMITS.slotPage);
       const checks = new FieldChecks()

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
-import type { DayOverride, ScheduleRules, Window } from '../schedule/rules';
+import type { DayOverride, ScheduleRules, Window } from '../schedules/schedule-rules';
 import { addDays, localToInstant, type LocalDate } from '../time/zoned-time';
 import { bookingWindow, resourceAvailability, type Occupation } from './availability';
 import { candidateSlots, type Grid } from './slot-grid';

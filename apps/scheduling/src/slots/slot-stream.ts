@@ -1,4 +1,4 @@
-import type { ScheduleRules } from '../schedule/rules';
+import type { ScheduleRules } from '../schedules/schedule-rules';
 import { localDateOf, localToInstant, MINUTES_PER_DAY } from '../time/zoned-time';
 import { resourceAvailability, type BookingWindow, type Buffers, type Occupation, type Unavailable } from './availability';
 import type { Grid } from './slot-grid';

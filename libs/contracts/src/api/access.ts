@@ -7,6 +7,11 @@
 export const ROLES = ['reader', 'student', 'bursar', 'clinician', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** The role a self-registered account gets: it reads reference data until an admin grants it more. */
+export const SIGN_UP_ROLE: Role = 'reader';
+/** The role of the account made from BOOTSTRAP_ADMIN_EMAIL, the system's first admin. */
+export const BOOTSTRAP_ROLE: Role = 'admin';
+
 const GRANTS = {
   'reference:read': ['reader', 'student', 'bursar', 'clinician', 'admin'],
   // Finance reads: a student's are narrowed to their own records by the finance service.

@@ -1,24 +1,21 @@
+import { DISEASE, type DiseaseRecord } from '@libs/contracts';
 import type { Statement } from '@libs/db';
 import { runPreparedSearch, type SearchDb } from './search-statement';
 
-/** What every search reads of a disease: enough for a list of names and for the keyset position. */
-export interface DiseaseName {
+/** What every search reads of a disease for its keyset position. */
+export interface DiseaseKey {
   id: string;
-  name: string;
   /** lower(name), the keyset value of the name orders. */
   name_key: string;
 }
 
-export interface DiseaseRow extends DiseaseName {
-  disease_id: string;
-  alternative_ids: string[];
-  definition: string;
-  parent_ids: string[];
-  tree_numbers: string[];
-  parent_tree_numbers: string[];
-  synonyms: string[];
-  slim_mappings: string[];
+/** Enough for a list of names. */
+export interface DiseaseName extends DiseaseKey {
+  name: string;
 }
+
+/** Every declared field of a disease (libs/contracts). */
+export type DiseaseRow = DiseaseKey & DiseaseRecord;
 
 /**
  * What a search reads of each disease: every field, or, for a caller that shows names alone, only
@@ -39,11 +36,9 @@ export interface DiseaseListing {
   after?: [string, string];
 }
 
-const NAME_COLUMNS = 'd.id::text, d.name, lower(d.name) AS name_key';
 const COLUMNS: Record<DiseaseFields, string> = {
-  names: NAME_COLUMNS,
-  all: `${NAME_COLUMNS}, d.disease_id, d.alternative_ids, d.definition, d.parent_ids,
-  d.tree_numbers, d.parent_tree_numbers, d.synonyms, d.slim_mappings`,
+  names: 'd.id::text, d.name, lower(d.name) AS name_key',
+  all: ['d.id::text, lower(d.name) AS name_key', ...DISEASE.fields.map((field) => `d.${field.column} AS "${field.property}"`)].join(', '),
 };
 
 /**

@@ -7,6 +7,7 @@ export {
   diseasesByPk,
   listDiseases,
   type DiseaseFields,
+  type DiseaseKey,
   type DiseaseListing,
   type DiseaseName,
   type DiseaseRow,

@@ -1,7 +1,16 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { ConditionRecord, IndicationRecord } from '../records';
 import { drugKey } from '../source-ids';
-import { MissingReferenceError, upsertRows } from './upsert-rows';
+import { catalogueTable } from './table';
+import { MissingReferenceError, upsertRecords } from './upsert-records';
+
+const CONDITIONS = catalogueTable<ConditionRecord>({
+  table: 'conditions',
+  key: 'source_id',
+  columns: { source_id: 'text', name: 'text', doid: 'text', description: 'text' },
+  nullable: ['doid'],
+  keepWhenBlank: ['doid', 'description'],
+});
 
 /** Inserts or updates conditions by their source id. */
 export async function upsertConditions(
@@ -9,23 +18,7 @@ export async function upsertConditions(
   conditions: ConditionRecord[],
   transaction: Transaction,
 ): Promise<void> {
-  const rows = conditions.map((c) => ({
-    source_id: c.sourceId,
-    name: c.name,
-    doid: c.doid ?? null,
-    description: c.description ?? '',
-  }));
-  await upsertRows(
-    sequelize,
-    {
-      table: 'conditions',
-      key: 'source_id',
-      columns: { source_id: 'text', name: 'text', doid: 'text', description: 'text' },
-      keepWhenBlank: ['doid', 'description'],
-    },
-    rows,
-    transaction,
-  );
+  await upsertRecords(sequelize, CONDITIONS, conditions, transaction);
 }
 
 /**

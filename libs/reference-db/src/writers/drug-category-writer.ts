@@ -1,7 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DrugCategoryRecord } from '../records';
 import { atcLevel, atcParent } from '../source-ids';
-import { upsertRows } from './upsert-rows';
+import { catalogueTable } from './table';
+import { upsertRecords } from './upsert-records';
 
 export class InvalidAtcCodeError extends Error {
   constructor(code: string) {
@@ -10,26 +11,27 @@ export class InvalidAtcCodeError extends Error {
   }
 }
 
+/** A category as stored: its level and parent follow from its code. */
+type PlacedCategory = DrugCategoryRecord & { level: number; parentCode?: string };
+
+const DRUG_CATEGORIES = catalogueTable<PlacedCategory>({
+  table: 'drug_categories',
+  key: 'code',
+  idColumn: 'code',
+  columns: { code: 'text', name: 'text', level: 'smallint', parent_code: 'text' },
+  nullable: ['parent_code'],
+});
+
 /** Inserts or updates ATC groups and substances by code; level and parent follow from the code. */
 export async function upsertDrugCategories(
   sequelize: Sequelize,
   categories: DrugCategoryRecord[],
   transaction: Transaction,
 ): Promise<void> {
-  const rows = categories.map((c) => {
+  const placed = categories.map((c) => {
     const level = atcLevel(c.code);
     if (level === undefined) throw new InvalidAtcCodeError(c.code);
-    return { code: c.code, name: c.name, level, parent_code: atcParent(c.code) ?? null };
+    return { ...c, level, parentCode: atcParent(c.code) };
   });
-  await upsertRows(
-    sequelize,
-    {
-      table: 'drug_categories',
-      key: 'code',
-      idColumn: 'code',
-      columns: { code: 'text', name: 'text', level: 'smallint', parent_code: 'text' },
-    },
-    rows,
-    transaction,
-  );
+  await upsertRecords(sequelize, DRUG_CATEGORIES, placed, transaction);
 }

@@ -1,26 +1,19 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DrugRecord } from '../records';
-import { upsertRows } from './upsert-rows';
+import { catalogueTable } from './table';
+import { upsertRecords } from './upsert-records';
+
+const DRUGS = catalogueTable<DrugRecord>({
+  table: 'drugs',
+  key: 'source_id',
+  columns: { source_id: 'text', name: 'text', drugbank_id: 'text', description: 'text' },
+  nullable: ['drugbank_id'],
+  keepWhenBlank: ['drugbank_id', 'description'],
+});
 
 /** Inserts or updates drugs by their source id; given ATC codes replace the drug's stored ones. */
 export async function upsertDrugs(sequelize: Sequelize, drugs: DrugRecord[], transaction: Transaction): Promise<void> {
-  const rows = drugs.map((d) => ({
-    source_id: d.sourceId,
-    name: d.name,
-    drugbank_id: d.drugbankId ?? null,
-    description: d.description ?? '',
-  }));
-  const written = await upsertRows(
-    sequelize,
-    {
-      table: 'drugs',
-      key: 'source_id',
-      columns: { source_id: 'text', name: 'text', drugbank_id: 'text', description: 'text' },
-      keepWhenBlank: ['drugbank_id', 'description'],
-    },
-    rows,
-    transaction,
-  );
+  const written = await upsertRecords(sequelize, DRUGS, drugs, transaction);
   const idOf = new Map(written.map((row) => [row.key, row.id]));
   const codes = [...new Map(drugs.filter((d) => d.atcCodes).map((d) => [d.sourceId, d.atcCodes ?? []])).entries()].map(
     ([sourceId, atcCodes]) => ({ drug_pk: idOf.get(sourceId), codes: atcCodes }),

@@ -1,10 +1,11 @@
 import { QueryTypes } from 'sequelize';
-import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { createScratchDatabase, diseaseRecord, type ScratchDatabase } from '@libs/testing';
 import {
   MissingReferenceError,
   drugSourceId,
   migrations,
   upsertConditions,
+  upsertDiseases,
   upsertDosages,
   upsertDrugCategories,
   upsertDrugs,
@@ -14,7 +15,7 @@ import {
   upsertPremises,
 } from '../index';
 
-describe('reference catalogue writers', () => {
+describe('reference writers', () => {
   let db: ScratchDatabase;
   const rows = <T extends object>(sql: string) => db.sequelize.query<T>(sql, { type: QueryTypes.SELECT });
   const inTransaction = <T>(work: (t: Parameters<typeof upsertDrugs>[2]) => Promise<T>) =>
@@ -24,6 +25,25 @@ describe('reference catalogue writers', () => {
     db = await createScratchDatabase('refdb', migrations);
   });
   afterAll(() => db.drop());
+
+  it('upserts diseases by their id, the last of repeats winning, and rebuilds their search terms', async () => {
+    const gout = { diseaseId: 'MESH:D006073', diseaseName: 'Gout', treeNumbers: ['C05.550.114.423'] };
+    await inTransaction((t) => upsertDiseases(db.sequelize, [diseaseRecord({ ...gout, synonyms: ['Podagra'] })], t));
+    await inTransaction((t) =>
+      upsertDiseases(
+        db.sequelize,
+        [diseaseRecord({ ...gout, synonyms: ['Gouty arthritis'] }), diseaseRecord({ ...gout, synonyms: ['Gouts', 'GOUT'] })],
+        t,
+      ),
+    );
+    expect(await rows('SELECT disease_id, name, tree_numbers, synonyms FROM diseases')).toEqual([
+      { disease_id: 'MESH:D006073', name: 'Gout', tree_numbers: ['C05.550.114.423'], synonyms: ['Gouts', 'GOUT'] },
+    ]);
+    expect(await rows('SELECT term, is_name FROM disease_terms ORDER BY term')).toEqual([
+      { term: 'gout', is_name: true },
+      { term: 'gouts', is_name: false },
+    ]);
+  });
 
   it('upserts drugs and dosages by source id, keeping stored values that a later source leaves blank', async () => {
     const warfarin = { sourceId: 'DB00682', name: 'Warfarin', drugbankId: 'DB00682', description: 'Vitamin K antagonist.', atcCodes: ['B01AA03'] };

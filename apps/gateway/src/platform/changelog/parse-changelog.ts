@@ -7,6 +7,12 @@ export interface Release {
   changes: Record<string, string[]>;
 }
 
+/** The newest release with a date (the Unreleased section has none): its version is the API's. */
+export const newestRelease = (releases: Release[]): Release | undefined => releases.find((release) => release.date !== null);
+
+/** The API's version: the newest dated release's, or 0.0.0 before the first. */
+export const apiVersion = (releases: Release[]): string => newestRelease(releases)?.version ?? '0.0.0';
+
 const RELEASE_HEADING = /^## \[(?<version>[^\]]+)\](?: - (?<date>\d{4}-\d{2}-\d{2}))?\s*$/;
 const SECTION_HEADING = /^### (?<type>Added|Changed|Deprecated|Removed|Fixed|Security)\s*$/;
 const ITEM = /^- (?<text>.+)$/;

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { queryChoice } from '../routing/query-fields';
-import type { FhirInteraction } from '../routing/responses';
+import type { FhirInteraction, ResponseDoc } from '../routing/responses';
 import { asksForFhir, FHIR_FORMATS } from './fhir-request';
 
 /** What an answer is rendered as: the API's own JSON, or HL7 FHIR R4 JSON (docs/REFERENCE.md, "FHIR"). */
@@ -36,4 +36,9 @@ export function fhirSchema({ resourceType, interaction }: FhirInteraction): z.Zo
       entry: z.array(z.object({ resource, search: z.object({ mode: z.literal('match') }) })),
     })
     .meta({ description: `FHIR R4 searchset Bundle of ${resourceType}; \`next\` is absent on the last page.` });
+}
+
+/** A success that also answers in FHIR R4 (`_format=fhir`): the FHIR body under its own media type. */
+export function withFhir(doc: ResponseDoc, fhir: FhirInteraction): ResponseDoc {
+  return { ...doc, fhir, content: { ...doc.content, 'application/fhir+json': fhirSchema(fhir) } };
 }

@@ -16,8 +16,9 @@ const headerText = (value: string | string[] | undefined, max: number): string |
 /**
  * What a request log line says about the request: a chosen, bounded set of
  * fields, never the header object. Every header line of every request is
- * written to a log whose buffer drains at the speed of its reader; 16
- * connections sending one 15 KB header each filled a 128 MB heap in 3 s.
+ * written to a log whose buffer drains at the speed of its reader, and a few
+ * connections sending large headers fill the heap within seconds
+ * (apps/e2e/src/header-flood.spec.ts).
  */
 function requestFields(req: IncomingMessage) {
   const express = req as Request;
@@ -48,8 +49,9 @@ const withRequestId = (req: IncomingMessage, _res: ServerResponse, fields: objec
  * logged), with the requestId that every other line of the request carries.
  * The line is written at info: above that level the request gets the process's
  * logger (whose mixin names the request id) and none of pino-http's per-request
- * child logger, listeners and serializers, which cost 3% of the gateway's CPU
- * on a forwarded GET while writing nothing. The level is read per request, so
+ * child logger, listeners and serializers, which cost a visible share of the
+ * gateway's CPU on a forwarded GET while writing nothing (the bench's `exact
+ * search` with --profile). The level is read per request, so
  * a level changed at run time applies to the next request.
  */
 export function requestLog(logger: Logger): RequestHandler {

@@ -12,8 +12,9 @@ const named: RequestHandler = (req, res) => {
 const ROUTES: RouteEntry[] = [
   { method: 'get', path: '/healthz', handler: named },
   { method: 'get', path: '/dosages/:id', handler: named },
-  { method: 'get', path: '/api/v1/transactions/payments', handler: named },
+  // Declared parameter first: the literal is still tried before it.
   { method: 'get', path: '/api/v1/transactions/:id', handler: named },
+  { method: 'get', path: '/api/v1/transactions/payments', handler: named },
   { method: 'post', path: '/api/v1/transactions', handler: named },
   { method: 'get', path: '/api/v1/drugs/:id/food-interactions', handler: named },
   { method: 'get', path: '/api/v1/drugs', handler: async () => Promise.reject(new Error('upstream down')) },
@@ -44,7 +45,7 @@ describe('routes dispatched by their leading segments', () => {
     expect(groupOf('/healthz')).toBe('/healthz');
   });
 
-  it('reaches each route, with its template and parameters, in the declared order within a group', async () => {
+  it('reaches each route, with its template and parameters, a literal segment before a parameter', async () => {
     expect(await get('/api/v1/transactions/payments')).toEqual({ status: 200, body: { route: '/api/v1/transactions/payments', params: {} } });
     expect(await get('/api/v1/transactions/t-1')).toEqual({ status: 200, body: { route: '/api/v1/transactions/:id', params: { id: 't-1' } } });
     expect((await get('/api/v1/transactions', 'POST')).body.route).toBe('/api/v1/transactions');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { problem } from './responses';
 
 /** Request headers several operations declare. */
 const IDEMPOTENCY_KEY_MESSAGE = 'must be 1 to 255 visible ASCII characters (a UUID is a good choice)';
@@ -24,6 +25,9 @@ export const idempotentReplayed = {
     schema: z.literal('true'),
   },
 };
+
+/** The refusal of a write whose Idempotency-Key came with another request before. */
+export const conflictOnKey = { '409': problem('The Idempotency-Key was used with another request.') };
 
 /** Whether an operation's request declares Idempotency-Key. */
 export const takesIdempotencyKey = (headers: z.ZodObject | undefined) => headers !== undefined && 'Idempotency-Key' in headers.shape;

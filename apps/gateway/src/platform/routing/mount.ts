@@ -5,11 +5,11 @@ import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import type { FieldProblem } from '@libs/safe-text';
 import { methodNotAllowed, methodsByPath } from './method-not-allowed';
-import type { AccessGuard } from '../../identity/access-guard';
 import { markFhirErrors, servesFhir } from '../http/fhir-request';
 import { expectedVersion } from '../http/if-match';
 import { parseBody } from '../http/json-body';
 import type { UpstreamCall } from '../upstreams/upstream';
+import type { AccessCheck, CallerKey } from './access';
 import { routesByPrefix, type RouteEntry } from './dispatch';
 import type { OperationSpec, ParsedRequest, RequestSchemas, Route } from './operation';
 
@@ -41,7 +41,7 @@ function parseParameters<R extends RequestSchemas>(schemas: R, req: Request) {
 }
 
 /** What calls to the services made for this request carry, as plain values. */
-function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): UpstreamCall {
+function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key'], enter: UpstreamCall['enter']): UpstreamCall {
   const read = req.method === 'GET' || req.method === 'HEAD';
   // A client asking for no-cache (RFC 9111 §5.2.1.4) gets a fresh answer, which then refreshes the cache.
   const cache = !read ? 'skip' : /no-cache/i.test(req.get('cache-control') ?? '') ? 'refresh' : 'use';
@@ -49,7 +49,7 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
   const onHeaders = (headers: Metadata) => {
     if (headers.get(METADATA.idempotentReplayed)[0] === 'true') res.set('Idempotent-Replayed', 'true');
   };
-  return { requestId: res.locals.requestId as string, key, retryable: read, cache, ...(read ? {} : { onHeaders }) };
+  return { requestId: res.locals.requestId as string, key, enter, retryable: read, cache, ...(read ? {} : { onHeaders }) };
 }
 
 /**
@@ -59,7 +59,7 @@ function upstreamCallOf(req: Request, res: Response, key: UpstreamCall['key']): 
  * If-Match when the operation takes it, then the handler with the parsed input.
  * The schemas are zod objects built once at start; a request only runs them.
  */
-export function mountRoutes(routes: Route[], guard: AccessGuard): RequestHandler {
+export function mountRoutes<K extends CallerKey>(routes: Route[], guard: AccessCheck<K>): RequestHandler {
   const entries: RouteEntry[] = [];
   for (const { spec, handler } of routes) {
     const { body } = spec.request;
@@ -73,7 +73,8 @@ export function mountRoutes(routes: Route[], guard: AccessGuard): RequestHandler
         body: body ? await parseBody(req, res, body, spec.bodyLimit ?? 'keyed') : undefined,
         expectedVersion: spec.ifMatch ? expectedVersion(req) : 0,
       } as ParsedRequest<RequestSchemas>;
-      await handler(input, { req, res, caller, upstream: upstreamCallOf(req, res, caller.key) });
+      const upstream = upstreamCallOf(req, res, caller.key, () => guard.enterCall(caller.key));
+      await handler(input, { req, res, caller, upstream });
     };
     // One route per path, so that metrics and traces name the path template the request took.
     for (const path of operationPaths(spec)) entries.push({ method: spec.method, path: expressPath(path), handler: answer });

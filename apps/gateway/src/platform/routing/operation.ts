@@ -1,21 +1,8 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Permission } from '@libs/contracts';
-import type { Caller } from '../../identity/access-guard';
 import type { UpstreamCall } from '../upstreams/upstream';
+import type { Access, Caller } from './access';
 import type { ResponseDoc } from './responses';
-
-/**
- * Who may call an operation: anyone; any signed-in account (a dashboard
- * session or an API key), optionally with a permission; or an API key with
- * the permission. `keyIfGiven`: anyone, but an Authorization header must be a
- * key with the permission (for probes that admins may ask more of).
- */
-export type Access =
-  | { public: true }
-  | { key: Permission }
-  | { account: Permission | 'any' }
-  | { keyIfGiven: Permission };
 
 type Shape = z.ZodObject;
 

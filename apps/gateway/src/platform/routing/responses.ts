@@ -83,6 +83,6 @@ export const bodyEtagHeader = {
 
 export const locationHeader = { Location: { description: 'The path of the new record.', schema: z.string() } };
 
-/** A 401: every one carries the challenge (identity/access-guard.ts). */
+/** A 401: every one carries the challenge (http/unauthorized.ts). */
 export const unauthorized = (description: string): ResponseDoc =>
   problem(description, { 'WWW-Authenticate': { description: '`Bearer realm="api"`.', schema: z.string() } });

@@ -1,6 +1,6 @@
 import { fieldErrorsOf, GrpcStatus, problemOf, retryAfterOf, type Problem, type ServiceError } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
-import { unauthorized } from '../../identity/access-guard';
+import { unauthorized } from '../http/unauthorized';
 
 const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.INVALID_ARGUMENT]: 400,

@@ -29,26 +29,20 @@ export const upstreamRetries = new Counter({
 export const BREAKER_STATES = ['closed', 'half-open', 'open'] as const;
 export type BreakerState = (typeof BREAKER_STATES)[number];
 
-type BreakerSource = () => { name: string; state: BreakerState }[];
-
-// The sources of the live gateway app(s); tests build several in one process, and the gauge is registered once.
-const breakerSources = new Set<BreakerSource>();
-
-new Gauge({
-  name: 'circuit_breaker_state',
-  help: 'State of each upstream circuit breaker: 1 for the current state (closed, half-open or open), else 0',
-  labelNames: ['upstream', 'state'],
-  registers,
-  collect() {
-    for (const source of breakerSources) {
-      for (const upstream of source()) {
+/**
+ * One series per upstream and state; the current state is 1, the others 0. Once per process, by its main: the
+ * gauge reads the breakers of the upstreams passed in, and nothing else keeps them.
+ */
+export function registerBreakerStates(upstreams: () => { name: string; state: BreakerState }[]): void {
+  new Gauge({
+    name: 'circuit_breaker_state',
+    help: 'State of each upstream circuit breaker: 1 for the current state (closed, half-open or open), else 0',
+    labelNames: ['upstream', 'state'],
+    registers,
+    collect() {
+      for (const upstream of upstreams()) {
         for (const state of BREAKER_STATES) this.set({ upstream: upstream.name, state }, upstream.state === state ? 1 : 0);
       }
-    }
-  },
-});
-
-/** One series per upstream and state; the current state is 1, the others 0. */
-export function registerBreakerStates(upstreams: BreakerSource): void {
-  breakerSources.add(upstreams);
+    },
+  });
 }

@@ -11,7 +11,7 @@ import {
 } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
-import type { KeyOwner } from '../../identity/key-store';
+import type { CallerKey } from '../routing/access';
 import type { AnswerCache } from './answer-cache';
 import { breakerOptions } from './breaker-options';
 import { isServiceError, problemFromGrpc } from './grpc-problem';
@@ -28,12 +28,6 @@ function outcomeOf(error: unknown): string {
   return (error as { code?: string }).code === 'EOPENBREAKER' ? 'BREAKER_OPEN' : 'ERROR';
 }
 
-/** Lets each call in only while the calling key has a place left (identity/limits/key-limiter.ts); rejects with a 429 otherwise. */
-export interface CallGate {
-  /** Takes a place for the key (none: no limit); the function returned gives it back. */
-  enter(key: KeyOwner | undefined): Promise<() => void>;
-}
-
 /**
  * What one call is made for, as plain values (platform/routing/mount.ts makes
  * it from the HTTP request): its request id, the key whose user acts (and
@@ -42,7 +36,9 @@ export interface CallGate {
  */
 export interface UpstreamCall {
   requestId: string;
-  key?: KeyOwner;
+  key?: CallerKey;
+  /** Takes one of the key's places for the call, or rejects with a 429 (AccessCheck.enterCall); the function returned gives it back. */
+  enter(): Promise<() => void>;
   /**
    * A read, safe to repeat: retried within the deadline when the service is unavailable. A mutation is never
    * retried here (a lost answer is not a lost write: the client retries it with its Idempotency-Key).
@@ -61,8 +57,6 @@ export interface UpstreamOptions {
   resetMs: number;
   /** For an upstream whose answers depend on the request alone (read-only data): answers of GET requests are reused. */
   cache?: AnswerCache;
-  /** Per-key concurrency: one key cannot hold every call. */
-  callGate: CallGate;
 }
 
 /**
@@ -97,7 +91,7 @@ export class Upstream<C extends object> {
    * the key has none left, so that no other request shares the refusal.
    */
   async call<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, call: UpstreamCall): Promise<Res> {
-    const leave = await this.options.callGate.enter(call.key);
+    const leave = await call.enter();
     try {
       return await this.answer(pick, request, call);
     } finally {

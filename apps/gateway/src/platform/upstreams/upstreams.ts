@@ -3,8 +3,7 @@ import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../../config';
 import { AnswerCache } from './answer-cache';
-import { Upstream, type CallGate } from './upstream';
-import { registerBreakerStates } from './upstream-metrics';
+import { Upstream } from './upstream';
 
 export interface Upstreams {
   reference: Upstream<referenceV1.ReferenceServiceClient>;
@@ -16,10 +15,8 @@ export interface Upstreams {
   notifications: Upstream<notificationsV1.NotificationsServiceClient>;
 }
 
-/** `callGate` holds each key to its concurrency limit (the key verifier's limiter). */
-export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate: CallGate): Upstreams {
+export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
   const options = {
-    callGate,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,
     actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
@@ -33,7 +30,7 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate
             maxBytes: config.REFERENCE_CACHE_MAX_BYTES,
           }) }
       : options;
-  const upstreams: Upstreams = {
+  return {
     reference: new Upstream('reference', createClient(referenceV1.ReferenceServiceClient, config.REFERENCE_ADDR), cached, logger),
     catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, config.REFERENCE_ADDR), cached, logger),
     finance: new Upstream('finance', createClient(financeV1.FinanceServiceClient, config.FINANCE_ADDR), options, logger),
@@ -46,8 +43,6 @@ export function connectUpstreams(config: GatewayConfig, logger: Logger, callGate
       logger,
     ),
   };
-  registerBreakerStates(() => allUpstreams(upstreams));
-  return upstreams;
 }
 
 export const allUpstreams = (upstreams: Upstreams) => [

@@ -6,22 +6,7 @@ import { searchsetBundle } from './fhir/bundle';
 import { diseaseValueSet } from './fhir/value-set';
 import { searchDiseases } from './reference-operations';
 import { representationOf, sendReference } from './reference-response';
-
-/** The field names clients have always been given (docs/REFERENCE.md), exactly. */
-function detailed(disease: referenceV1.Disease) {
-  return {
-    id: disease.id,
-    Disease_Name: disease.diseaseName,
-    Disease_ID: disease.diseaseId,
-    Alternative_Disease_IDs: disease.alternativeDiseaseIds,
-    Definition: disease.definition,
-    Parent_IDs: disease.parentIds,
-    Tree_Numbers: disease.treeNumbers,
-    Parent_Tree_Numbers: disease.parentTreeNumbers,
-    Synonyms: disease.synonyms,
-    Slim_Mappings: disease.slimMappings,
-  };
-}
+import { diseaseJson } from './schemas';
 
 export function diseaseRoutes(upstreams: Upstreams): Route[] {
   return [
@@ -42,7 +27,7 @@ export function diseaseRoutes(upstreams: Upstreams): Route[] {
       if (page.diseases.length === 0) throw HttpProblem.notFound('no disease matches the query');
       sendReference(res, representation, {
         json: () => ({
-          diseases: page.diseases.map((d) => (query.r ? detailed(d) : { Disease_Name: d.diseaseName })),
+          diseases: page.diseases.map((d) => (query.r ? diseaseJson(d) : { Disease_Name: d.diseaseName })),
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
         }),
         fhir: () => searchsetBundle(req, [diseaseValueSet(page.diseases)], page.nextCursor),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { fhirSchema } from '../platform/http/fhir-response';
 import { byId as pathId } from '../platform/routing/path-ids';
 import { etagHeader, json, locationHeader, problem, type ResponseDoc } from '../platform/routing/responses';
 import { appointment } from './schemas';
@@ -18,12 +17,6 @@ export const oneAppointment = (description: string): ResponseDoc => json(descrip
 
 /** A new appointment: 201, `Location` names it. */
 export const created = (description: string): ResponseDoc => json(description, appointment, { ...etagHeader, ...locationHeader });
-
-/** One appointment, or on request its FHIR R4 form (a `read`, or a searchset Bundle for a list). */
-export function fhirOrJson(description: string, schema: z.ZodType, interaction: 'read' | 'search-type', headers = {}): ResponseDoc {
-  const fhir = { resourceType: 'Appointment', interaction } as const;
-  return { description, fhir, headers, content: { 'application/json': schema, 'application/fhir+json': fhirSchema(fhir) } };
-}
 
 /** Several refusals answered with one status: their problem schemas as alternatives. */
 export function eitherRefusal(...docs: ResponseDoc[]): ResponseDoc {

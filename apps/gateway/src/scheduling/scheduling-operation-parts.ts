@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { SCHEDULING_LIMITS, schedulingApi } from '@libs/contracts';
 import { queryInteger } from '../platform/routing/query-fields';
-import { fhirSchema } from '../platform/http/fhir-response';
-import { problem, type FhirInteraction, type ResponseDoc } from '../platform/routing/responses';
+import { problem } from '../platform/routing/responses';
 
 /** What the scheduling area's declarations share (docs/SCHEDULING.md, "Endpoints"). */
 
@@ -14,13 +13,7 @@ export const byPremise = z.object({ premiseId: schedulingApi.premiseId.meta({ de
 
 export const limit = queryInteger(SCHEDULING_LIMITS.page).meta({ description: 'Page size.' });
 
-export const conflictOnKey = { '409': problem('The Idempotency-Key was used with another request.') };
 export const forbidden = { '403': problem('Your role may not do this.') };
-
-/** A success that also answers in FHIR R4 (`_format=fhir`): the FHIR body under its own media type. */
-export function withFhir(doc: ResponseDoc, fhir: FhirInteraction): ResponseDoc {
-  return { ...doc, fhir, content: { ...doc.content, 'application/fhir+json': fhirSchema(fhir) } };
-}
 
 /**
  * A query that needs at least one of two parameters, the first named when both are missing. The check runs even

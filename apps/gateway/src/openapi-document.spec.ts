@@ -3,13 +3,14 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { createLogger } from '@libs/logging';
 import { createSequelize } from '@libs/db';
-import { KeyVerifier, keyVerifierOptions } from '../identity/key-verifier';
-import { readConfig } from '../config';
 import { buildApp } from './app';
-import { listRoutes } from './http/list-routes';
-import { buildOpenApiDocument } from './openapi/document';
-import { allOperations } from './operation-list';
-import { allUpstreams, connectUpstreams } from './upstreams/upstreams';
+import { AREAS } from './areas';
+import { readConfig } from './config';
+import { KeyVerifier, keyVerifierOptions } from './identity/key-verifier';
+import { listRoutes } from './platform/http/list-routes';
+import { buildOpenApiDocument } from './platform/openapi/document';
+import { operationsOf } from './platform/routing/area';
+import { allUpstreams, connectUpstreams } from './platform/upstreams/upstreams';
 
 // The app is built with real (unconnected) clients and an unstarted key verifier: building it opens no
 // connection, and the route table is all this test reads.
@@ -17,8 +18,8 @@ const config = readConfig();
 const logger = createLogger('gateway', 'silent');
 const sequelize = createSequelize(config.DATABASE_URL, 1);
 const keys = new KeyVerifier(sequelize, keyVerifierOptions(config), logger);
-const upstreams = connectUpstreams(config, logger, keys.limiter);
-const document = buildOpenApiDocument(allOperations(), 'test');
+const upstreams = connectUpstreams(config, logger);
+const document = buildOpenApiDocument(operationsOf(AREAS), 'test');
 const app = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] });
 
 afterAll(async () => {
@@ -113,6 +114,6 @@ describe('the OpenAPI document', () => {
 
   it('has a server: relative unless PUBLIC_BASE_URL is set', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expect(buildOpenApiDocument(allOperations(), 'test', 'https://api.example.org').servers[0].url).toBe('https://api.example.org');
+    expect(buildOpenApiDocument(operationsOf(AREAS), 'test', 'https://api.example.org').servers[0].url).toBe('https://api.example.org');
   });
 });

@@ -1,0 +1,27 @@
+import { newestRelease, type Release } from '../platform/changelog/parse-changelog';
+import { declaredIn } from '../platform/routing/area';
+import type { OperationSpec } from '../platform/routing/operation';
+import type { Upstreams } from '../platform/upstreams/upstreams';
+import { categoryRoutes } from './category-routes';
+import { conditionRoutes } from './condition-routes';
+import { diseaseRoutes } from './disease-routes';
+import { dosageRoutes } from './dosage-routes';
+import { drugRoutes } from './drug-routes';
+import { labRoutes } from './lab-routes';
+import { metadataRoutes } from './metadata-routes';
+import { premiseRoutes } from './premise-routes';
+import * as op from './reference-operations';
+
+interface ReferenceDependencies {
+  upstreams: Upstreams;
+  /** The newest dated release dates the CapabilityStatement. */
+  releases: Release[];
+  /** Every operation of the app: the CapabilityStatement lists those that answer in FHIR. */
+  operations: OperationSpec[];
+}
+
+/** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md). */
+export const referenceArea = declaredIn(op, ({ upstreams, releases, operations }: ReferenceDependencies) => [
+  ...metadataRoutes(operations, newestRelease(releases)),
+  ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes].flatMap((routes) => routes(upstreams)),
+]);
