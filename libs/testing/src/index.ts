@@ -9,3 +9,11 @@ export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } fro
 export { signUp } from './sign-up';
 export { withPgClient } from './pg-client';
 export { isAlive } from './process-alive';
+export {
+  selfSignedCertificate,
+  startReceiver,
+  type ReceivedDelivery,
+  type Receiver,
+  type ReceiverOptions,
+  type Respond,
+} from './webhook-receiver';
