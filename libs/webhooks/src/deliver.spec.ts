@@ -6,7 +6,7 @@ import { WEBHOOK_USER_AGENT, deliver, type DeliveryOptions } from './deliver';
 import type { Resolver } from './destination';
 import { webhookPayload } from './payload';
 import { newSecret, verifySignature } from './signature';
-import { selfSignedCertificate, startReceiver, type ReceivedDelivery, type Receiver, type ReceiverOptions, type Respond } from './testing/receiver';
+import { selfSignedCertificate, startReceiver, type ReceivedDelivery, type Receiver, type ReceiverOptions, type Respond } from '@libs/testing';
 
 const receivers: Receiver[] = [];
 async function receiver(respond: Respond, options?: ReceiverOptions): Promise<Receiver> {

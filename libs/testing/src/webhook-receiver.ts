@@ -1,4 +1,4 @@
-/** Real receivers on real sockets, for the delivery tests: each records what reached it and answers its own way. */
+/** Real webhook receivers on real sockets, for the delivery tests: each records what reached it and answers its own way. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
