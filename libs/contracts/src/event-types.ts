@@ -64,6 +64,12 @@ export const EVENT_TYPES = {
 
 export type EventType = keyof typeof EVENT_TYPES;
 
+/** What a `webhook.ping` points to: the endpoint it was sent to, where the webhook API serves it. */
+export const PING_OBJECT = {
+  type: 'webhook_endpoint',
+  path: (endpointId: string) => `/api/v1/webhooks/endpoints/${encodeURIComponent(endpointId)}`,
+} as const;
+
 export const isEventType = (name: string): name is EventType => Object.hasOwn(EVENT_TYPES, name);
 
 /** Where the API serves each entity, by its id (and, for a statement line, the student it belongs to). */

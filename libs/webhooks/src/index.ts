@@ -38,6 +38,7 @@ export {
   type VerifyResult,
 } from './signature';
 export {
+  DESTINATION_RULES,
   WEBHOOK_URL_MAX_LENGTH,
   checkUrl,
   destinationReason,

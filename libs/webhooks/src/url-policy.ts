@@ -31,6 +31,9 @@ export const URL_RULE_REASONS: Record<UrlRule, string> = {
   credentials: 'must not carry a user name or password (authenticate deliveries by their signature)',
 };
 
+/** Every rule, as the API's 422 names it (its `rule`). */
+export const DESTINATION_RULES = [...Object.keys(URL_RULE_REASONS), ...Object.keys(ADDRESS_RULE_REASONS)] as [DestinationRule, ...DestinationRule[]];
+
 /** The words for a refusal: "the URL <reason>". */
 export const destinationReason = (rule: DestinationRule): string =>
   isAddressRule(rule) ? `host ${ADDRESS_RULE_REASONS[rule]}` : URL_RULE_REASONS[rule];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
-import { notificationsV1, WEBHOOK_LIMITS, webhooksApi } from '@libs/contracts';
+import { notificationsV1, PING_OBJECT, WEBHOOK_LIMITS, webhooksApi } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, ProblemError, RpcError, type CallContext } from '@libs/grpc';
 import { notFound, parseInput, requireUuid } from '@libs/validation';
@@ -99,7 +99,7 @@ export function deliveryHandlers(deps: NotificationsDeps) {
           throw new ProblemError(GrpcStatus.FAILED_PRECONDITION, 'the endpoint is disabled; enable it first', { type: 'endpoint_disabled' });
         }
         const eventId = randomUUID();
-        const object = { type: 'webhook_endpoint', id, url: `${deps.publicApiUrl}/api/v1/webhooks/endpoints/${id}` };
+        const object = { type: PING_OBJECT.type, id, url: deps.publicApiUrl + PING_OBJECT.path(id) };
         await sequelize.query(
           "INSERT INTO events (event_id, type, source, occurred_at, object) VALUES ($1, 'webhook.ping', 'webhooks', now(), $2::jsonb)",
           { bind: [eventId, JSON.stringify(object)], transaction },
