@@ -1,16 +1,14 @@
 /**
  * What the notifications specs share: the service's gRPC API as the gateway calls it, events published the way
  * finance's and scheduling's outbox relays publish them, and receivers that verify every
- * delivery with the published Standard Webhooks verifier.
+ * delivery with the published Standard Webhooks verifier (libs/testing).
  */
 import { randomUUID } from 'node:crypto';
-import type http from 'node:http';
 import { connect } from 'amqplib';
-import { Webhook } from 'standardwebhooks';
 import { busTopology, ConfirmPublisher, messageHeaders, TopologyKeeper, type EventStream } from '@libs/bus';
 import { AUDIT_SCHEMA_VERSION, notificationsV1, type AuditEvent } from '@libs/contracts';
 import { ActorSigner, callUnary, createClient, outgoingMetadata, type Actor, type UnaryMethod } from '@libs/grpc';
-import { AMQP_URL, startReceiver, type ReceivedDelivery, type Receiver, type RunningSystem } from '@libs/testing';
+import { AMQP_URL, type RunningSystem } from '@libs/testing';
 
 export const INTERNAL_SECRET = 'notifications-spec-internal-secret';
 const signer = new ActorSigner(INTERNAL_SECRET);
@@ -85,38 +83,4 @@ export async function startPublisher(namespace: string, stream: EventStream) {
   };
 }
 
-export interface VerifiedDelivery {
-  id: string;
-  type: string;
-  data: { object: { type: string; id?: string; ids?: string[]; version?: number; url?: string } };
-  headers: http.IncomingHttpHeaders;
-  receivedAt: number;
-}
-
-/**
- * A receiver that checks each delivery with the published `standardwebhooks` verifier against `secrets()` (any of
- * them may match) and keeps the verified ones; `answer` decides the status (204 unless told).
- */
-export async function verifyingReceiver(
-  secrets: () => string[],
-  answer: (delivery: ReceivedDelivery, res: http.ServerResponse) => void = (_delivery, res) => void res.writeHead(204).end(),
-): Promise<Receiver & { verified: VerifiedDelivery[]; forged: ReceivedDelivery[]; url: string }> {
-  const verified: VerifiedDelivery[] = [];
-  const forged: ReceivedDelivery[] = [];
-  const receiver = await startReceiver((delivery, res) => {
-    const headers = delivery.headers as Record<string, string>;
-    const payload = secrets()
-      .map((secret) => {
-        try {
-          return new Webhook(secret).verify(delivery.body, headers) as Omit<VerifiedDelivery, 'headers' | 'receivedAt'>;
-        } catch {
-          return undefined;
-        }
-      })
-      .find((ok) => ok !== undefined);
-    if (payload) verified.push({ ...payload, headers: delivery.headers, receivedAt: Date.now() });
-    else forged.push(delivery);
-    answer(delivery, res);
-  });
-  return Object.assign(receiver, { verified, forged, url: `http://127.0.0.1:${receiver.port}/hooks` });
-}
+export { verifyingReceiver, type VerifiedDelivery } from '@libs/testing';

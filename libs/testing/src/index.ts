@@ -17,4 +17,6 @@ export {
   type Receiver,
   type ReceiverOptions,
   type Respond,
+  type VerifiedDelivery,
+  verifyingReceiver,
 } from './webhook-receiver';

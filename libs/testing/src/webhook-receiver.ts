@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedDelivery {
   headers: http.IncomingHttpHeaders;
@@ -70,4 +71,40 @@ export function selfSignedCertificate(name: string): { key: string; cert: string
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export interface VerifiedDelivery {
+  id: string;
+  type: string;
+  data: { object: { type: string; id?: string; ids?: string[]; version?: number; url?: string } };
+  headers: http.IncomingHttpHeaders;
+  receivedAt: number;
+}
+
+/**
+ * A receiver that checks each delivery with the published `standardwebhooks` verifier against `secrets()` (any of
+ * them may match) and keeps the verified ones; `answer` decides the status (204 unless told).
+ */
+export async function verifyingReceiver(
+  secrets: () => string[],
+  answer: (delivery: ReceivedDelivery, res: http.ServerResponse) => void = (_delivery, res) => void res.writeHead(204).end(),
+): Promise<Receiver & { verified: VerifiedDelivery[]; forged: ReceivedDelivery[]; url: string }> {
+  const verified: VerifiedDelivery[] = [];
+  const forged: ReceivedDelivery[] = [];
+  const receiver = await startReceiver((delivery, res) => {
+    const headers = delivery.headers as Record<string, string>;
+    const payload = secrets()
+      .map((secret) => {
+        try {
+          return new Webhook(secret).verify(delivery.body, headers) as Omit<VerifiedDelivery, 'headers' | 'receivedAt'>;
+        } catch {
+          return undefined;
+        }
+      })
+      .find((ok) => ok !== undefined);
+    if (payload) verified.push({ ...payload, headers: delivery.headers, receivedAt: Date.now() });
+    else forged.push(delivery);
+    answer(delivery, res);
+  });
+  return Object.assign(receiver, { verified, forged, url: `http://127.0.0.1:${receiver.port}/hooks` });
 }
