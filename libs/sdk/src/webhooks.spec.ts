@@ -65,8 +65,7 @@ describe('verifyWebhook', () => {
     expect(refusalOf(() => verifyWebhook(secret, headers, JSON.stringify(JSON.parse(body), null, 1)))).toBe('no-match');
     const late = new Date(Date.now() - 6 * 60_000);
     expect(refusalOf(() => verifyWebhook(secret, signed([secret], late), body))).toBe('too-old');
-    const { 'webhook-signature': _signature, ...unsigned } = headers;
-    expect(refusalOf(() => verifyWebhook(secret, unsigned, body))).toBe('missing-header');
+    expect(refusalOf(() => verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body))).toBe('missing-header');
   });
 });
 
