@@ -5,7 +5,7 @@ import { operation } from '../platform/routing/operation';
 import { byId } from '../platform/routing/path-ids';
 import { cursor, queryChoice } from '../platform/routing/query-fields';
 import { json, page, problem } from '../platform/routing/responses';
-import { access, byEndpoint, endpointNotFound, ENDPOINTS_PATH, limit, tag } from './operation-parts';
+import { access, byEndpoint, endpointNotFound, ENDPOINTS_PATH, limit, tag } from './webhooks-operation-parts';
 import { delivery } from './schemas';
 
 /** The deliveries log: every event sent to an endpoint, with every attempt (docs/WEBHOOKS.md, "The API"). */

@@ -4,7 +4,7 @@ import { conflictOnKey, idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor } from '../platform/routing/query-fields';
 import { etagHeader, json, locationHeader, noContent, page, problem } from '../platform/routing/responses';
-import { access, byEndpoint, endpointNotFound, ENDPOINTS_PATH, limit, tag, urlRefused } from './operation-parts';
+import { access, byEndpoint, endpointNotFound, ENDPOINTS_PATH, limit, tag, urlRefused } from './webhooks-operation-parts';
 import { delivery, endpoint, endpointWithSecret, recoveryQueued } from './schemas';
 
 /** Webhook endpoints: each user's own (docs/WEBHOOKS.md, "The API"). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES, PING_OBJECT, type EventType, type EventTypeDeclaration } from '@libs/contracts';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_LIMITS, WEBHOOK_USER_AGENT } from '@libs/webhooks';
 import type { WebhookSpec } from '../platform/openapi/webhook-spec';
-import { tag } from './operation-parts';
+import { tag } from './webhooks-operation-parts';
 
 /**
  * What each event type sends (the OpenAPI document's `webhooks`), from the one catalogue of event types

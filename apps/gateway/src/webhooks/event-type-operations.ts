@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operation } from '../platform/routing/operation';
 import { json } from '../platform/routing/responses';
-import { access, tag } from './operation-parts';
+import { access, tag } from './webhooks-operation-parts';
 import { eventType } from './schemas';
 
 /** The catalogue of event types; the document's `webhooks` section describes each one's payload. */
