@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { createApiClient, newIdempotencyKey, ok, verifyWebhook, type WebhookEvent } from '@libs/sdk';
 import { startSystem, verifyingReceiver, waitFor, type ReceivedDelivery, type RunningSystem } from '@libs/testing';
+import { checkWebhookAgainstContract } from '../contract';
 import { validTransaction } from '../http';
 import { atLeast, deliveryWhere, recordTransaction, webhookApi } from './webhook-helpers';
 
@@ -14,11 +15,20 @@ jest.setTimeout(60_000);
 describe('webhook deliveries through the gateway (real processes; receivers verify with standardwebhooks)', () => {
   let system: RunningSystem;
   const closers: (() => Promise<void>)[] = [];
+  let receivers: Awaited<ReturnType<typeof verifyingReceiver>>[] = [];
   const receiverFor = async (...args: Parameters<typeof verifyingReceiver>) => {
     const receiver = await verifyingReceiver(...args);
     closers.push(() => receiver.close());
+    receivers.push(receiver);
     return receiver;
   };
+
+  // Every delivery of the test's receivers is what the document's `webhooks` says its event type sends.
+  afterEach(async () => {
+    const deliveries = receivers.flatMap((receiver) => receiver.deliveries);
+    receivers = [];
+    for (const delivery of deliveries) await checkWebhookAgainstContract(system.gatewayUrl, delivery.headers, JSON.parse(delivery.body.toString('utf8')));
+  });
 
   beforeAll(async () => {
     // Three attempts, 300 ms then 600 ms apart, so a delivery's whole schedule runs within a test.
