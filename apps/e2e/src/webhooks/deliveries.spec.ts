@@ -183,6 +183,14 @@ describe('webhook deliveries through the gateway (real processes; receivers veri
     const all = await atLeast('the two deliveries again', 4, () => receiver.verified);
     expect(all.slice(2).map((d) => d.id).sort()).toEqual(firstIds.sort());
 
+    // The log, a page at a time: one delivery per event, newest first.
+    const first = await bursar.deliveries(created.body.id, '?limit=1');
+    expect(first.body.deliveries).toHaveLength(1);
+    const second = await bursar.deliveries(created.body.id, `?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect(second.body.deliveries).toHaveLength(1);
+    expect(second.body.nextCursor).toBeUndefined();
+    expect([...first.body.deliveries, ...second.body.deliveries].map((d: { eventId: string }) => d.eventId).sort()).toEqual(firstIds.sort());
+
     // Older than the retention: refused, naming the field.
     const tooOld = await bursar.recover(created.body.id, new Date(Date.now() - 8 * 86_400_000).toISOString());
     expect(tooOld.status).toBe(400);

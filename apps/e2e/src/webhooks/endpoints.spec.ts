@@ -120,7 +120,19 @@ describe('webhook endpoints through the gateway (real processes)', () => {
     const eleventh = await owner.create({ url, eventTypes: ['webhook.ping'] });
     expect(eleventh.status).toBe(409);
     expect(eleventh.body).toMatchObject({ type: problemType('endpoint_limit'), limit: 10 });
-    expect((await owner.list()).body.endpoints).toHaveLength(10);
+
+    // Their list, a page at a time: oldest first, every one once.
+    const all = (await owner.list()).body.endpoints.map((endpoint: { id: string }) => endpoint.id);
+    expect(all).toHaveLength(10);
+    const paged: string[] = [];
+    let query = '?limit=4';
+    for (;;) {
+      const { body } = await owner.list(query);
+      paged.push(...body.endpoints.map((endpoint: { id: string }) => endpoint.id));
+      if (!body.nextCursor) break;
+      query = `?limit=4&cursor=${encodeURIComponent(body.nextCursor)}`;
+    }
+    expect(paged).toEqual(all);
   });
 
   it('answers a create repeated with its Idempotency-Key with the first answer, and refuses the key with another body', async () => {

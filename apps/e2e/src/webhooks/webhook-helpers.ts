@@ -11,7 +11,7 @@ export function webhookApi(system: RunningSystem, key: string) {
     api(system.gatewayUrl, path, { key, ...options });
   return {
     create: (body: unknown, headers?: Record<string, string>) => call(ENDPOINTS, { method: 'POST', body, headers }),
-    list: () => call(ENDPOINTS),
+    list: (query = '') => call(`${ENDPOINTS}${query}`),
     get: (id: string) => call(`${ENDPOINTS}/${id}`),
     update: (id: string, body: unknown, headers?: Record<string, string>) => call(`${ENDPOINTS}/${id}`, { method: 'PATCH', body, headers }),
     remove: (id: string) => call(`${ENDPOINTS}/${id}`, { method: 'DELETE' }),

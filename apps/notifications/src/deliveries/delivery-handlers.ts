@@ -29,7 +29,7 @@ export function deliveryHandlers(deps: NotificationsDeps) {
         query: { deliveriesOf: endpointId, status: status ?? null },
         limit: pageSize(request.limit, WEBHOOK_LIMITS.page),
         isPosition: isTextPair,
-        positionOf: (row: DeliveryRow) => [row.created_at.toISOString(), row.id],
+        positionOf: (row: DeliveryRow) => [row.position, row.id],
         fetch: (after, limit) =>
           sequelize.query<DeliveryRow>(
             `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERY_FROM}

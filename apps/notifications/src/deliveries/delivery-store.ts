@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { notificationsV1 } from '@libs/contracts';
+import { positionOf } from '../keyset-position';
 
 export interface DeliveryRow {
   id: string;
@@ -10,6 +11,8 @@ export interface DeliveryRow {
   status: string;
   next_attempt_at: Date | null;
   created_at: Date;
+  /** created_at as the log's keyset position. */
+  position: string;
 }
 
 interface AttemptRow {
@@ -22,7 +25,8 @@ interface AttemptRow {
   response_excerpt: string | null;
 }
 
-export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, e.owner_id, d.event_id, ev.type AS event_type, d.status, d.next_attempt_at, d.created_at`;
+export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, e.owner_id, d.event_id, ev.type AS event_type, d.status, d.next_attempt_at, d.created_at,
+  ${positionOf('d.created_at')} AS position`;
 export const DELIVERY_FROM = 'deliveries d JOIN endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.event_id = d.event_id';
 
 const toAttempt = (row: AttemptRow): notificationsV1.Attempt => ({

@@ -65,7 +65,7 @@ export function endpointHandlers(deps: NotificationsDeps) {
         query: { endpointsOf: owner },
         limit: pageSize(request.limit, WEBHOOK_LIMITS.page),
         isPosition: isTextPair,
-        positionOf: (row: EndpointRow) => [row.created_at.toISOString(), row.id],
+        positionOf: (row: EndpointRow) => [row.position, row.id],
         fetch: (after, limit) =>
           sequelize.query<EndpointRow>(
             `SELECT ${ENDPOINT_COLUMNS} FROM endpoints e

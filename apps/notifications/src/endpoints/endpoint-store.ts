@@ -3,6 +3,7 @@ import type { notificationsV1 } from '@libs/contracts';
 import type { Actor } from '@libs/grpc';
 import { notFound } from '@libs/validation';
 import { mayManage } from '../access';
+import { positionOf } from '../keyset-position';
 
 export interface EndpointRow {
   id: string;
@@ -16,10 +17,12 @@ export interface EndpointRow {
   created_at: Date;
   updated_at: Date;
   previous_secret_expires_at: Date | null;
+  /** created_at as the list's keyset position. */
+  position: string;
 }
 
 export const ENDPOINT_COLUMNS = `e.id, e.owner_id, e.url, e.description, e.event_types, e.enabled, e.disabled_reason, e.version,
-  e.created_at, e.updated_at,
+  e.created_at, e.updated_at, ${positionOf('e.created_at')} AS position,
   (SELECT max(s.expires_at) FROM endpoint_secrets s WHERE s.endpoint_id = e.id AND s.expires_at > now()) AS previous_secret_expires_at`;
 
 export const toEndpoint = (row: EndpointRow): notificationsV1.Endpoint => ({
