@@ -15,8 +15,15 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: object }> }>;
 }
 
+interface WebhookRequest {
+  parameters: { name: string; in: string; required?: boolean; schema: object }[];
+  requestBody: { content: Record<string, { schema: object }> };
+}
+
 interface Contract {
   operations: Operation[];
+  /** What each event type sends (the document's `webhooks`), by event type. */
+  webhooks: Record<string, { post: WebhookRequest }>;
   validator: (schema: object) => ValidateFunction;
 }
 
@@ -25,7 +32,7 @@ const contracts = new Map<string, Promise<Contract>>();
 async function loadContract(baseUrl: string): Promise<Contract> {
   const response = await fetch(`${baseUrl}/openapi.json`);
   if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
-  const document = (await response.json()) as { paths: Record<string, Record<string, Operation['responses']>> };
+  const document = (await response.json()) as { paths: Record<string, Record<string, Operation['responses']>>; webhooks: Contract['webhooks'] };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   // Registered whole, so `#/components/...` inside it resolves against the document.
@@ -50,7 +57,17 @@ async function loadContract(baseUrl: string): Promise<Contract> {
   );
   // A literal segment wins over a template (`/payments` before `/{id}`), as in the router.
   operations.sort((a, b) => a.templated - b.templated);
-  return { operations, validator };
+  return { operations, webhooks: document.webhooks, validator };
+}
+
+function contractOf(baseUrl: string): Promise<Contract> {
+  let contract = contracts.get(baseUrl);
+  if (!contract) {
+    contract = loadContract(baseUrl);
+    contracts.set(baseUrl, contract);
+    contract.catch(() => contracts.delete(baseUrl));
+  }
+  return contract;
 }
 
 export async function checkAgainstContract(
@@ -61,13 +78,7 @@ export async function checkAgainstContract(
   contentType: string | null,
   body: unknown,
 ): Promise<void> {
-  let contract = contracts.get(baseUrl);
-  if (!contract) {
-    contract = loadContract(baseUrl);
-    contracts.set(baseUrl, contract);
-    contract.catch(() => contracts.delete(baseUrl));
-  }
-  const { operations, validator } = await contract;
+  const { operations, validator } = await contractOf(baseUrl);
   // Express routes are not strict: `/api/v1/drugs/` is `/api/v1/drugs` (and fetch turns `/drugs/.` into `/drugs/`).
   const path = new URL(url, baseUrl).pathname.replace(/(.)\/$/, '$1');
   const where = `${method} ${path} → ${status}`;
@@ -87,5 +98,30 @@ export async function checkAgainstContract(
   const validate = validator(media.schema);
   if (!validate(body)) {
     throw new Error(`${where}: body does not match /openapi.json: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
+  }
+}
+
+/**
+ * Checks a webhook delivery a receiver got against the document's `webhooks` entry of its event type: every header
+ * it documents, and the JSON body.
+ */
+export async function checkWebhookAgainstContract(
+  baseUrl: string,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  body: { type?: unknown },
+): Promise<void> {
+  const { webhooks, validator } = await contractOf(baseUrl);
+  const type = String(body.type);
+  const entry = webhooks[type]?.post;
+  if (!entry) throw new Error(`a delivery of type ${type}: no such entry under webhooks in /openapi.json`);
+  for (const parameter of entry.parameters.filter((p) => p.in === 'header')) {
+    const value = headers[parameter.name.toLowerCase()];
+    if (!validator(parameter.schema)(value)) {
+      throw new Error(`a ${type} delivery: header ${parameter.name}=${JSON.stringify(value)} does not match /openapi.json`);
+    }
+  }
+  const validate = validator(entry.requestBody.content['application/json'].schema);
+  if (!validate(body)) {
+    throw new Error(`a ${type} delivery: body does not match /openapi.json: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
   }
 }

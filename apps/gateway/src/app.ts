@@ -21,9 +21,8 @@ import { noSniff } from './platform/http/security-headers';
 import { httpMetrics } from './platform/observability/http-metrics';
 import { requestLog } from './platform/observability/request-log';
 import { tracing } from './platform/observability/tracing-middleware';
-import { operationsOf, routesOf } from './platform/routing/area';
+import { describedApi, routesOf, type DescribedApi } from './platform/routing/area';
 import { mountRoutes } from './platform/routing/mount';
-import type { OperationSpec } from './platform/routing/operation';
 import type { Upstreams } from './platform/upstreams/upstreams';
 
 /** What the app is built from; everything it needs is passed in (no module state). */
@@ -38,8 +37,8 @@ interface AppDependencies {
   releases: Release[];
 }
 
-/** What each area's routes are built from: the app's dependencies, and every operation (for the documents). */
-type AreaDependencies = Omit<AppDependencies, 'logger'> & { operations: OperationSpec[] };
+/** What each area's routes are built from: the app's dependencies, and every operation and webhook (for the documents). */
+type AreaDependencies = Omit<AppDependencies, 'logger'> & DescribedApi;
 
 export function buildApp({ config, logger, sequelize, keys, upstreams, releases }: AppDependencies): Express {
   const app = express();
@@ -60,8 +59,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   // Bodies are read by the operations that take one, after their key check (platform/routing/mount.ts).
   app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
-  const operations = operationsOf(AREAS);
-  const routes = routesOf<AreaDependencies>(AREAS, { config, sequelize, keys, upstreams, releases, operations });
+  const routes = routesOf<AreaDependencies>(AREAS, { config, sequelize, keys, upstreams, releases, ...describedApi(AREAS) });
   app.use(docsAssets());
   app.use(dashboard());
   app.use(mountRoutes(routes, new AccessGuard(sequelize, keys)));

@@ -9,7 +9,7 @@ import { readConfig } from './config';
 import { KeyVerifier, keyVerifierOptions } from './identity/key-verifier';
 import { listRoutes } from './platform/http/list-routes';
 import { buildOpenApiDocument } from './platform/openapi/document';
-import { operationsOf } from './platform/routing/area';
+import { describedApi } from './platform/routing/area';
 import { allUpstreams, connectUpstreams } from './platform/upstreams/upstreams';
 
 // The app is built with real (unconnected) clients and an unstarted key verifier: building it opens no
@@ -19,7 +19,7 @@ const logger = createLogger('gateway', 'silent');
 const sequelize = createSequelize(config.DATABASE_URL, 1);
 const keys = new KeyVerifier(sequelize, keyVerifierOptions(config), logger);
 const upstreams = connectUpstreams(config, logger);
-const document = buildOpenApiDocument(operationsOf(AREAS), 'test');
+const document = buildOpenApiDocument(describedApi(AREAS), 'test');
 const app = buildApp({ config, logger, sequelize, keys, upstreams, releases: [] });
 
 afterAll(async () => {
@@ -114,6 +114,6 @@ describe('the OpenAPI document', () => {
 
   it('has a server: relative unless PUBLIC_BASE_URL is set', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expect(buildOpenApiDocument(operationsOf(AREAS), 'test', 'https://api.example.org').servers[0].url).toBe('https://api.example.org');
+    expect(buildOpenApiDocument(describedApi(AREAS), 'test', 'https://api.example.org').servers[0].url).toBe('https://api.example.org');
   });
 });

@@ -11,22 +11,25 @@ export interface BusTopology {
   deliveryLimit: number;
 }
 
-/** The services that publish their changes for the audit service, each on an exchange and queue of its own. */
+/** The services that publish their changes (for the audit and notifications services), each on an exchange of its own. */
 export const EVENT_STREAMS = ['finance', 'scheduling'] as const;
 export type EventStream = (typeof EVENT_STREAMS)[number];
 
 /**
- * The names of one stream's topology (exchange `<stream>.events`, queue `audit.<stream>-events`, ...); a
- * namespace prefix keeps test runs apart from each other and from `npm start`. The stream is finance's unless
- * named: finance's was the only one before scheduling's.
+ * The names of one stream's topology as one consuming service sees it: the stream's exchange `<stream>.events`, and
+ * the consumer's own quorum queue `<consumer>.<stream>-events` with its dead-letter exchange and queue, so each
+ * consumer gets every event and its dead letters apart from the others'. A namespace prefix keeps test runs apart
+ * from each other and from `npm start`. The stream is finance's and the consumer audit unless named: they were the
+ * only ones before. Audit's dead-letter exchange keeps the name it had then (`<stream>.events.dlx`).
  */
-export function busTopology(namespace: string, stream: EventStream = 'finance'): BusTopology {
+export function busTopology(namespace: string, stream: EventStream = 'finance', consumer = 'audit'): BusTopology {
+  const queue = `${namespace}${consumer}.${stream}-events`;
   return {
     exchange: `${namespace}${stream}.events`,
-    queue: `${namespace}audit.${stream}-events`,
-    deadLetterExchange: `${namespace}${stream}.events.dlx`,
-    deadLetterQueue: `${namespace}audit.${stream}-events.dead`,
-    deletionWitness: `${namespace}audit.${stream}-events.witness`,
+    queue,
+    deadLetterExchange: consumer === 'audit' ? `${namespace}${stream}.events.dlx` : `${queue}.dlx`,
+    deadLetterQueue: `${queue}.dead`,
+    deletionWitness: `${queue}.witness`,
     deliveryLimit: 5,
   };
 }

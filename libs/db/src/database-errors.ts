@@ -61,3 +61,16 @@ export function isTransientDatabaseError(error: unknown): boolean {
       (typeof layer.message === 'string' && BROKEN_CONNECTION_MESSAGE.test(layer.message)),
   );
 }
+
+/** SQLSTATE classes where the data sent is at fault (22 data exception, 23 constraint violation). */
+const CONTENT_ERROR_CLASSES = new Set(['22', '23']);
+
+/**
+ * True when storing this data can never succeed, however often it is tried (a consumer returns such a message to
+ * its queue, which dead-letters it). Everything else (connection lost, database restarting, pool exhausted, a
+ * deadlock) is a passing failure of the database, not of the message.
+ */
+export function isContentError(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && CONTENT_ERROR_CLASSES.has(state.slice(0, 2));
+}

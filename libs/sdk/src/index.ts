@@ -1,3 +1,12 @@
 export { createApiClient, newIdempotencyKey, ok, pages, type ApiClient, type ApiClientOptions } from './client';
 export { ApiProblemError, type Problem } from './problem-error';
-export type { components, operations, paths } from './generated/api';
+export {
+  verifyWebhook,
+  WEBHOOK_EVENT_TYPES,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookRefusal,
+} from './webhooks';
+export type { components, operations, paths, webhooks } from './generated/api';

@@ -10,3 +10,13 @@ export { signUp } from './sign-up';
 export { withPgClient } from './pg-client';
 export { isAlive } from './process-alive';
 export { diseaseRecord } from './disease-record';
+export {
+  selfSignedCertificate,
+  startReceiver,
+  type ReceivedDelivery,
+  type Receiver,
+  type ReceiverOptions,
+  type Respond,
+  type VerifiedDelivery,
+  verifyingReceiver,
+} from './webhook-receiver';

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
 import { busTopology, EVENT_STREAMS } from '@libs/bus';
+import { GRPC_SERVICE_NAMES } from '@libs/topology';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 export const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -71,8 +72,9 @@ export async function deleteBusTopology(namespace: string): Promise<void> {
   const connection = await connect(AMQP_URL);
   try {
     const channel = await connection.createChannel();
-    for (const stream of EVENT_STREAMS) {
-      const topology = busTopology(`${namespace}.`, stream);
+    // Every declared service's queues, whether it consumes or not: deleting what does not exist is no error.
+    for (const [stream, consumer] of EVENT_STREAMS.flatMap((stream) => GRPC_SERVICE_NAMES.map((name) => [stream, name] as const))) {
+      const topology = busTopology(`${namespace}.`, stream, consumer);
       await channel.deleteQueue(topology.queue);
       await channel.deleteQueue(topology.deadLetterQueue);
       await channel.deleteExchange(topology.exchange);

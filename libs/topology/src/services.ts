@@ -37,6 +37,7 @@ const GRPC_SERVICES = [
   { name: 'finance', grpcPort: 50052, metricsPort: 9465, database: 'finance', calls: [] },
   { name: 'audit', grpcPort: 50053, metricsPort: 9466, database: 'audit', calls: [] },
   { name: 'scheduling', grpcPort: 50054, metricsPort: 9468, database: 'scheduling', calls: ['reference'] },
+  { name: 'notifications', grpcPort: 50055, metricsPort: 9469, database: 'notifications', calls: [] },
 ] as const satisfies readonly GrpcServiceDeclaration[];
 
 const GATEWAY = { name: 'gateway', httpPort: 3000, metricsPort: 9467, database: 'gateway' } as const satisfies GatewayDeclaration;

@@ -6,7 +6,7 @@ import type { Logger } from '@libs/logging';
 import { currentTraceId } from '@libs/tracing';
 import { BatchAppender } from '../entries/batch-appender';
 import { eventLag, eventsDeadLettered, eventsStored } from './consumer-metrics';
-import { isContentError } from '../database-errors';
+import { isContentError } from '@libs/db';
 
 export interface StoreRetryOptions {
   initialDelayMs: number;

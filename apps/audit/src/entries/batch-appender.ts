@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { AuditEvent } from '@libs/contracts';
-import { isContentError } from '../database-errors';
+import { isContentError } from '@libs/db';
 import { appendEvents, type AppendOutcome } from './audit-store';
 
 interface Pending {

@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { AREAS } from '../areas';
 import { apiVersion, parseChangelog } from '../platform/changelog/parse-changelog';
 import { buildOpenApiDocument } from '../platform/openapi/document';
-import { operationsOf } from '../platform/routing/area';
+import { describedApi } from '../platform/routing/area';
 
 const ROOT = join(__dirname, '../../../..');
 
 function writeDocument(file: string): void {
   const releases = parseChangelog(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
-  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(operationsOf(AREAS), apiVersion(releases)), null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(describedApi(AREAS), apiVersion(releases)), null, 2)}\n`);
 }
 
 interface LintReport {

@@ -7,27 +7,24 @@ import { healthRoutes } from './health-routes';
 import { landingRoutes } from './landing-routes';
 import { buildOpenApiDocument } from './openapi/document';
 import * as op from './platform-operations';
-import { declaredIn } from './routing/area';
-import type { OperationSpec } from './routing/operation';
+import { declaredIn, type DescribedApi } from './routing/area';
 import type { Upstreams } from './upstreams/upstreams';
 
-interface PlatformDependencies {
+interface PlatformDependencies extends DescribedApi {
   config: GatewayConfig;
   sequelize: Sequelize;
   upstreams: Upstreams;
   /** CHANGELOG.md's releases, newest first: served as JSON, and the newest dated one is the API's version. */
   releases: Release[];
-  /** Every operation of the app, which the OpenAPI document describes. */
-  operations: OperationSpec[];
 }
 
 /** The gateway's own operations: the landing page, health, the documentation and the changelog. */
-export const platformArea = declaredIn(op, ({ config, sequelize, upstreams, releases, operations }: PlatformDependencies) => {
+export const platformArea = declaredIn(op, ({ config, sequelize, upstreams, releases, operations, webhooks }: PlatformDependencies) => {
   const version = apiVersion(releases);
   return [
     ...landingRoutes(version),
     ...healthRoutes(config, sequelize, upstreams),
-    ...docsRoutes(buildOpenApiDocument(operations, version, config.PUBLIC_BASE_URL)),
+    ...docsRoutes(buildOpenApiDocument({ operations, webhooks }, version, config.PUBLIC_BASE_URL)),
     ...changelogRoutes(releases),
   ];
 });

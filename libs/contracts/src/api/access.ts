@@ -39,6 +39,10 @@ const GRANTS = {
   'audit:read': ['admin'],
   'audit:replay': ['admin'],
   'users:manage': ['admin'],
+  // Webhook endpoints: anyone may own some; what each receives is narrowed by the notifications service's reach.
+  'webhooks:manage': ['reader', 'student', 'bursar', 'clinician', 'admin'],
+  // Another user's endpoints and deliveries.
+  'webhooks:any-owner': ['admin'],
   // /readyz's checks and breakers: they name internal addresses.
   'health:details': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;

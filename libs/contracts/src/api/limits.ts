@@ -134,3 +134,17 @@ export const IDENTITY_LIMITS = {
   passwordMaxLength: 128,
   keyNameMaxLength: 100,
 } as const satisfies Record<string, number | IntegerRange>;
+
+export const WEBHOOK_LIMITS = {
+  /** Endpoints one user may own (a 409 beyond). */
+  endpointsPerUser: 10,
+  /** Endpoints and deliveries per page (`limit`). */
+  page: { min: 1, max: 100, default: 20 },
+  descriptionMaxLength: 500,
+  /** An endpoint's URL: room for any real receiver, and a bound on what is stored and logged. */
+  urlMaxLength: 2048,
+  /** Days an event is kept: how far back `recover` reaches, and how long deliveries and their attempts are listed. */
+  retentionDays: 7,
+  /** Deliveries of one endpoint in flight at once, across every instance: a slow receiver holds only these. */
+  inFlightPerEndpoint: 4,
+} as const satisfies Record<string, number | IntegerRange>;

@@ -1514,6 +1514,188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your endpoints, oldest first
+         * @description Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register an endpoint; its secret is shown once
+         * @description At most 10 endpoints a user. The URL must be https, on a public address, unless the deployment allows more; a refused URL is a 422 naming the rule. An endpoint receives an event only when its owner could read the event's entity through the API at that moment: an admin every event, a bursar every finance event, a student or a clinician the events of records that name them, a reader only the pings they ask for.
+         *
+         *     Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One endpoint (never its secret)
+         * @description Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint, with its deliveries
+         * @description Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint’s URL, description or event types, or disable and enable it
+         * @description Enabling an endpoint the service disabled (after a 410, or 5 days of failures) clears why, and its failures count afresh.
+         *
+         *     Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every event since a time that this endpoint would have received
+         * @description For a receiver that was down or lost data: every event since `since` (at most 7 days ago, the retention) that this endpoint would receive now is queued again, delivered before or not. Receivers deduplicate on `webhook-id`.
+         *
+         *     Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        post: operations["recoverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new secret, shown once; the old one signs beside it for 24 hours
+         * @description Until `previousSecretExpiresAt` every delivery carries two signatures, one per secret, so a receiver that knows either accepts it: switch your receiver to the new secret within that time. A secret replaced earlier stops signing at once.
+         *
+         *     Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.ping to this endpoint alone
+         * @description Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint’s deliveries, newest first, each with its attempts
+         * @description Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now, whatever its state
+         * @description It starts the retry schedule afresh; its attempts so far stay in the log.
+         *
+         *     Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event type an endpoint may subscribe to
+         * @description Requires an API key with the `webhooks:manage` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1639,7 +1821,808 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was recorded
+         * @description Sent to each endpoint subscribed to `transaction.created` (or `*`) whose owner may read the transaction through the API.
+         */
+        post: operations["transactionCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was changed
+         * @description Sent to each endpoint subscribed to `transaction.updated` (or `*`) whose owner may read the transaction through the API.
+         */
+        post: operations["transactionUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was deleted
+         * @description Sent to each endpoint subscribed to `transaction.deleted` (or `*`) whose owner may read the transaction through the API.
+         */
+        post: operations["transactionDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.bulk_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transactions were recorded in one request
+         * @description Sent to each endpoint subscribed to `transaction.bulk_created` (or `*`) whose owner may read the transaction through the API.
+         */
+        post: operations["transactionBulkCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.bulk_deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transactions were deleted in one request
+         * @description Sent to each endpoint subscribed to `transaction.bulk_deleted` (or `*`) whose owner may read the transaction through the API.
+         */
+        post: operations["transactionBulkDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A proof of payment was submitted
+         * @description Sent to each endpoint subscribed to `payment.submitted` (or `*`) whose owner may read the payment through the API.
+         */
+        post: operations["paymentSubmittedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.processed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was accepted or rejected
+         * @description Sent to each endpoint subscribed to `payment.processed` (or `*`) whose owner may read the payment through the API.
+         */
+        post: operations["paymentProcessedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment awaiting a decision was resolved
+         * @description Sent to each endpoint subscribed to `payment.resolved` (or `*`) whose owner may read the payment through the API.
+         */
+        post: operations["paymentResolvedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account was created
+         * @description Sent to each endpoint subscribed to `account.created` (or `*`) whose owner may read the account through the API.
+         */
+        post: operations["accountCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account was changed
+         * @description Sent to each endpoint subscribed to `account.updated` (or `*`) whose owner may read the account through the API.
+         */
+        post: operations["accountUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was created
+         * @description Sent to each endpoint subscribed to `category.created` (or `*`) whose owner may read the category through the API.
+         */
+        post: operations["categoryCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was changed
+         * @description Sent to each endpoint subscribed to `category.updated` (or `*`) whose owner may read the category through the API.
+         */
+        post: operations["categoryUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "student.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student record was created
+         * @description Sent to each endpoint subscribed to `student.created` (or `*`) whose owner may read the student through the API.
+         */
+        post: operations["studentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "student.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student record was changed
+         * @description Sent to each endpoint subscribed to `student.updated` (or `*`) whose owner may read the student through the API.
+         */
+        post: operations["studentUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "registration_number.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A registration number was issued
+         * @description Sent to each endpoint subscribed to `registration_number.created` (or `*`) whose owner may read the registration number through the API.
+         */
+        post: operations["registrationNumberCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "statement.line_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A line was added to a student's statement
+         * @description Sent to each endpoint subscribed to `statement.line_added` (or `*`) whose owner may read the financial statement through the API.
+         */
+        post: operations["statementLineAddedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A slot was held for an appointment
+         * @description Sent to each endpoint subscribed to `appointment.held` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentHeldWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.booked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment was booked
+         * @description Sent to each endpoint subscribed to `appointment.booked` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentBookedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A held appointment was confirmed
+         * @description Sent to each endpoint subscribed to `appointment.confirmed` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentConfirmedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A hold was released
+         * @description Sent to each endpoint subscribed to `appointment.released` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentReleasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A hold ran out
+         * @description Sent to each endpoint subscribed to `appointment.expired` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment moved to another time
+         * @description Sent to each endpoint subscribed to `appointment.rescheduled` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentRescheduledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment was cancelled
+         * @description Sent to each endpoint subscribed to `appointment.cancelled` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.checked_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The student checked in
+         * @description Sent to each endpoint subscribed to `appointment.checked_in` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentCheckedInWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment was completed
+         * @description Sent to each endpoint subscribed to `appointment.completed` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.no_show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The student did not come
+         * @description Sent to each endpoint subscribed to `appointment.no_show` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentNoShowWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.no_show_reverted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A no-show was taken back
+         * @description Sent to each endpoint subscribed to `appointment.no_show_reverted` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentNoShowRevertedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.entered_in_error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment was marked as entered in error
+         * @description Sent to each endpoint subscribed to `appointment.entered_in_error` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentEnteredInErrorWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A premise became bookable
+         * @description Sent to each endpoint subscribed to `location.enabled` (or `*`) whose owner may read the location through the API.
+         */
+        post: operations["locationEnabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A location's time zone or name changed
+         * @description Sent to each endpoint subscribed to `location.updated` (or `*`) whose owner may read the location through the API.
+         */
+        post: operations["locationUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "resource.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A resource was created
+         * @description Sent to each endpoint subscribed to `resource.created` (or `*`) whose owner may read the resource through the API.
+         */
+        post: operations["resourceCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "resource.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A resource was changed
+         * @description Sent to each endpoint subscribed to `resource.updated` (or `*`) whose owner may read the resource through the API.
+         */
+        post: operations["resourceUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "service.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A service was created
+         * @description Sent to each endpoint subscribed to `service.created` (or `*`) whose owner may read the service through the API.
+         */
+        post: operations["serviceCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "service.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A service was changed
+         * @description Sent to each endpoint subscribed to `service.updated` (or `*`) whose owner may read the service through the API.
+         */
+        post: operations["serviceUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "schedule.rules_replaced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A resource's weekly hours were replaced
+         * @description Sent to each endpoint subscribed to `schedule.rules_replaced` (or `*`) whose owner may read the schedule through the API.
+         */
+        post: operations["scheduleRulesReplacedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "schedule.override_set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A resource's hours on one date were set
+         * @description Sent to each endpoint subscribed to `schedule.override_set` (or `*`) whose owner may read the schedule through the API.
+         */
+        post: operations["scheduleOverrideSetWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "schedule.override_deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A resource's hours on one date were reset
+         * @description Sent to each endpoint subscribed to `schedule.override_deleted` (or `*`) whose owner may read the schedule through the API.
+         */
+        post: operations["scheduleOverrideDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "block.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Time was blocked on a resource
+         * @description Sent to each endpoint subscribed to `block.created` (or `*`) whose owner may read the block through the API.
+         */
+        post: operations["blockCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "block.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A block was removed
+         * @description Sent to each endpoint subscribed to `block.deleted` (or `*`) whose owner may read the block through the API.
+         */
+        post: operations["blockDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery, sent to one endpoint when its owner asks
+         * @description Sent to one endpoint when its owner asks (`POST /api/v1/webhooks/endpoints/{id}/test`), whatever it subscribes to.
+         */
+        post: operations["webhookPingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A key as created: the only time `key` is shown. */
@@ -2500,6 +3483,143 @@ export interface components {
              */
             end: string;
             reasons: ("outside_hours" | "closed" | "booked" | "held" | "buffer" | "min_notice" | "beyond_horizon" | "blocked")[];
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types it receives, or `["*"]` for all of them. */
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description Why deliveries stopped without its owner: `gone` (the receiver answered 410) or `failing` (every delivery failed for 5 days). */
+            disabledReason: string | null;
+            /** @description Until when the secret replaced by a rotation still signs beside the new one. */
+            previousSecretExpiresAt: string | null;
+            /** @description The user it belongs to. */
+            ownerId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Its ETag; raised by every change. */
+            version: number;
+            /** @description `whsec_` and base64 of 32 random bytes: the key to verify deliveries with. Shown in this answer only (and in its replay). */
+            secret: string;
+        };
+        WebhookUrlRefusedProblem: {
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            requestId?: string;
+            /** @description Field-level problems: which field or parameter, and what is wrong with it. */
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /**
+             * @description The rule the URL broke (docs/WEBHOOKS.md, "What is refused").
+             * @enum {string}
+             */
+            rule: "malformed" | "too-long" | "scheme" | "https-required" | "credentials" | "invalid-address" | "unspecified" | "loopback" | "private" | "cgnat" | "unique-local" | "link-local" | "multicast" | "reserved";
+        };
+        NewWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: https, on a public address (docs/WEBHOOKS.md, "What is refused").
+             */
+            url: string;
+            description?: string;
+            /** @description Event types to receive, or ["*"] for all of them. */
+            eventTypes: string[];
+        };
+        /** @description Where deliveries of the event types it names are POSTed. */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description The event types it receives, or `["*"]` for all of them. */
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description Why deliveries stopped without its owner: `gone` (the receiver answered 410) or `failing` (every delivery failed for 5 days). */
+            disabledReason: string | null;
+            /** @description Until when the secret replaced by a rotation still signs beside the new one. */
+            previousSecretExpiresAt: string | null;
+            /** @description The user it belongs to. */
+            ownerId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Its ETag; raised by every change. */
+            version: number;
+        };
+        WebhookRecoveryQueued: {
+            /** @description Deliveries queued: one per event. */
+            queued: number;
+        };
+        WebhookRecovery: {
+            /**
+             * Format: date-time
+             * @description Queue again every event since then; at most 7 days ago.
+             * @example 2027-03-08T09:00:00-05:00
+             */
+            since: string;
+        };
+        /** @description One event on its way to one endpoint. */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** @description The event's id: the `webhook-id` header of every attempt. */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attemptCount: number;
+            /** @description When it is tried next; null once delivered or failed. */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            startedAt: string;
+            durationMs: number;
+            /** @description The HTTP status answered; null when there was no answer (see `error`). */
+            status: number | null;
+            /** @description Why there was no answer: `timeout`, `connection`, `dns`, `tls`, `too-large`, `protocol`, `refused-url` or `refused-address`. */
+            error: string | null;
+            /** @description The error's code, or the address rule a refused destination broke. */
+            errorDetail: string | null;
+            /** @description The first 1 KB of the answer; null when it had none. */
+            responseExcerpt: string | null;
+        };
+        WebhookEndpointPatch: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: https, on a public address (docs/WEBHOOKS.md, "What is refused").
+             */
+            url?: string;
+            /** @description null (or "") removes it. */
+            description?: string | null;
+            /** @description Event types to receive, or ["*"] for all of them. */
+            eventTypes?: string[];
+            enabled?: boolean;
+        };
+        WebhookEventType: {
+            /** @description The `type` of its payloads, and the name an endpoint subscribes with. */
+            name: string;
+            description: string;
+            /** @description What its payload's `data.object` is; null for `webhook.ping`. */
+            entityType: string | null;
+            /** @description Its payload carries `data.object.ids` (many objects) instead of one `id` and `url`. */
+            bulk: boolean;
         };
     };
     responses: never;
@@ -14474,6 +15594,1385 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints (never their secrets). */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: components["schemas"]["WebhookEndpoint"][];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Created, with its secret; `Location` names it. */
+            201: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The path of the new record. */
+                    Location?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description You have 10 endpoints already (`endpoint_limit`): delete one first. Or the Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The URL is refused by the address policy (`webhook_url_refused`): `rule` names the rule it broke. */
+            422: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WebhookUrlRefusedProblem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: nothing more is sent to it. */
+            204: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version being changed, or `*`. Optional: without it the last write wins; stale → 412. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it now is. */
+            200: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The If-Match version is not the current one: fetch again and reapply. */
+            412: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The URL is refused by the address policy (`webhook_url_refused`): `rule` names the rule it broke. */
+            422: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WebhookUrlRefusedProblem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recoverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecovery"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoveryQueued"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, with its new secret. */
+            200: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued: its delivery, to follow in the deliveries log. */
+            202: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The endpoint is disabled (`endpoint_disabled`): enable it first. Or the Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "delivered" | "failed";
+                /** @description Page size. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such endpoint among yours (an admin: among anyone’s). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Delivery id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued: the delivery as it now is. */
+            202: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such delivery to an endpoint of yours. */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        eventTypes: components["schemas"]["WebhookEventType"][];
+                    };
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     apiDocs: {
         parameters: {
             query?: never;
@@ -14847,6 +17346,2712 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    transactionCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "transaction";
+                            id: string;
+                            /** @description The transaction's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the transaction.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "transaction";
+                            id: string;
+                            /** @description The transaction's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the transaction.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "transaction";
+                            id: string;
+                            /** @description The transaction's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the transaction.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionBulkCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.bulk_created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "transaction";
+                            ids: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionBulkDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.bulk_deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "transaction";
+                            ids: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentSubmittedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "payment.submitted";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "payment";
+                            id: string;
+                            /** @description The payment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the payment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentProcessedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "payment.processed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "payment";
+                            id: string;
+                            /** @description The payment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the payment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentResolvedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "payment.resolved";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "payment";
+                            id: string;
+                            /** @description The payment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the payment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "account.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "account";
+                            id: string;
+                            /** @description The account's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the account.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "account.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "account";
+                            id: string;
+                            /** @description The account's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the account.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    categoryCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "category.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "category";
+                            id: string;
+                            /** @description The category's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the category.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    categoryUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "category.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "category";
+                            id: string;
+                            /** @description The category's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the category.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    studentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "student.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "student";
+                            id: string;
+                            /** @description The student's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the student.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    studentUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "student.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "student";
+                            id: string;
+                            /** @description The student's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the student.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    registrationNumberCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "registration_number.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "registration_number";
+                            id: string;
+                            /** @description The registration number's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the registration number.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    statementLineAddedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "statement.line_added";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "financial_statement";
+                            id: string;
+                            /** @description The financial statement's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the financial statement.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentHeldWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.held";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentBookedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.booked";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentConfirmedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.confirmed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentReleasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.released";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.expired";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentRescheduledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.rescheduled";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentCheckedInWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.checked_in";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentNoShowWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.no_show";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentNoShowRevertedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.no_show_reverted";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentEnteredInErrorWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.entered_in_error";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    locationEnabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "location.enabled";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "location";
+                            id: string;
+                            /** @description The location's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the location.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    locationUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "location.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "location";
+                            id: string;
+                            /** @description The location's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the location.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    resourceCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "resource.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "resource";
+                            id: string;
+                            /** @description The resource's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the resource.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    resourceUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "resource.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "resource";
+                            id: string;
+                            /** @description The resource's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the resource.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serviceCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "service.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "service";
+                            id: string;
+                            /** @description The service's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the service.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serviceUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "service.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "service";
+                            id: string;
+                            /** @description The service's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the service.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    scheduleRulesReplacedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "schedule.rules_replaced";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "schedule";
+                            id: string;
+                            /** @description The schedule's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the schedule.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    scheduleOverrideSetWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "schedule.override_set";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "schedule";
+                            id: string;
+                            /** @description The schedule's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the schedule.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    scheduleOverrideDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "schedule.override_deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "schedule";
+                            id: string;
+                            /** @description The schedule's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the schedule.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    blockCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "block.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "block";
+                            id: string;
+                            /** @description The block's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the block.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    blockDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "block.deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "block";
+                            id: string;
+                            /** @description The block's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the block.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.ping";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "webhook_endpoint";
+                            id: string;
+                            /** @description The endpoint's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the endpoint.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

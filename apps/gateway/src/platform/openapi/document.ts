@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { grantedRoles } from '@libs/contracts';
+import type { DescribedApi } from '../routing/area';
 import type { OperationSpec, RequestSchemas } from '../routing/operation';
 import { idempotentReplayed, takesIdempotencyKey } from '../routing/headers';
 import { operationPaths } from '../routing/mount';
@@ -7,6 +8,7 @@ import { servesFhir } from '../http/fhir-request';
 import { operationOutcomeSchema, problem, unauthorized, type ResponseDoc } from '../routing/responses';
 import { JsonSchemas } from './json-schemas';
 import { rateLimitHeaders, tooManyRequests } from './rate-limit-responses';
+import type { WebhookSpec } from './webhook-spec';
 
 const DESCRIPTION = `Clinical reference data and student finance, through one gateway.
 
@@ -26,6 +28,11 @@ const TAGS = [
     name: 'Scheduling',
     description:
       'Bookable locations, resources, services, weekly hours, date overrides, blocks and free slots (docs/SCHEDULING.md). Instants carry their offset; resources and slots also answer in FHIR R4 (`Schedule`, `Slot`).',
+  },
+  {
+    name: 'Webhooks',
+    description:
+      'Endpoints that receive a signed POST for each event their owner could read through the API, the deliveries log, and (under `webhooks`) what each event sends (docs/WEBHOOKS.md).',
   },
   { name: 'Operations', description: 'Health and documentation.' },
 ];
@@ -148,13 +155,31 @@ class DocumentWriter {
       responses: documented,
     };
   }
+
+  /** A request the API sends: the `post` of its entry under `webhooks`. */
+  webhook(spec: WebhookSpec) {
+    return {
+      post: {
+        operationId: spec.operationId,
+        summary: spec.summary,
+        ...(spec.description ? { description: spec.description } : {}),
+        tags: [spec.tag],
+        parameters: this.parameters({ headers: spec.headers }),
+        // Read as bodies and answers are (`input`), so a schema shared with them is one component.
+        requestBody: { required: true, content: { 'application/json': { schema: this.schemas.of(spec.payload, 'input') } } },
+        // Signed with the endpoint's secret, not sent with an API key.
+        security: [],
+        responses: Object.fromEntries(Object.entries(spec.responses).map(([status, doc]) => [status, this.response(doc)])),
+      },
+    };
+  }
 }
 
 /**
- * The OpenAPI 3.1 document of every gateway operation; served at /openapi.json. Its server is the
- * configured public base URL, else "/": clients resolve that against where they fetched the document.
+ * The OpenAPI 3.1 document of every gateway operation and every webhook it sends; served at /openapi.json. Its
+ * server is the configured public base URL, else "/": clients resolve that against where they fetched the document.
  */
-export function buildOpenApiDocument(operations: OperationSpec[], version: string, publicBaseUrl?: string) {
+export function buildOpenApiDocument({ operations, webhooks }: DescribedApi, version: string, publicBaseUrl?: string) {
   const writer = new DocumentWriter();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of operations) {
@@ -175,6 +200,7 @@ export function buildOpenApiDocument(operations: OperationSpec[], version: strin
     servers: [{ url: publicBaseUrl ?? '/', description: publicBaseUrl ? 'This gateway' : 'The gateway that serves this document' }],
     tags: TAGS,
     paths,
+    webhooks: Object.fromEntries(webhooks.map((spec) => [spec.name, writer.webhook(spec)])),
     components: { schemas: writer.schemas.components, securitySchemes },
   };
 }

@@ -1,3 +1,4 @@
+import type { WebhookSpec } from '../openapi/webhook-spec';
 import type { OperationSpec, Route } from './operation';
 
 /**
@@ -7,6 +8,8 @@ import type { OperationSpec, Route } from './operation';
 export interface Area<D> {
   readonly operations: readonly OperationSpec[];
   routes(deps: D): Route[];
+  /** The webhooks it sends (the document's `webhooks` section), if any. */
+  readonly webhooks?: readonly WebhookSpec[];
 }
 
 /**
@@ -29,6 +32,17 @@ export const areaOf = <D>(...parts: Area<D>[]): Area<D> => ({
 
 /** Every operation of the areas: what the OpenAPI document and the FHIR CapabilityStatement describe. */
 export const operationsOf = (areas: readonly { operations: readonly OperationSpec[] }[]): OperationSpec[] => areas.flatMap((area) => area.operations);
+
+/** What the OpenAPI document describes: every operation, and every webhook the API sends. */
+export interface DescribedApi {
+  operations: OperationSpec[];
+  webhooks: WebhookSpec[];
+}
+
+export const describedApi = (areas: readonly Pick<Area<never>, 'operations' | 'webhooks'>[]): DescribedApi => ({
+  operations: operationsOf(areas),
+  webhooks: areas.flatMap((area) => area.webhooks ?? []),
+});
 
 /**
  * The routes of every area. Each area answers exactly the operations it declares, once each: a declaration left

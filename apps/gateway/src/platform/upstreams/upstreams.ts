@@ -1,5 +1,5 @@
 import { addressesOf } from '@libs/config';
-import { auditV1, catalogueV1, financeV1, referenceV1, schedulingV1 } from '@libs/contracts';
+import { auditV1, catalogueV1, financeV1, notificationsV1, referenceV1, schedulingV1 } from '@libs/contracts';
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import { GATEWAY_NAME, GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
@@ -13,6 +13,7 @@ const CLIENTS = {
   finance: financeV1.FinanceServiceClient,
   audit: auditV1.AuditServiceClient,
   scheduling: schedulingV1.SchedulingServiceClient,
+  notifications: notificationsV1.NotificationsServiceClient,
 } satisfies Record<GrpcServiceName, Parameters<typeof createClient<object>>[0]>;
 
 type ServiceUpstreams = { [N in GrpcServiceName]: Upstream<InstanceType<(typeof CLIENTS)[N]>> };

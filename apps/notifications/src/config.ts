@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { busFields, cursorSecretField, env, grpcServiceFields, internalAuthFields, loadConfig } from '@libs/config';
+import { DEFAULT_RETRY_SCHEDULE, DELIVERY_LIMITS, parseRetrySchedule, RetryScheduleError, type AddressPolicy } from '@libs/webhooks';
+
+const retrySchedule = z
+  .string()
+  .default(DEFAULT_RETRY_SCHEDULE)
+  .transform((text, context) => {
+    try {
+      return parseRetrySchedule(text);
+    } catch (error) {
+      if (!(error instanceof RetryScheduleError)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  });
+
+/** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
+export const configSchema = z.object({
+  ...grpcServiceFields('notifications'),
+  ...busFields(),
+  ...internalAuthFields(),
+  CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged event messages the consumer may hold, per stream'),
+  CURSOR_SECRET: cursorSecretField('dev-only-notifications-cursor-secret'),
+  PUBLIC_API_URL: env
+    .url('http://127.0.0.1:3000', ['http:', 'https:'])
+    .describe("the gateway as integrators reach it: the start of each webhook payload's `data.object.url`"),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.describe(
+    'waits before each delivery attempt, the first before the first (units ms, s, m, h); after the last failure a delivery is `failed`',
+  ),
+  WEBHOOK_TIMEOUT_MS: env
+    .int(DELIVERY_LIMITS.timeoutMs, 100, 60_000)
+    .describe('the whole of one delivery attempt: resolving, connecting, sending and reading the answer'),
+  WEBHOOK_CONCURRENCY: env
+    .int(64, 1, 1_000)
+    .describe('deliveries this instance makes at once, over all endpoints (each endpoint has at most 4 in flight over all instances)'),
+  WEBHOOK_POLL_MS: env
+    .int(250, 10, 60_000)
+    .describe("pause between looks for due deliveries when there was none (this instance's own new events wake it at once)"),
+  WEBHOOK_ALLOW_LOOPBACK: env.devOnly().describe('let endpoints point at this machine (127.0.0.0/8, ::1, localhost)'),
+  WEBHOOK_ALLOW_HTTP: env.devOnly().describe('let endpoints use plain `http://`'),
+  WEBHOOK_ALLOW_PRIVATE: env
+    .bool(false)
+    .describe('let endpoints point at private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); link-local is never allowed'),
+});
+
+export type NotificationsConfig = z.infer<typeof configSchema>;
+
+export const readConfig = (): NotificationsConfig => loadConfig('notifications', configSchema);
+
+/** Where deliveries may go (docs/WEBHOOKS.md, "What is refused"). */
+export const addressPolicyOf = (config: NotificationsConfig): AddressPolicy => ({
+  allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+  allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  allowHttp: config.WEBHOOK_ALLOW_HTTP,
+});
