@@ -34,7 +34,7 @@ describe('two notifications instances side by side (real processes, PostgreSQL a
     await system?.shutdown();
   });
 
-  it('deliver every event with at most 4 in flight to one endpoint across both; a SIGKILLed instance'\''s claims come back, repeating only the attempts it made unrecorded', async () => {
+  it("deliver every event with at most 4 in flight to one endpoint across both; a SIGKILLed instance's claims come back, repeating only the attempts it made unrecorded", async () => {
     let secret = '';
     let open = 0;
     let mostOpen = 0;
