@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DEMO_USER_IDS, ROLES } from '@libs/contracts';
 import { ActorSigner, HealthProbe, METADATA } from '@libs/grpc';
 import { startSystem, type RunningSystem } from '@libs/testing';
-import { GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
+import { GRPC_SERVICE_NAMES, SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
 import { contractRpcs, type Rpc, type Shape } from './grpc-request-shapes';
 import { hostileHeaderValue, hostileString } from './hostile-values';
 
@@ -147,7 +147,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
 
   beforeAll(async () => {
     const internal = { INTERNAL_AUTH_SECRET: SECRET };
-    system = await startSystem({ env: { gateway: internal, finance: internal, audit: internal, scheduling: internal }, instances: { scheduling: 1 } });
+    system = await startSystem({ env: Object.fromEntries(SERVICE_NAMES.map((service) => [service, internal])), instances: { scheduling: 1 } });
     for (const service of new Set(RPCS.map((rpc) => rpc.service))) {
       clients.set(service, new Client(system.grpcAddress(service as GrpcServiceName), credentials.createInsecure()));
       pids.set(service, system.pid(service as GrpcServiceName));
