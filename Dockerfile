@@ -54,3 +54,10 @@ ENV GRPC_PORT=50054 METRICS_PORT=9468
 EXPOSE 50054 9468
 HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
 CMD ["node", "--enable-source-maps", "--max-old-space-size=128", "--max-semi-space-size=8", "dist/apps/scheduling/main.cjs"]
+
+FROM runtime AS notifications
+COPY --from=build /repo/dist/apps/notifications ./dist/apps/notifications
+ENV GRPC_PORT=50055 METRICS_PORT=9469
+EXPOSE 50055 9469
+HEALTHCHECK --interval=5s --timeout=3s --retries=20 CMD ["node", "grpc-health.cjs"]
+CMD ["node", "--enable-source-maps", "--max-old-space-size=128", "--max-semi-space-size=8", "dist/apps/notifications/main.cjs"]

@@ -29,6 +29,11 @@ describe('planStart', () => {
           REFERENCE_ADDR: '127.0.0.1:50051',
         },
       },
+      {
+        name: 'notifications',
+        address: '127.0.0.1:50055',
+        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/notifications', GRPC_PORT: '50055', METRICS_PORT: '9469' },
+      },
     ]);
     expect(plan.gateway).toEqual({
       name: 'gateway',
@@ -41,6 +46,7 @@ describe('planStart', () => {
         FINANCE_ADDR: '127.0.0.1:50052',
         AUDIT_ADDR: '127.0.0.1:50053',
         SCHEDULING_ADDR: '127.0.0.1:50054',
+        NOTIFICATIONS_ADDR: '127.0.0.1:50055',
       },
     });
     expect(plan.logDir).toMatch(/\/tmp\/logs$/);

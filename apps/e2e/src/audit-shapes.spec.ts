@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '@libs/contracts';
 import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { allAuditEntries } from './audit-helpers';
 import { api, validTransaction } from './http';
@@ -26,9 +27,13 @@ describe('audit before/after have the shape of the API', () => {
       return entries.length === 1 ? entries[0] : undefined;
     });
 
-  /** The entry's before and after are exactly these API bodies: no field more, none less, none of another type. */
+  /**
+   * The entry's before and after are exactly these API bodies: no field more, none less, none of another type. Its
+   * action is a declared event type (what webhooks subscribe to), of this entity.
+   */
   const expectSnapshots = async (action: string, id: string, snapshots: { before?: unknown; after?: unknown }) => {
     const entry = await entryOf(action, id);
+    expect(EVENT_TYPES[entry.action as keyof typeof EVENT_TYPES]).toEqual(expect.objectContaining({ entityType: entry.entityType }));
     expect({ action, before: entry.before, after: entry.after }).toEqual({ action, before: null, after: null, ...snapshots });
   };
 

@@ -9,7 +9,7 @@ describe('wiring', () => {
   };
 
   it('has the gateway call every gRPC service, and each gRPC service what it declares', () => {
-    expect(calleesOf(TOPOLOGY, 'gateway')).toEqual(['reference', 'finance', 'audit', 'scheduling']);
+    expect(calleesOf(TOPOLOGY, 'gateway')).toEqual(['reference', 'finance', 'audit', 'scheduling', 'notifications']);
     expect(calleesOf(TOPOLOGY, 'scheduling')).toEqual(['reference']);
     expect(callersOf(TOPOLOGY, 'reference')).toEqual(['gateway', 'scheduling']);
     expect(callersOf(TOPOLOGY, 'finance')).toEqual(['gateway']);
@@ -30,6 +30,7 @@ describe('wiring', () => {
       FINANCE_ADDR: 'finance:1',
       AUDIT_ADDR: 'audit:1',
       SCHEDULING_ADDR: 'scheduling:1',
+      NOTIFICATIONS_ADDR: 'notifications:1',
     });
   });
 

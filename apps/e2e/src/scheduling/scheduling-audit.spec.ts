@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AUDIT_SCHEMA_VERSION, AUDITED_ENTITIES, auditV1, type AuditedEntityType } from '@libs/contracts';
+import { AUDIT_SCHEMA_VERSION, AUDITED_ENTITIES, auditV1, EVENT_TYPES, type AuditedEntityType } from '@libs/contracts';
 import { ActorSigner, callUnary, createClient, outgoingMetadata } from '@libs/grpc';
 import { startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
 import { ADMIN, SchedulingCaller, setUpClinic, student } from './scheduling-client';
@@ -75,9 +75,11 @@ describe('scheduling changes in the audit log', () => {
     ]);
     const config = await entries({ actorId: ADMIN.userId });
     expect(config.map((e) => e.entityType).sort()).toEqual(['location', 'resource', 'schedule', 'service']);
-    // Each before/after is its entity's JSON shape, of the current version: no field more, none less.
+    // Each before/after is its entity's JSON shape, of the current version: no field more, none less. Each action is a
+    // declared event type (what webhooks subscribe to), of this entity.
     for (const entry of [...again, ...config]) {
       expect([entry.action, entry.schemaVersion]).toEqual([entry.action, AUDIT_SCHEMA_VERSION]);
+      expect([entry.action, EVENT_TYPES[entry.action as keyof typeof EVENT_TYPES]]).toEqual([entry.action, expect.objectContaining({ entityType: entry.entityType })]);
       const schema = AUDITED_ENTITIES[entry.entityType as AuditedEntityType].schema.strict();
       for (const snapshot of [JSON.parse(entry.beforeJson), JSON.parse(entry.afterJson)].filter((s) => s !== null)) {
         expect([entry.action, schema.parse(snapshot)]).toEqual([entry.action, snapshot]);

@@ -44,6 +44,8 @@ export class DeliveryWorker {
   start(): void {
     this.running = true;
     this.loop = this.run();
+    // Its leases carry this id: an operator can tell whose claims a stopped instance left behind.
+    this.options.logger.info({ leaseOwner: this.owner }, 'delivery worker started');
   }
 
   /** Deliveries were queued (or an attempt ended and freed room): look again now rather than after the poll. */

@@ -1,0 +1,78 @@
+import type { ConsumeMessage } from 'amqplib';
+import pino from 'pino';
+import { QueryTypes } from 'sequelize';
+import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { migrations } from '../migrations';
+import { eventOf } from '../test-webhooks';
+import { eventMessageHandler } from './handle-event-message';
+
+const messageOf = (body: unknown): ConsumeMessage =>
+  ({
+    content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    fields: {},
+    properties: { messageId: 'm1', headers: {} },
+  }) as unknown as ConsumeMessage;
+
+describe('eventMessageHandler (PostgreSQL)', () => {
+  let db: ScratchDatabase;
+  let queued = 0;
+  const handle = () =>
+    eventMessageHandler('finance', {
+      sequelize: db.sequelize,
+      logger: pino({ level: 'silent' }),
+      publicApiUrl: 'https://api.example.org',
+      firstWaitMs: 0,
+      queued: () => (queued += 1),
+    });
+  const stored = async (eventId: string) =>
+    (await db.sequelize.query('SELECT 1 FROM events WHERE event_id = $1', { bind: [eventId], type: QueryTypes.SELECT })).length;
+
+  beforeAll(async () => {
+    db = await createScratchDatabase('notifications', migrations);
+    await db.sequelize.query(`INSERT INTO recipients (user_id, role) VALUES ('bursar-1', 'bursar')`);
+    await db.sequelize.query(
+      `INSERT INTO endpoints (id, owner_id, url, event_types) VALUES ('00000000-0000-4000-8000-000000000001', 'bursar-1', 'https://hooks.example.org/', '{*}')`,
+    );
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('stores an event once, with a delivery per endpoint it reaches, and acks a redelivery without a second', async () => {
+    const event = eventOf({ action: 'transaction.created', entityType: 'transaction' });
+    expect(await handle()(messageOf(event))).toBe('ack');
+    expect(await handle()(messageOf(event))).toBe('ack');
+    expect(await stored(event.eventId)).toBe(1);
+    const deliveries = await db.sequelize.query('SELECT 1 FROM deliveries WHERE event_id = $1', { bind: [event.eventId], type: QueryTypes.SELECT });
+    expect(deliveries).toHaveLength(1);
+    expect(queued).toBe(1);
+  });
+
+  it('reads an event with fields it does not know (a newer version), and keeps only the thin reference', async () => {
+    const event = { ...eventOf({ action: 'transaction.updated', entityType: 'transaction' }), somethingNew: true };
+    expect(await handle()(messageOf(event))).toBe('ack');
+    const [row] = await db.sequelize.query<{ object: unknown }>('SELECT object FROM events WHERE event_id = $1', {
+      bind: [event.eventId],
+      type: QueryTypes.SELECT,
+    });
+    expect(row.object).toEqual({
+      type: 'transaction',
+      id: event.entityIds[0],
+      version: 1,
+      url: `https://api.example.org/api/v1/transactions/${event.entityIds[0]}`,
+    });
+  });
+
+  it('returns an event the database refuses to the queue, which dead-letters it after its delivery limit', async () => {
+    const event = eventOf({ action: 'payment.submitted', entityType: 'payment', subjects: ['nul \u0000 inside'] });
+    expect(await handle()(messageOf(event))).toBe('retry');
+    expect(await stored(event.eventId)).toBe(0);
+  });
+
+  it.each([
+    ['not JSON', '{"eventId": '],
+    ['not an event', { hello: 'world' }],
+  ])('dead-letters a message that is %s at once', async (_what, body) => {
+    expect(await handle()(messageOf(body))).toBe('reject');
+  });
+});
