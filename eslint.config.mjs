@@ -72,7 +72,7 @@ const MESSAGE =
  * basePath: every project's config extends this one, and these patterns are paths from the repository's root
  * whichever project is linted. tools/lint/role-literals.spec.ts pins what the rule catches.
  */
-const ROLE_TABLES = [ACCESS, 'apps/finance/src/access.ts', 'apps/scheduling/src/access.ts'];
+const ROLE_TABLES = [ACCESS, 'apps/finance/src/access.ts', 'apps/scheduling/src/access.ts', 'apps/notifications/src/access.ts'];
 
 const roleLiterals = {
   basePath: ROOT,
