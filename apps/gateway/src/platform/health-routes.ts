@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { HealthProbe } from '@libs/grpc';
-import type { GatewayConfig } from '../config';
+import type { PlatformConfig } from './platform-config';
 import { reuseFor } from './http/single-flight';
 import { liveness, readinessCheck } from './platform-operations';
 import { route, type Route } from './routing/operation';
@@ -17,7 +17,7 @@ const CHECKS_REUSED_MS = 1_000;
  * because the reasons name internal hosts and ports. The checks run at most
  * once a second, shared by every request meanwhile; the breakers are read live.
  */
-export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstreams: Upstreams): Route[] {
+export function healthRoutes(config: PlatformConfig, sequelize: Sequelize, upstreams: Upstreams): Route[] {
   const probes = {
     reference: new HealthProbe(config.REFERENCE_ADDR),
     finance: new HealthProbe(config.FINANCE_ADDR),

@@ -1,7 +1,7 @@
 import { auditV1, catalogueV1, financeV1, referenceV1, schedulingV1 } from '@libs/contracts';
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
-import type { GatewayConfig } from '../../config';
+import type { PlatformConfig } from '../platform-config';
 import { AnswerCache } from './answer-cache';
 import { Upstream } from './upstream';
 
@@ -14,7 +14,7 @@ export interface Upstreams {
   scheduling: Upstream<schedulingV1.SchedulingServiceClient>;
 }
 
-export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
+export function connectUpstreams(config: PlatformConfig, logger: Logger): Upstreams {
   const options = {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,
