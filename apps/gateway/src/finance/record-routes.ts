@@ -19,6 +19,7 @@ interface VersionedRecordCalls<R, C, U> extends RecordCalls<R, C> {
   update(request: { id: string; expectedVersion: number } & U, call: UpstreamCall): Promise<R | undefined>;
 }
 
+/** The routes of one kind of record, each through the call that answers it. */
 function kindRoutes<C extends z.ZodType, R extends { id: string }>(ops: op.RecordOperations<C>, calls: RecordCalls<R, z.output<C>>): Route[] {
   return [
     route(ops.list, async (_input, { res, upstream }) => {
@@ -35,6 +36,7 @@ function kindRoutes<C extends z.ZodType, R extends { id: string }>(ops: op.Recor
   ];
 }
 
+/** And of a versioned kind, whose update honours If-Match. */
 function versionedKindRoutes<C extends z.ZodType, U extends z.ZodType, R extends { id: string; version: number }>(
   ops: op.VersionedRecordOperations<C, U>,
   calls: VersionedRecordCalls<R, z.output<C>, z.output<U>>,
