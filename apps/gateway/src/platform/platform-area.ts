@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { GatewayConfig } from '../config';
+import type { PlatformConfig } from './platform-config';
 import { apiVersion, type Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
 import { docsRoutes } from './docs-routes';
@@ -12,7 +12,7 @@ import type { OperationSpec } from './routing/operation';
 import type { Upstreams } from './upstreams/upstreams';
 
 interface PlatformDependencies {
-  config: GatewayConfig;
+  config: PlatformConfig;
   sequelize: Sequelize;
   upstreams: Upstreams;
   /** CHANGELOG.md's releases, newest first: served as JSON, and the newest dated one is the API's version. */
