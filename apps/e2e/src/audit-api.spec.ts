@@ -64,6 +64,8 @@ describe('GET /api/v1/audit, /verify and /dead-letters', () => {
     ['limit=501', 'limit'],
     ['from=yesterday', 'from'],
     ['from=2026-02-30', 'from'],
+    ['to=2026-02-30T09:00:00Z', 'to'],
+    ['to=2026-03-08T24:00:00Z', 'to'],
     ['to=-2026-01-01', 'to'],
     ['to=99999-01-01', 'to'],
     ['from=2026-01-02&to=2026-01-01', 'to'],

@@ -13,6 +13,7 @@ export { DEMO_SCHEDULING_IDS } from './demo-scheduling';
 export { BOOTSTRAP_ROLE, ROLES, SIGN_UP_ROLE, isGranted, grantedRoles, grantedRolesInProse, type Role, type Permission } from './api/access';
 export * from './api/limits';
 export { yearsPattern } from './api/year-pattern';
+export { epochOfInstant, instantPattern } from './api/instant-pattern';
 export * as financeApi from './api/finance';
 export * as schedulingFields from './api/scheduling-fields';
 export * as schedulingApi from './api/scheduling';

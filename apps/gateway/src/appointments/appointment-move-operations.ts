@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { appointmentsApi, type Permission } from '@libs/contracts';
+import { appointmentsApi, SCHEDULING_LIMITS, type Permission } from '@libs/contracts';
 import { conflictOnKey, idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import type { ResponseDoc } from '../platform/routing/responses';
@@ -106,7 +106,7 @@ export const revertNoShow = moveOf(
   {
     name: 'no-show/revert',
     operationId: 'revertNoShow',
-    summary: 'The student came after all: a no-show becomes checked_in (within 24 hours)',
+    summary: `The student came after all: a no-show becomes checked_in (within ${SCHEDULING_LIMITS.noShowRevertHours} hours)`,
     access: 'appointments:attend',
     refusals: withPolicy,
   },

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { toAppointmentJson, type schedulingV1 } from '@libs/contracts';
-import { sendVersioned } from '../scheduling/scheduling-response';
+import { sendRecord } from '../scheduling/scheduling-response';
 
 /** Sends one appointment in its JSON shape, with its version as ETag. */
 export const sendAppointment = (res: Response, appointment: schedulingV1.Appointment | undefined, status = 200): void =>
-  sendVersioned(res, appointment, toAppointmentJson, status);
+  sendRecord(res, appointment, toAppointmentJson, status);

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { AUDIT_LIMITS, AUDIT_YEARS, yearsPattern } from '@libs/contracts';
+import { AUDIT_LIMITS, AUDIT_YEARS, epochOfInstant, instantPattern, yearsPattern } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 
 // Patterns without flags, which the document states beside the formats whose calendar checks instantOf makes.
 // The years are those written; an instant an offset moves outside them is taken as the first or last moment.
-const YEAR = yearsPattern(AUDIT_YEARS);
-const DATE = new RegExp(`^(${YEAR})-(\\d{2})-(\\d{2})$`);
-const TIMESTAMP = new RegExp(`^${YEAR}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$`);
+const DATE = new RegExp(`^(${yearsPattern(AUDIT_YEARS)})-(\\d{2})-(\\d{2})$`);
+const TIMESTAMP = instantPattern(AUDIT_YEARS);
 const EARLIEST = Date.UTC(AUDIT_YEARS.min, 0, 1);
 const LATEST = Date.UTC(AUDIT_YEARS.max + 1, 0, 1);
 const DAY_MS = 86_400_000;
@@ -19,9 +18,8 @@ interface Instant {
 /** Milliseconds since the epoch of a YYYY-MM-DD day (UTC) or an RFC 3339 timestamp with offset, if it is one. */
 function instantOf(value: string): Instant | undefined {
   const date = DATE.exec(value);
-  const ms = date ? Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])) : Date.parse(value);
-  const realDay = !date || new Date(ms).toISOString().startsWith(value);
-  if ((!date && !TIMESTAMP.test(value)) || Number.isNaN(ms) || !realDay) return undefined;
+  const ms = date ? Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])) : epochOfInstant(value, TIMESTAMP);
+  if (ms === undefined || (date && !new Date(ms).toISOString().startsWith(value))) return undefined;
   return { ms: Math.min(Math.max(ms, EARLIEST), LATEST - 1), isDate: Boolean(date) };
 }
 

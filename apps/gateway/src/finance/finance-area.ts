@@ -2,7 +2,8 @@ import { areaOf, declaredIn } from '../platform/routing/area';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as payments from './payment-operations';
 import { paymentRoutes } from './payment-routes';
-import { financeRecords } from './record-routes';
+import * as records from './record-operations';
+import { recordRoutes } from './record-routes';
 import * as transactions from './transaction-operations';
 import { transactionRoutes } from './transaction-routes';
 
@@ -10,5 +11,5 @@ import { transactionRoutes } from './transaction-routes';
 export const financeArea = areaOf<{ upstreams: Upstreams }>(
   // Both under /api/v1/transactions: listed together, by name.
   declaredIn({ ...transactions, ...payments }, ({ upstreams }) => [...transactionRoutes(upstreams), ...paymentRoutes(upstreams)]),
-  financeRecords,
+  declaredIn(records, ({ upstreams }) => recordRoutes(upstreams)),
 );

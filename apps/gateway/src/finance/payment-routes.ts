@@ -1,13 +1,10 @@
 import { toPaymentJson, type financeV1 } from '@libs/contracts';
-import { HttpProblem } from '@libs/http-problems';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
+import { returned } from './finance-response';
 import * as op from './payment-operations';
 
-function paymentOf(response: { payment?: financeV1.Payment }) {
-  if (!response.payment) throw new HttpProblem(500, 'the finance service returned no payment');
-  return toPaymentJson(response.payment);
-}
+const paymentOf = (response: { payment?: financeV1.Payment }) => toPaymentJson(returned(response.payment));
 
 /** Proofs of payment under /api/v1/transactions/payments: a student submits, a bursar processes and resolves. */
 export function paymentRoutes(upstreams: Upstreams): Route[] {

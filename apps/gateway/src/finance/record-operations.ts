@@ -10,7 +10,7 @@ import * as schemas from './schemas';
 const tag = 'Finance records';
 const { recordBodies } = financeApi;
 
-interface RecordKind<C extends z.ZodType, U extends z.ZodType | undefined> {
+interface RecordKind<C extends z.ZodType> {
   /** The path under /api/v1/finance/. */
   path: string;
   /** Singular, for summaries and operation ids: `Account`. */
@@ -18,18 +18,23 @@ interface RecordKind<C extends z.ZodType, U extends z.ZodType | undefined> {
   record: z.ZodType;
   read: Permission;
   create: C;
-  update: U;
 }
 
-/** List, get, create and (for versioned records) update of one kind of record. */
-function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(kind: RecordKind<C, U>) {
-  const base = `/api/v1/finance/${kind.path}`;
-  const words = kind.path.replace('-', ' ').replace(/s$/, '');
+/** How one kind of record's path, id parameter and summaries are written. */
+function wordsOf(kind: RecordKind<z.ZodType>) {
+  return {
+    base: `/api/v1/finance/${kind.path}`,
+    words: kind.path.replace('-', ' ').replace(/s$/, ''),
+    byId: z.object({ id: financeApi.uuid.meta({ description: `${kind.noun} id.` }) }),
+  };
+}
+
+/** List, get and create of one kind of record; each is exported by its operationId below. */
+function recordOperations<C extends z.ZodType>(kind: RecordKind<C>) {
+  const { base, words, byId } = wordsOf(kind);
   // The path is the plural (`categories`), so the list's id needs no English rules: `listCategories`.
   const plural = kind.path.replace(/(?:^|-)(\w)/g, (_match, letter: string) => letter.toUpperCase());
-  const byId = z.object({ id: financeApi.uuid.meta({ description: `${kind.noun} id.` }) });
   return {
-    kind,
     list: operation({
       method: 'get',
       path: base,
@@ -63,30 +68,42 @@ function recordOperations<C extends z.ZodType, U extends z.ZodType | undefined>(
         '409': problem('A unique value is taken, or the Idempotency-Key was used with another request.'),
       },
     }),
-    update:
-      kind.update &&
-      operation({
-        method: 'patch',
-        path: `${base}/{id}`,
-        operationId: `update${kind.noun}`,
-        summary: `Change a ${words}`,
-        tag,
-        access: { key: 'finance:write' },
-        request: { path: byId, body: kind.update as NonNullable<U> },
-        ifMatch: true,
-        responses: {
-          '200': json('The updated record, with its new ETag.', kind.record, etagHeader),
-          '404': problem('No such record.'),
-          '409': problem('A unique value is taken.'),
-        },
-      }),
   };
 }
 
-/** A kind of record's operations, as recordOperations declares them. */
-export type RecordOperations<C extends z.ZodType, U extends z.ZodType | undefined> = ReturnType<typeof recordOperations<C, U>>;
+/** A versioned kind of record: list, get and create, and update. */
+function versionedRecordOperations<C extends z.ZodType, U extends z.ZodType>(kind: RecordKind<C> & { update: U }) {
+  const { base, words, byId } = wordsOf(kind);
+  return {
+    ...recordOperations(kind),
+    update: operation({
+      method: 'patch',
+      path: `${base}/{id}`,
+      operationId: `update${kind.noun}`,
+      summary: `Change a ${words}`,
+      tag,
+      access: { key: 'finance:write' },
+      request: { path: byId, body: kind.update },
+      ifMatch: true,
+      responses: {
+        '200': json('The updated record, with its new ETag.', kind.record, etagHeader),
+        '404': problem('No such record.'),
+        '409': problem('A unique value is taken.'),
+      },
+    }),
+  };
+}
 
-export const accounts = recordOperations({
+/** A kind of record's operations, as record-routes.ts answers them. */
+export type RecordOperations<C extends z.ZodType> = ReturnType<typeof recordOperations<C>>;
+export type VersionedRecordOperations<C extends z.ZodType, U extends z.ZodType> = ReturnType<typeof versionedRecordOperations<C, U>>;
+
+export const {
+  list: listAccounts,
+  get: getAccount,
+  create: createAccount,
+  update: updateAccount,
+} = versionedRecordOperations({
   path: 'accounts',
   noun: 'Account',
   record: schemas.account,
@@ -94,7 +111,12 @@ export const accounts = recordOperations({
   ...recordBodies.account,
 });
 
-export const categories = recordOperations({
+export const {
+  list: listCategories,
+  get: getCategory,
+  create: createCategory,
+  update: updateCategory,
+} = versionedRecordOperations({
   path: 'categories',
   noun: 'Category',
   record: schemas.category,
@@ -102,16 +124,24 @@ export const categories = recordOperations({
   ...recordBodies.category,
 });
 
-export const registrationNumbers = recordOperations({
+export const {
+  list: listRegistrationNumbers,
+  get: getRegistrationNumber,
+  create: createRegistrationNumber,
+} = recordOperations({
   path: 'registration-numbers',
   noun: 'RegistrationNumber',
   record: schemas.registrationNumber,
   read: 'finance:records:read',
   ...recordBodies.registrationNumber,
-  update: undefined,
 });
 
-export const students = recordOperations({
+export const {
+  list: listStudents,
+  get: getStudent,
+  create: createStudent,
+  update: updateStudent,
+} = versionedRecordOperations({
   path: 'students',
   noun: 'Student',
   record: schemas.student,

@@ -1,16 +1,9 @@
-import type { Response } from 'express';
 import type { z } from 'zod';
 import { toTransactionJson, type financeApi, type financeV1 } from '@libs/contracts';
-import { HttpProblem } from '@libs/http-problems';
-import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
+import { sendRecord } from './finance-response';
 import * as op from './transaction-operations';
-
-function sendTransaction(res: Response, transaction: financeV1.Transaction | undefined, status = 200): void {
-  if (!transaction) throw new HttpProblem(500, 'the finance service returned no transaction');
-  res.status(status).setHeader('ETag', etagOf(transaction.version)).json(toTransactionJson(transaction));
-}
 
 /** A new transaction as the finance service takes it: amounts as decimal strings, absent values as ''. */
 const toTransactionInput = (body: z.output<typeof financeApi.newTransaction>): financeV1.TransactionInput => ({
@@ -46,7 +39,7 @@ export function transactionRoutes(upstreams: Upstreams): Route[] {
       const request = { input: toTransactionInput(body), idempotencyKey: headers['Idempotency-Key'] ?? '' };
       const { transaction } = await finance.call((client) => client.createTransaction, request, upstream);
       res.location(`${op.createTransaction.path}/${transaction?.id}`);
-      sendTransaction(res, transaction, 201);
+      sendRecord(res, transaction, toTransactionJson, 201);
     }),
 
     route(op.bulkCreateTransactions, async ({ headers, body }, { res, upstream }) => {
@@ -63,7 +56,7 @@ export function transactionRoutes(upstreams: Upstreams): Route[] {
 
     route(op.getTransaction, async ({ path }, { res, upstream }) => {
       const { transaction } = await finance.call((client) => client.getTransaction, { id: path.id }, upstream);
-      sendTransaction(res, transaction);
+      sendRecord(res, transaction, toTransactionJson);
     }),
 
     route(op.updateTransaction, async ({ path, body, expectedVersion }, { res, upstream }) => {
@@ -76,7 +69,7 @@ export function transactionRoutes(upstreams: Upstreams): Route[] {
         amount: body.amount === undefined ? undefined : String(body.amount),
       };
       const { transaction } = await finance.call((client) => client.updateTransaction, request, upstream);
-      sendTransaction(res, transaction);
+      sendRecord(res, transaction, toTransactionJson);
     }),
 
     route(op.deleteTransaction, async ({ path }, { res, upstream }) => {

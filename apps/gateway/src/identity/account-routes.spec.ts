@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
+import { IDENTITY_LIMITS } from '@libs/contracts';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
-import { MAX_ADDRESS_REGISTRATIONS } from './login-throttle';
 import { migrations } from '../migrations';
 import { REGISTRATION_ACCEPTED } from './account-routes';
 import { startGatewayUnderTest, startPeerGateway, type GatewayUnderTest, type Reply } from '../testing/gateway-under-test';
@@ -178,7 +178,7 @@ describe('accounts: register, login, sessions', () => {
   it('refuses a 21st registration from one address in 15 minutes, before creating anything', async () => {
     // The earlier tests registered from this address too: start the window afresh.
     await db.sequelize.query(`DELETE FROM login_throttle WHERE subject LIKE 'register:%'`);
-    for (let n = 1; n <= MAX_ADDRESS_REGISTRATIONS; n += 1) expect((await register(`class-${n}@example.org`)).status).toBe(202);
+    for (let n = 1; n <= IDENTITY_LIMITS.registrationsPerAddress; n += 1) expect((await register(`class-${n}@example.org`)).status).toBe(202);
     const before = await accountState();
 
     const refused = await register('one-too-many@example.org');

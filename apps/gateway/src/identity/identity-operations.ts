@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTITY_LIMITS } from '@libs/contracts';
+import { IDENTITY_LIMITS, PUBLIC_BODY_LIMIT_BYTES } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { queryInteger, queryOf } from '../platform/routing/query-fields';
 import { json, noContent, problem, locationHeader, unauthorized } from '../platform/routing/responses';
@@ -8,11 +8,12 @@ import * as schemas from './schemas';
 /** Accounts, sign-in and API keys (docs/IDENTITY.md). */
 
 const tag = 'Identity';
+const { throttleWindowMinutes, loginFailuresPerAccount, loginFailuresPerAddress, registrationsPerAddress, liveKeys, keysCreatedPerDay } = IDENTITY_LIMITS;
 const byId = (description: string) => z.object({ id: z.uuid({ message: 'must be a UUID' }).meta({ description }) });
 /** The user list's `after`: an email as accounts have them (the route lower-cases it, as sign-up does). */
 const afterEmail = z.email({ message: 'must be the last email of the previous page' }).max(IDENTITY_LIMITS.emailMaxLength);
 const hashing = problem('Too many passwords are being hashed at once; `Retry-After: 1`.');
-const tooLarge = problem('The body is larger than the 4 KB a public operation reads.');
+const tooLarge = problem(`The body is larger than the ${PUBLIC_BODY_LIMIT_BYTES / 1024} KB a public operation reads.`);
 
 export const register = operation({
   method: 'post',
@@ -22,8 +23,8 @@ export const register = operation({
   description:
     'The answer is the same, in the same time, whether the email had no account (it has one now) or had one ' +
     '(it is left unchanged), so that nobody learns from it which emails have accounts. Next, sign in with the ' +
-    'same email and password and create a key (`POST /api/v1/auth/keys`). One client address may register 20 ' +
-    'times in 15 minutes; then 429 with `Retry-After`.',
+    'same email and password and create a key (`POST /api/v1/auth/keys`). One client address may register ' +
+    `${registrationsPerAddress} times in ${throttleWindowMinutes} minutes; then 429 with \`Retry-After\`.`,
   tag,
   access: { public: true },
   request: { body: schemas.credentials },
@@ -42,7 +43,9 @@ export const login = operation({
   operationId: 'login',
   summary: 'Sign in: a session token for the dashboard and the auth endpoints',
   description:
-    'A wrong password and an unknown email get the same 401, in the same time. After 5 failures for an account (or 50 from one address) in 15 minutes, sign-in answers 429 with `Retry-After`.',
+    'A wrong password and an unknown email get the same 401, in the same time. ' +
+    `After ${loginFailuresPerAccount} failures for an account (or ${loginFailuresPerAddress} from one address) in ${throttleWindowMinutes} minutes, ` +
+    'sign-in answers 429 with `Retry-After`.',
   tag,
   access: { public: true },
   request: { body: schemas.credentials },
@@ -94,13 +97,13 @@ export const createKey = operation({
   path: '/api/v1/auth/keys',
   operationId: 'createKey',
   summary: 'Create an API key, shown once',
-  description: 'An account may create 20 keys in any 24 hours, revoked ones included; then 429 with `Retry-After`.',
+  description: `An account may create ${keysCreatedPerDay} keys in any 24 hours, revoked ones included; then 429 with \`Retry-After\`.`,
   tag,
   access: { account: 'any' },
   request: { body: schemas.newKeyBody },
   responses: {
     '201': json('The new key; `Location` names it.', schemas.newKey, locationHeader),
-    '409': problem('The account holds the most live keys it may (20); revoke one first.'),
+    '409': problem(`The account holds the most live keys it may (${liveKeys}); revoke one first.`),
   },
 });
 

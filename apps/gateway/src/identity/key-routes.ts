@@ -1,29 +1,22 @@
 import type { Sequelize } from 'sequelize';
+import { IDENTITY_LIMITS } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import type { GatewayConfig } from '../config';
 import { route, type Route } from '../platform/routing/operation';
 import { signedIn } from './access-guard';
 import * as op from './identity-operations';
-import {
-  issueKeyWithinLimit,
-  listLiveKeys,
-  MAX_KEYS_CREATED_PER_DAY,
-  MAX_LIVE_KEYS,
-  revokeKey,
-  setKeyLimits,
-  type KeyRefusal,
-} from './key-store';
+import { issueKeyWithinLimit, listLiveKeys, revokeKey, setKeyLimits, type KeyRefusal } from './key-store';
 import type { KeyVerifier } from './key-verifier';
 import { roleLimitsFrom } from './limits/key-limits';
 
 /** A user's own API keys: list (with their limits), create (shown once), revoke; admins set one key's limits. */
 function keyRefused(refusal: KeyRefusal): HttpProblem {
   if (refusal.reason === 'live-keys') {
-    return new HttpProblem(409, `an account may hold at most ${MAX_LIVE_KEYS} live keys; revoke one first`);
+    return new HttpProblem(409, `an account may hold at most ${IDENTITY_LIMITS.liveKeys} live keys; revoke one first`);
   }
   return new HttpProblem(
     429,
-    `an account may create at most ${MAX_KEYS_CREATED_PER_DAY} keys in 24 hours, revoked ones included; ` +
+    `an account may create at most ${IDENTITY_LIMITS.keysCreatedPerDay} keys in 24 hours, revoked ones included; ` +
       `try again in ${refusal.retryAfterSeconds} s`,
     { headers: { 'Retry-After': String(refusal.retryAfterSeconds) } },
   );

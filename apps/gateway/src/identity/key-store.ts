@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import { generateApiKey } from './api-key';
 import { effectiveLimits, type CustomLimits, type KeyLimits, type RoleLimits } from './limits/key-limits';
-import type { Role } from '@libs/contracts';
+import { IDENTITY_LIMITS, type Role } from '@libs/contracts';
 import { SHARED_USAGE_COLUMNS, sharedUsageOf, type SharedUsageColumns } from './limits/key-usage-store';
 import type { SharedUsage } from './limits/rate-limiter';
 
@@ -29,9 +29,6 @@ export interface ListedKey extends KeySummary {
   limits: KeyLimits;
   customLimits: CustomLimits;
 }
-
-/** A user may hold this many live keys; more is almost always a leak in the making. */
-export const MAX_LIVE_KEYS = 20;
 
 const KEY_FIELDS = ['id', 'name', 'prefix', 'created_at', 'last_used_at', 'request_count'];
 const KEY_COLUMNS = KEY_FIELDS.join(', ');
@@ -107,20 +104,12 @@ export async function issueKey(
   return { ...toSummary(row), key: fresh.key };
 }
 
-/**
- * A user may create this many keys in any 24 hours, revoked ones included:
- * each new key starts with a full rate bucket and a fresh daily quota, so
- * creating and revoking keys in a loop would otherwise lift every limit.
- */
-export const MAX_KEYS_CREATED_PER_DAY = 20;
-
 /** Why a key was not issued; after `created-today`, the seconds until one more may be created. */
 export type KeyRefusal = { reason: 'live-keys' } | { reason: 'created-today'; retryAfterSeconds: number };
 
 /**
- * Issues a key unless the user holds MAX_LIVE_KEYS or created
- * MAX_KEYS_CREATED_PER_DAY in the last 24 hours; the counts and the insert
- * are one transaction under a row lock on the user.
+ * Issues a key unless the user holds as many live keys as it may, or created as many as it may in the last 24
+ * hours (IDENTITY_LIMITS); the counts and the insert are one transaction under a row lock on the user.
  */
 export async function issueKeyWithinLimit(
   sequelize: Sequelize,
@@ -138,8 +127,8 @@ export async function issueKeyWithinLimit(
          FROM api_keys WHERE user_id = $1`,
       { bind: [userId], type: QueryTypes.SELECT, transaction },
     );
-    if (Number(counts.live) >= MAX_LIVE_KEYS) return { reason: 'live-keys' };
-    if (Number(counts.recent) >= MAX_KEYS_CREATED_PER_DAY) {
+    if (Number(counts.live) >= IDENTITY_LIMITS.liveKeys) return { reason: 'live-keys' };
+    if (Number(counts.recent) >= IDENTITY_LIMITS.keysCreatedPerDay) {
       return { reason: 'created-today', retryAfterSeconds: Math.max(1, Number(counts.retry_after)) };
     }
     return issueKey(sequelize, userId, name, transaction);

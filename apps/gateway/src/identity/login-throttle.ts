@@ -1,16 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { IDENTITY_LIMITS } from '@libs/contracts';
 
-/** Failed sign-ins allowed per account in a window; the next attempt is refused until the window ends. */
-export const MAX_ACCOUNT_FAILURES = 5;
-/** Per client address the bar is higher: many people can share one address, but a password sprayer shows up here. */
-export const MAX_ADDRESS_FAILURES = 50;
-/**
- * Registrations per client address in a window: each costs a scrypt hash and
- * adds an account, so an unthrottled script could spend the gateway's CPU and
- * fill the users table. A class behind one address still gets a good number.
- */
-export const MAX_ADDRESS_REGISTRATIONS = 20;
-export const THROTTLE_WINDOW_SECONDS = 15 * 60;
+const { loginFailuresPerAccount, loginFailuresPerAddress, registrationsPerAddress } = IDENTITY_LIMITS;
+const THROTTLE_WINDOW_SECONDS = IDENTITY_LIMITS.throttleWindowMinutes * 60;
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -56,9 +48,9 @@ async function sweepExpired(sequelize: Sequelize): Promise<void> {
 export async function admitLoginAttempt(sequelize: Sequelize, email: string, address: string): Promise<ThrottleVerdict> {
   await sweepExpired(sequelize);
   const { account, address: client } = subjects(email, address);
-  const byAddress = await countAttempt(sequelize, client, MAX_ADDRESS_FAILURES);
+  const byAddress = await countAttempt(sequelize, client, loginFailuresPerAddress);
   if (!byAddress.allowed) return byAddress;
-  return countAttempt(sequelize, account, MAX_ACCOUNT_FAILURES);
+  return countAttempt(sequelize, account, loginFailuresPerAccount);
 }
 
 /** A correct password: the account starts afresh and the address gets its attempt back. */
@@ -73,5 +65,5 @@ export async function forgiveLoginAttempt(sequelize: Sequelize, email: string, a
 /** Counts a registration from the client address, refused over the limit; every attempt counts, accepted or not. */
 export async function admitRegistration(sequelize: Sequelize, address: string): Promise<ThrottleVerdict> {
   await sweepExpired(sequelize);
-  return countAttempt(sequelize, registrationSubject(address), MAX_ADDRESS_REGISTRATIONS);
+  return countAttempt(sequelize, registrationSubject(address), registrationsPerAddress);
 }

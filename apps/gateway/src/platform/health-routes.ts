@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { addressesOf } from '@libs/config';
 import { HealthProbe } from '@libs/grpc';
 import { GATEWAY_NAME } from '@libs/topology';
-import type { GatewayConfig } from '../config';
+import type { PlatformConfig } from './platform-config';
 import { reuseFor } from './http/single-flight';
 import { liveness, readinessCheck } from './platform-operations';
 import { route, type Route } from './routing/operation';
@@ -19,7 +19,7 @@ const CHECKS_REUSED_MS = 1_000;
  * (admins), because the reasons name internal hosts and ports. The checks run at
  * most once a second, shared by every request meanwhile; the breakers are read live.
  */
-export function healthRoutes(config: GatewayConfig, sequelize: Sequelize, upstreams: Upstreams): Route[] {
+export function healthRoutes(config: PlatformConfig, sequelize: Sequelize, upstreams: Upstreams): Route[] {
   const probes = Object.entries(addressesOf(GATEWAY_NAME, config)).map(([name, address]) => [name, new HealthProbe(address)] as const);
   const checkAll = reuseFor(CHECKS_REUSED_MS, async () => {
     const database = await sequelize

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { GatewayConfig } from '../config';
+import type { PlatformConfig } from './platform-config';
 import { apiVersion, type Release } from './changelog/parse-changelog';
 import { changelogRoutes } from './changelog-routes';
 import { docsRoutes } from './docs-routes';
@@ -11,7 +11,7 @@ import { declaredIn, type DescribedApi } from './routing/area';
 import type { Upstreams } from './upstreams/upstreams';
 
 interface PlatformDependencies extends DescribedApi {
-  config: GatewayConfig;
+  config: PlatformConfig;
   sequelize: Sequelize;
   upstreams: Upstreams;
   /** CHANGELOG.md's releases, newest first: served as JSON, and the newest dated one is the API's version. */

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { catalogueV1 } from '@libs/contracts';
+import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
@@ -11,13 +11,13 @@ import { getDrug, getDrugFoodInteractions, listDrugs } from './reference-operati
 import { orNull } from './reference-params';
 import { representationOf, sendReference } from './reference-response';
 
-/** Parameters that would set the page size, which the drug list fixes at 50 (docs/REFERENCE.md). */
+/** Parameters that would set the page size, which the drug list fixes (REFERENCE_LIMITS.drugPage; docs/REFERENCE.md). */
 const PAGE_SIZE_PARAMETERS = ['batch_count', 'b'];
 
 function refusePageSize(req: Request): void {
   const given = Object.keys(req.query).find((name) => PAGE_SIZE_PARAMETERS.includes(name.toLowerCase()));
   if (given !== undefined) {
-    throw HttpProblem.invalidParameter(given, 'the drug list has a fixed page size of 50 and it cannot be changed');
+    throw HttpProblem.invalidParameter(given, `the drug list has a fixed page size of ${REFERENCE_LIMITS.drugPage} and it cannot be changed`);
   }
 }
 

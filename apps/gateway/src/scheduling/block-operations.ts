@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { financeApi, schedulingApi, schedulingFields } from '@libs/contracts';
+import { financeApi, SCHEDULING_LIMITS, schedulingApi, schedulingFields } from '@libs/contracts';
 import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryOf } from '../platform/routing/query-fields';
@@ -18,7 +18,7 @@ const overlappingProblem = problemSchema
     appointments: z
       .array(z.object({ id: z.uuid(), status: z.string(), start: schedulingFields.instant, end: schedulingFields.instant }))
       .optional()
-      .meta({ description: 'The appointments in the way (at most 20; overlapping_appointments).' }),
+      .meta({ description: `The appointments in the way (at most ${SCHEDULING_LIMITS.blockOverlapsListed}; overlapping_appointments).` }),
     more: z.int().optional().meta({ description: 'How many more are in the way.' }),
   })
   .meta({ id: 'OverlappingProblem' });

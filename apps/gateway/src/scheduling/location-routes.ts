@@ -2,7 +2,7 @@ import { toLocationJson } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './location-operations';
-import { nextCursorOf, sendVersioned } from './scheduling-response';
+import { nextCursorOf, sendRecord } from './scheduling-response';
 
 /** /api/v1/scheduling/locations. */
 export function locationRoutes(upstreams: Upstreams): Route[] {
@@ -15,14 +15,14 @@ export function locationRoutes(upstreams: Upstreams): Route[] {
 
     route(op.getLocation, async ({ path }, { res, upstream }) => {
       const { location } = await scheduling.call((c) => c.getLocation, { premiseId: path.premiseId }, upstream);
-      sendVersioned(res, location, toLocationJson);
+      sendRecord(res, location, toLocationJson);
     }),
 
     route(op.putLocation, async ({ path, body, expectedVersion }, { res, upstream }) => {
       const request = { premiseId: path.premiseId, timeZone: body.timeZone, expectedVersion };
       const { location, created } = await scheduling.call((c) => c.putLocation, request, upstream);
       if (created) res.location(op.putLocation.path.replace('{premiseId}', path.premiseId));
-      sendVersioned(res, location, toLocationJson, created ? 201 : 200);
+      sendRecord(res, location, toLocationJson, created ? 201 : 200);
     }),
   ];
 }

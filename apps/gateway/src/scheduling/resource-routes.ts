@@ -8,7 +8,7 @@ import { searchsetBundle } from '../reference/fhir/bundle';
 import { schedule } from './fhir/schedule';
 import * as op from './resource-operations';
 import { seesStaff } from './staff-view';
-import { nextCursorOf, returned, sendVersioned } from './scheduling-response';
+import { nextCursorOf, returned, sendRecord } from './scheduling-response';
 
 /** Who staffs a resource is for staff only (the service sends the others an empty list): left out for them. */
 function resourceJsonFor(caller: Caller) {
@@ -46,7 +46,7 @@ export function resourceRoutes(upstreams: Upstreams): Route[] {
       const request = { input, idempotencyKey: headers['Idempotency-Key'] ?? '' };
       const { resource } = await scheduling.call((c) => c.createResource, request, upstream);
       res.location(`${op.createResource.path}/${resource?.id}`);
-      sendVersioned(res, resource, resourceJsonFor(caller), 201);
+      sendRecord(res, resource, resourceJsonFor(caller), 201);
     }),
 
     route(op.updateResource, async ({ path, body, expectedVersion }, { res, caller, upstream }) => {
@@ -59,7 +59,7 @@ export function resourceRoutes(upstreams: Upstreams): Route[] {
         staffUserIds: idList(body.staffUserIds),
       };
       const { resource } = await scheduling.call((c) => c.updateResource, request, upstream);
-      sendVersioned(res, resource, resourceJsonFor(caller));
+      sendRecord(res, resource, resourceJsonFor(caller));
     }),
   ];
 }

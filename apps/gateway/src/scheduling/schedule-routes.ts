@@ -2,7 +2,7 @@ import { toScheduleJson } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './schedule-operations';
-import { sendVersioned } from './scheduling-response';
+import { sendRecord } from './scheduling-response';
 
 /** /api/v1/scheduling/schedules/{id}: weekly rules and date overrides. */
 export function scheduleRoutes(upstreams: Upstreams): Route[] {
@@ -10,13 +10,13 @@ export function scheduleRoutes(upstreams: Upstreams): Route[] {
   return [
     route(op.getWeeklyRules, async ({ path }, { res, upstream }) => {
       const { rules } = await scheduling.call((c) => c.getWeeklyRules, { scheduleId: path.id }, upstream);
-      sendVersioned(res, rules, toScheduleJson);
+      sendRecord(res, rules, toScheduleJson);
     }),
 
     route(op.putWeeklyRules, async ({ path, body, expectedVersion }, { res, upstream }) => {
       const request = { scheduleId: path.id, windows: body.windows, expectedVersion };
       const { rules } = await scheduling.call((c) => c.putWeeklyRules, request, upstream);
-      sendVersioned(res, rules, toScheduleJson);
+      sendRecord(res, rules, toScheduleJson);
     }),
 
     route(op.listOverrides, async ({ path, query }, { res, upstream }) => {
@@ -29,7 +29,7 @@ export function scheduleRoutes(upstreams: Upstreams): Route[] {
       const request = { scheduleId: path.id, localDate: path.localDate, closed: body.closed, windows: body.windows, expectedVersion };
       const { override, created } = await scheduling.call((c) => c.putOverride, request, upstream);
       if (created) res.location(`/api/v1/scheduling/schedules/${path.id}/overrides/${path.localDate}`);
-      sendVersioned(res, override, toScheduleJson, created ? 201 : 200);
+      sendRecord(res, override, toScheduleJson, created ? 201 : 200);
     }),
 
     route(op.deleteOverride, async ({ path, expectedVersion }, { res, upstream }) => {

@@ -2,7 +2,7 @@ import { toServiceJson } from '@libs/contracts';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './service-operations';
-import { nextCursorOf, sendVersioned } from './scheduling-response';
+import { nextCursorOf, sendRecord } from './scheduling-response';
 
 /** /api/v1/scheduling/services. */
 export function serviceRoutes(upstreams: Upstreams): Route[] {
@@ -15,18 +15,18 @@ export function serviceRoutes(upstreams: Upstreams): Route[] {
 
     route(op.getService, async ({ path }, { res, upstream }) => {
       const { service } = await scheduling.call((c) => c.getService, { id: path.id }, upstream);
-      sendVersioned(res, service, toServiceJson);
+      sendRecord(res, service, toServiceJson);
     }),
 
     route(op.createService, async ({ headers, body }, { res, upstream }) => {
       const { service } = await scheduling.call((c) => c.createService, { input: body, idempotencyKey: headers['Idempotency-Key'] ?? '' }, upstream);
       res.location(`${op.createService.path}/${service?.id}`);
-      sendVersioned(res, service, toServiceJson, 201);
+      sendRecord(res, service, toServiceJson, 201);
     }),
 
     route(op.updateService, async ({ path, body, expectedVersion }, { res, upstream }) => {
       const { service } = await scheduling.call((c) => c.updateService, { ...body, id: path.id, expectedVersion }, upstream);
-      sendVersioned(res, service, toServiceJson);
+      sendRecord(res, service, toServiceJson);
     }),
   ];
 }

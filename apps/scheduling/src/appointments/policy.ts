@@ -1,12 +1,11 @@
-import type { schedulingV1 } from '@libs/contracts';
+import { SCHEDULING_LIMITS, type schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, ProblemError } from '@libs/grpc';
 import { MS_PER_MINUTE } from '../time/zoned-time';
 
 /** A service's booking rules (the contract's Policy), snapshotted on each appointment when it is made. */
 export type Policy = schedulingV1.Policy;
 
-/** How long after a no-show was marked it may be reverted. */
-export const NO_SHOW_REVERT_HOURS = 24;
+const { noShowRevertHours } = SCHEDULING_LIMITS;
 
 export const RULES = [
   'min_notice',
@@ -77,8 +76,8 @@ export function checkNoShow(policy: Policy, timing: Timing): void {
   if (timing.now < from) throw policyRefusal('no_show_grace', `a no-show can be marked ${policy.noShowGraceMinutes} minutes after the start`, from);
 }
 
-/** A no-show may be reverted (the student came after all) within a day of marking it. */
+/** A no-show may be reverted (the student came after all) within noShowRevertHours of marking it. */
 export function checkNoShowRevert(timing: { now: number; markedAt: number }): void {
-  const until = timing.markedAt + NO_SHOW_REVERT_HOURS * 3_600_000;
-  if (timing.now > until) throw policyRefusal('no_show_revert_window', `a no-show can be reverted within ${NO_SHOW_REVERT_HOURS} hours`, until);
+  const until = timing.markedAt + noShowRevertHours * 3_600_000;
+  if (timing.now > until) throw policyRefusal('no_show_revert_window', `a no-show can be reverted within ${noShowRevertHours} hours`, until);
 }

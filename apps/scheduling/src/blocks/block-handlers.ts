@@ -17,9 +17,7 @@ import { findResource } from '../resources/resource-store';
 import { parseInstant, timeChecks } from '../time/time-input';
 import { formatInstant } from '../time/zoned-time';
 
-const MAX_BLOCK_DAYS = SCHEDULING_LIMITS.blockDays;
-/** Appointments named in a 409: enough to act on, few enough for the answer's trailer. */
-const LISTED = 20;
+const { blockDays: MAX_BLOCK_DAYS, blockOverlapsListed: LISTED } = SCHEDULING_LIMITS;
 
 interface BlockRow {
   id: string;

@@ -1,7 +1,7 @@
 /**
- * Every limit of the API's input, in one place: the gateway validates and
- * documents requests from these, and the services that check their input
- * again use the same numbers. Change a limit here and both follow.
+ * Every limit a client meets, in one place: of the API's input, and of how often or how much it may ask. The
+ * gateway validates and documents requests from these, and the services that check their input again use the
+ * same numbers. Change a limit here and both follow.
  */
 
 /** A whole-number query parameter: its range and the value used when it is absent. */
@@ -92,6 +92,10 @@ export const SCHEDULING_LIMITS = {
   localTimeLength: 5,
   /** Longest block. */
   blockDays: 366,
+  /** Appointments a block's 409 names when they are in its way: enough to act on, few enough for the answer. */
+  blockOverlapsListed: 20,
+  /** How long after it was marked a no-show may be reverted (the student came after all). */
+  noShowRevertHours: 24,
   /** Longest range of one slot search. */
   slotRangeDays: 31,
   /** Weekly windows of a schedule (up to 12 a day), and windows of one date's override. */
@@ -126,6 +130,12 @@ export const POLICY_BOUNDS = {
   noShowGraceMinutes: { min: 0, max: 1_440 },
 } as const satisfies Record<string, Bounds>;
 
+/**
+ * The most body an operation that needs no key (register, login) reads: whoever sends it has shown no key, and
+ * credentials fit in a few hundred bytes.
+ */
+export const PUBLIC_BODY_LIMIT_BYTES = 4_096;
+
 export const IDENTITY_LIMITS = {
   /** Users per page of the admin's list. */
   userPage: { min: 1, max: 500, default: 100 },
@@ -133,6 +143,24 @@ export const IDENTITY_LIMITS = {
   passwordMinLength: 8,
   passwordMaxLength: 128,
   keyNameMaxLength: 100,
+  /** The window over which sign-ins and registrations are counted; past a limit, 429 until it ends. */
+  throttleWindowMinutes: 15,
+  /** Failed sign-ins per account in a window. */
+  loginFailuresPerAccount: 5,
+  /** Per client address the bar is higher: many people can share one address, but a password sprayer shows up here. */
+  loginFailuresPerAddress: 50,
+  /**
+   * Registrations per client address in a window: each costs a scrypt hash and adds an account, so an unthrottled
+   * script could spend the gateway's CPU and fill the users table. A class behind one address still gets a good number.
+   */
+  registrationsPerAddress: 20,
+  /** Live keys an account may hold (409 beyond): more is almost always a leak in the making. */
+  liveKeys: 20,
+  /**
+   * Keys an account may create in any 24 hours, revoked ones included (429 beyond): each new key starts with a full
+   * rate bucket and a fresh daily quota, so creating and revoking keys in a loop would otherwise lift every limit.
+   */
+  keysCreatedPerDay: 20,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const WEBHOOK_LIMITS = {

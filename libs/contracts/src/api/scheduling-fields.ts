@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import { epochOfInstant, instantPattern } from './instant-pattern';
 import { DATE_YEARS, SCHEDULING_LIMITS } from './limits';
 import { yearsPattern } from './year-pattern';
 
@@ -13,7 +14,7 @@ import { yearsPattern } from './year-pattern';
 // The shapes, with the years the API takes (DATE_YEARS), as patterns without flags, so that the OpenAPI document
 // can state them (the *_SHAPE schemas below); the calendar checks the functions make are what `format` means.
 const YEAR = yearsPattern(DATE_YEARS);
-const INSTANT = new RegExp(`^(${YEAR}-\\d{2}-\\d{2})[Tt]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:[Zz]|[+-]\\d{2}:\\d{2})$`);
+const INSTANT = instantPattern(DATE_YEARS);
 export const LOCAL_DATE = new RegExp(`^(${YEAR})-(\\d{2})-(\\d{2})$`);
 /** What parseInstant and isLocalDate take, as JSON Schema. */
 export const INSTANT_SHAPE = { type: 'string', format: 'date-time', pattern: INSTANT.source } as const;
@@ -37,15 +38,7 @@ export function isLocalDate(value: string): boolean {
 }
 
 /** Epoch ms of an ISO 8601 instant with an offset or Z, or undefined. */
-export function parseInstant(value: string): number | undefined {
-  const match = INSTANT.exec(value);
-  if (!match || !isLocalDate(match[1])) return undefined;
-  try {
-    return Temporal.Instant.from(value).epochMilliseconds;
-  } catch {
-    return undefined;
-  }
-}
+export const parseInstant = (value: string): number | undefined => epochOfInstant(value, INSTANT);
 
 /** Minute of the day of "HH:MM" (00:00..23:59, and 24:00 when `endOfDay` is allowed), or undefined. */
 export function parseLocalTime(value: string, options: { endOfDay: boolean }): number | undefined {

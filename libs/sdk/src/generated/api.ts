@@ -636,6 +636,30 @@ export interface paths {
         patch: operations["resolvePayment"];
         trace?: never;
     };
+    "/api/v1/finance/students/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A student's financial statement with its running balance
+         * @description Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         */
+        get: operations["getStudentStatement"];
+        put?: never;
+        /**
+         * Post a charge (debit) or a credit to a statement
+         * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
+         */
+        post: operations["addStatementLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/finance/accounts": {
         parameters: {
             query?: never;
@@ -658,30 +682,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/v1/finance/accounts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One account
-         * @description Requires an API key with the `finance:records:read` permission (roles: bursar, admin).
-         */
-        get: operations["getAccount"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change a account
-         * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
-         */
-        patch: operations["updateAccount"];
         trace?: never;
     };
     "/api/v1/finance/categories": {
@@ -708,30 +708,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/finance/categories/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One categorie
-         * @description Requires an API key with the `finance:records:read` permission (roles: bursar, admin).
-         */
-        get: operations["getCategory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change a categorie
-         * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
-         */
-        patch: operations["updateCategory"];
-        trace?: never;
-    };
     "/api/v1/finance/registration-numbers": {
         parameters: {
             query?: never;
@@ -750,26 +726,6 @@ export interface paths {
          * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
          */
         post: operations["createRegistrationNumber"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/finance/registration-numbers/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One registration number
-         * @description Requires an API key with the `finance:records:read` permission (roles: bursar, admin).
-         */
-        get: operations["getRegistrationNumber"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -800,6 +756,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/finance/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account
+         * @description Requires an API key with the `finance:records:read` permission (roles: bursar, admin).
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a account
+         * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/api/v1/finance/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One categorie
+         * @description Requires an API key with the `finance:records:read` permission (roles: bursar, admin).
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a categorie
+         * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
+    "/api/v1/finance/registration-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One registration number
+         * @description Requires an API key with the `finance:records:read` permission (roles: bursar, admin).
+         */
+        get: operations["getRegistrationNumber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/finance/students/{id}": {
         parameters: {
             query?: never;
@@ -822,30 +846,6 @@ export interface paths {
          * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
          */
         patch: operations["updateStudent"];
-        trace?: never;
-    };
-    "/api/v1/finance/students/{id}/statement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A student's financial statement with its running balance
-         * @description Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
-         */
-        get: operations["getStudentStatement"];
-        put?: never;
-        /**
-         * Post a charge (debit) or a credit to a statement
-         * @description Requires an API key with the `finance:write` permission (roles: bursar, admin).
-         */
-        post: operations["addStatementLine"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/v1/appointments": {
@@ -2944,6 +2944,26 @@ export interface components {
             /** Format: uuid */
             accountId?: string;
         };
+        StatementLine: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            studentId: string;
+            semesterId: string | null;
+            /** Format: date */
+            date: string;
+            description: string;
+            /** @description Minor units (cents). Money owed. */
+            debit: number;
+            /** @description Minor units (cents). Money paid. */
+            credit: number;
+            /** @description Minor units (cents). Running balance (credits minus debits) up to this line. */
+            balance: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Account: {
             /** Format: uuid */
             id: string;
@@ -2989,26 +3009,6 @@ export interface components {
             updatedAt: string;
             /** @description Grows with every update; the ETag carries it. */
             version: number;
-        };
-        StatementLine: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            studentId: string;
-            semesterId: string | null;
-            /** Format: date */
-            date: string;
-            description: string;
-            /** @description Minor units (cents). Money owed. */
-            debit: number;
-            /** @description Minor units (cents). Money paid. */
-            credit: number;
-            /** @description Minor units (cents). Running balance (credits minus debits) up to this line. */
-            balance: number;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /** @description A student’s booking of a service with a resource. `status`: held, booked, checked_in, fulfilled, noshow, cancelled, entered_in_error; `fhirStatus` is its FHIR R4 Appointment.status. `sequence` is the iCalendar SEQUENCE. Absent values are null. */
         Appointment: {
@@ -8237,6 +8237,260 @@ export interface operations {
             };
         };
     };
+    getStudentStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Student id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lines in (date, creation) order. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        studentId: string;
+                        lines: components["schemas"]["StatementLine"][];
+                        /** @description The last line’s balance; 0 when empty. */
+                        balance: number;
+                    };
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such student (or not yours). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addStatementLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Student id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    date: string;
+                    description: string;
+                    debit?: number;
+                    credit?: number;
+                    semesterId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new line. */
+            201: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementLine"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such student. */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAccounts: {
         parameters: {
             query?: never;
@@ -8368,6 +8622,672 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All of them (these tables are small). */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["FinanceCategory"][];
+                    };
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names it. */
+            201: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The path of the new record. */
+                    Location?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FinanceCategory"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRegistrationNumbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All of them (these tables are small). */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["RegistrationNumber"][];
+                    };
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createRegistrationNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names it. */
+            201: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The path of the new record. */
+                    Location?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationNumber"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All of them (these tables are small). */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Student"][];
+                    };
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createStudent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    registrationNumberId: string;
+                    userId?: string;
+                    currentProgramLevelId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names it. */
+            201: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The path of the new record. */
+                    Location?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Student"];
                 };
             };
             /** @description The request is malformed; `errors` names each bad field or parameter. */
@@ -8727,227 +9647,6 @@ export interface operations {
             };
         };
     };
-    listCategories: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description All of them (these tables are small). */
-            200: {
-                headers: {
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["FinanceCategory"][];
-                    };
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    createCategory: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created; `Location` names it. */
-            201: {
-                headers: {
-                    /** @description The record version, e.g. `"3"`. */
-                    ETag?: string;
-                    /** @description The path of the new record. */
-                    Location?: string;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FinanceCategory"];
-                };
-            };
-            /** @description The request is malformed; `errors` names each bad field or parameter. */
-            400: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
-            409: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getCategory: {
         parameters: {
             query?: never;
@@ -9215,227 +9914,6 @@ export interface operations {
             };
         };
     };
-    listRegistrationNumbers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description All of them (these tables are small). */
-            200: {
-                headers: {
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["RegistrationNumber"][];
-                    };
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    createRegistrationNumber: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    number: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created; `Location` names it. */
-            201: {
-                headers: {
-                    /** @description The record version, e.g. `"3"`. */
-                    ETag?: string;
-                    /** @description The path of the new record. */
-                    Location?: string;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RegistrationNumber"];
-                };
-            };
-            /** @description The request is malformed; `errors` names each bad field or parameter. */
-            400: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
-            409: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getRegistrationNumber: {
         parameters: {
             query?: never;
@@ -9502,230 +9980,6 @@ export interface operations {
             };
             /** @description No such record (or not yours). */
             404: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listStudents: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description All of them (these tables are small). */
-            200: {
-                headers: {
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["Student"][];
-                    };
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    createStudent: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** Format: uuid */
-                    registrationNumberId: string;
-                    userId?: string;
-                    currentProgramLevelId?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created; `Location` names it. */
-            201: {
-                headers: {
-                    /** @description The record version, e.g. `"3"`. */
-                    ETag?: string;
-                    /** @description The path of the new record. */
-                    Location?: string;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Student"];
-                };
-            };
-            /** @description The request is malformed; `errors` names each bad field or parameter. */
-            400: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
-            409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
@@ -9994,260 +10248,6 @@ export interface operations {
             };
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getStudentStatement: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Student id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Lines in (date, creation) order. */
-            200: {
-                headers: {
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        studentId: string;
-                        lines: components["schemas"]["StatementLine"][];
-                        /** @description The last line’s balance; 0 when empty. */
-                        balance: number;
-                    };
-                };
-            };
-            /** @description The request is malformed; `errors` names each bad field or parameter. */
-            400: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such student (or not yours). */
-            404: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
-            429: {
-                headers: {
-                    /** @description Seconds until a retry can succeed. */
-                    "Retry-After"?: number;
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
-            "4XX": {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
-            default: {
-                headers: {
-                    /** @description Seconds to wait before retrying (with 503). */
-                    "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    addStatementLine: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Student id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** Format: date */
-                    date: string;
-                    description: string;
-                    debit?: number;
-                    credit?: number;
-                    semesterId?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The new line. */
-            201: {
-                headers: {
-                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
-                    RateLimit?: string;
-                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StatementLine"];
-                };
-            };
-            /** @description The request is malformed; `errors` names each bad field or parameter. */
-            400: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No API key, or an unknown or revoked one. */
-            401: {
-                headers: {
-                    /** @description `Bearer realm="api"`. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key is valid but its role lacks the permission. */
-            403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such student. */
-            404: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;

@@ -2,9 +2,10 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { z } from 'zod';
+import { PUBLIC_BODY_LIMIT_BYTES } from '@libs/contracts';
 import { HttpProblem, problemHandler } from '@libs/http-problems';
 import { createLogger } from '@libs/logging';
-import { deferredJsonBody, parseBody, PUBLIC_BODY_LIMIT_BYTES } from './json-body';
+import { deferredJsonBody, parseBody } from './json-body';
 
 const LIMIT = 65_536;
 

@@ -1,13 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { fieldErrorsOf } from '@libs/contracts';
+import { fieldErrorsOf, PUBLIC_BODY_LIMIT_BYTES } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
-
-/**
- * The most a public operation (register, login) reads: whoever sends it has
- * shown no key, and credentials fit in a few hundred bytes.
- */
-export const PUBLIC_BODY_LIMIT_BYTES = 4_096;
 
 type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 

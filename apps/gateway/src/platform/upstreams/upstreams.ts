@@ -3,7 +3,7 @@ import { auditV1, catalogueV1, financeV1, notificationsV1, referenceV1, scheduli
 import { ActorSigner, createClient } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import { GATEWAY_NAME, GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
-import type { GatewayConfig } from '../../config';
+import type { PlatformConfig } from '../platform-config';
 import { AnswerCache } from './answer-cache';
 import { Upstream } from './upstream';
 
@@ -23,7 +23,7 @@ export interface Upstreams extends ServiceUpstreams {
   catalogue: Upstream<catalogueV1.CatalogueServiceClient>;
 }
 
-export function connectUpstreams(config: GatewayConfig, logger: Logger): Upstreams {
+export function connectUpstreams(config: PlatformConfig, logger: Logger): Upstreams {
   const options = {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,

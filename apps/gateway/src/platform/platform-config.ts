@@ -1,0 +1,19 @@
+import type { GrpcServiceName } from '@libs/topology';
+
+/**
+ * What platform/ reads of the gateway's configuration, declared here so that platform/ depends on no area: the
+ * composition root passes the gateway's own configuration (config.ts, which also reads identity's variables), and
+ * that has these among the rest.
+ */
+export type PlatformConfig = {
+  /** Where each gRPC service answers (`REFERENCE_ADDR`, …). */
+  readonly [name in GrpcServiceName as `${Uppercase<name>}_ADDR`]: string;
+} & {
+  readonly INTERNAL_AUTH_SECRET: string;
+  readonly UPSTREAM_TIMEOUT_MS: number;
+  readonly BREAKER_RESET_MS: number;
+  readonly REFERENCE_CACHE_TTL_MS: number;
+  readonly REFERENCE_CACHE_MAX: number;
+  readonly REFERENCE_CACHE_MAX_BYTES: number;
+  readonly PUBLIC_BASE_URL?: string;
+};
