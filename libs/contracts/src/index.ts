@@ -5,7 +5,7 @@ export * as financeV1 from './generated/finance/v1/finance';
 export * as auditV1 from './generated/audit/v1/audit';
 export * as schedulingV1 from './generated/scheduling/v1/scheduling';
 export * as notificationsV1 from './generated/notifications/v1/notifications';
-export { auditEventSchema, type AuditEvent } from './audit-event';
+export { auditEventFields, auditEventSchema, type AuditEvent } from './audit-event';
 export { EVENT_TYPES, PING_OBJECT, entityPath, isEventType, type EventSource, type EventType, type EventTypeDeclaration } from './event-types';
 export { canonicalJson } from './canonical-json';
 export { DEMO_USER_IDS } from './demo-users';
