@@ -7,3 +7,4 @@ export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
 export { PassiveChecks } from './passive-checks';
 export { watchSubscription, type QueueState } from './watch-subscription';
 export { QueueWitness, type QueueObservation } from './queue-witness';
+export { DEFAULT_STORE_RETRY, parseEventMessage, storePatiently, type StoreRetryOptions } from './event-message';

@@ -1,19 +1,11 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { Sequelize } from 'sequelize';
-import type { ConsumerOutcome, EventStream } from '@libs/bus';
-import { isContentError } from '@libs/db';
+import { parseEventMessage, storePatiently, type ConsumerOutcome, type EventStream, type StoreRetryOptions } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { objectOf } from '../events/event-object';
 import { storeAndFanOut } from '../events/fan-out';
 import { eventLag, eventsRejected, eventsStored } from '../metrics';
-import { notifiedEventSchema, type NotifiedEvent } from './notified-event';
-
-export interface StoreRetryOptions {
-  initialDelayMs: number;
-  maxDelayMs: number;
-}
-
-const DEFAULT_RETRY: StoreRetryOptions = { initialDelayMs: 100, maxDelayMs: 5_000 };
+import { notifiedEventSchema } from './notified-event';
 
 export interface EventHandling {
   sequelize: Sequelize;
@@ -34,9 +26,13 @@ export interface EventHandling {
  */
 export function eventMessageHandler(stream: EventStream, handling: EventHandling) {
   const { sequelize, logger } = handling;
-  const retry = handling.retry ?? DEFAULT_RETRY;
 
-  async function storePatiently(event: NotifiedEvent): Promise<ConsumerOutcome> {
+  return async (message: ConsumeMessage): Promise<ConsumerOutcome> => {
+    const event = parseEventMessage(message, notifiedEventSchema, logger);
+    if (!event) {
+      eventsRejected.inc();
+      return 'reject';
+    }
     const stored = {
       eventId: event.eventId,
       type: event.action,
@@ -45,41 +41,13 @@ export function eventMessageHandler(stream: EventStream, handling: EventHandling
       subjects: event.subjects,
       object: objectOf(event, handling.publicApiUrl),
     };
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const { outcome, deliveries } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
-        eventsStored.inc({ outcome });
-        if (outcome === 'stored') eventLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
-        if (deliveries > 0) handling.queued();
-        logger.debug({ eventId: event.eventId, outcome, deliveries }, 'event handled');
-        return 'ack';
-      } catch (error) {
-        if (isContentError(error)) {
-          logger.error({ err: error, eventId: event.eventId }, 'the database refuses this event; returning it to the queue');
-          return 'retry';
-        }
-        const delay = Math.min(retry.initialDelayMs * 2 ** attempt, retry.maxDelayMs);
-        logger.warn({ err: error, eventId: event.eventId, attempt, delayMs: delay }, 'cannot store the event yet; holding it');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  }
-
-  return async (message: ConsumeMessage): Promise<ConsumerOutcome> => {
-    let body: unknown;
-    try {
-      body = JSON.parse(message.content.toString('utf8'));
-    } catch {
-      logger.error({ messageId: message.properties.messageId }, 'event message is not JSON; dead-lettering it');
-      eventsRejected.inc();
-      return 'reject';
-    }
-    const parsed = notifiedEventSchema.safeParse(body);
-    if (!parsed.success) {
-      logger.error({ messageId: message.properties.messageId, problem: parsed.error.issues[0] }, 'event message is not a valid event; dead-lettering it');
-      eventsRejected.inc();
-      return 'reject';
-    }
-    return storePatiently(parsed.data);
+    const store = async () => {
+      const { outcome, deliveries } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
+      eventsStored.inc({ outcome });
+      if (outcome === 'stored') eventLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
+      if (deliveries > 0) handling.queued();
+      logger.debug({ eventId: event.eventId, outcome, deliveries }, 'event handled');
+    };
+    return storePatiently(event.eventId, store, logger, handling.retry);
   };
 }
