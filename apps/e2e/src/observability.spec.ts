@@ -76,13 +76,15 @@ describe('metrics, tracing, compression and the changelog', () => {
     // With an OTLP endpoint configured, every hop exports its span of that one trace.
     const spans = await waitFor('the spans of every hop to be exported', async () => {
       const ofTrace = collector.spans.filter((span) => span.traceId === traceId);
-      return new Set(ofTrace.map((span) => span.service)).size === 3 ? ofTrace : undefined;
+      const services = new Set(ofTrace.map((span) => span.service));
+      return ['gateway', 'finance', 'audit', 'notifications'].every((service) => services.has(service)) ? ofTrace : undefined;
     });
     expect(spans.map(({ service, name }) => ({ service, name }))).toEqual(
       expect.arrayContaining([
         { service: 'gateway', name: 'POST /api/v1/transactions' },
         { service: 'finance', name: 'CreateTransaction' },
         { service: 'audit', name: `${system.namespace}.audit.finance-events process` },
+        { service: 'notifications', name: `${system.namespace}.notifications.finance-events process` },
       ]),
     );
   });
