@@ -20,6 +20,8 @@ const policyJson = z.object({
   rescheduleCutoffMinutes: z.int(),
   checkInWindowMinutes: z.int(),
   noShowGraceMinutes: z.int(),
+  maxActivePerStudent: z.int(),
+  maxHoldsPerStudent: z.int(),
 });
 const toPolicyJson = (policy: schedulingV1.Policy | undefined): z.infer<typeof policyJson> | null =>
   policy === undefined ? null : { ...policy };

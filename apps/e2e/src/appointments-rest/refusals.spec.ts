@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_USER_IDS } from '@libs/contracts';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { raiseKeyLimits, startSystem, type RunningSystem } from '@libs/testing';
 import { api } from '../http';
 import { anotherStudent, APPOINTMENTS, freeSlots, openClinic, SchedulingCaller, type Clinic } from './appointment-helpers';
 
@@ -83,6 +83,38 @@ describe('appointment refusals through the gateway', () => {
     // Staff may still, flagged late.
     const cancelled = await post(system.keys.clinician, `${APPOINTMENTS}/${booked.id}/cancel`, { reasonCode: 'prov', reasonText: 'pharmacist ill' });
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancellation: { reasonCode: 'prov', reasonText: 'pharmacist ill', late: true, cancelledByRole: 'clinician' } });
+  });
+
+  it("a student holds and books a service only up to its caps (422 naming the rule), even all at once; staff book past them", async () => {
+    const capped = await openClinic(system, caller, { code: 'PRM-0040', policy: { maxActivePerStudent: 3, maxHoldsPerStudent: 2 } });
+    const slots = await freeSlots(system, capped);
+    const greedy = await anotherStudent(system);
+    const take = (path: string, slot: { slotToken: string }, key = greedy.key) => post(key, path, { slotToken: slot.slotToken });
+
+    const firstHold = await take(`${APPOINTMENTS}/holds`, slots[0]);
+    expect(firstHold.status).toBe(201);
+    expect((await take(`${APPOINTMENTS}/holds`, slots[1])).status).toBe(201);
+    const thirdHold = await take(`${APPOINTMENTS}/holds`, slots[2]);
+    expect(thirdHold).toMatchObject({ status: 422, body: { type: problem('policy'), rule: 'max_holds_per_student', cap: 2 } });
+    expect((await take(APPOINTMENTS, slots[2])).status).toBe(201);
+    const fourth = await take(APPOINTMENTS, slots[3]);
+    expect(fourth).toMatchObject({ status: 422, body: { type: problem('policy'), rule: 'max_active_per_student', cap: 3 } });
+    // A refusal takes nothing: the slot is still offered.
+    expect((await freeSlots(system, capped)).map((slot) => slot.start)).toContain(slots[3].start);
+
+    // Staff may book past the caps for the student; once both that and a hold are gone, the student has room again.
+    const byStaff = await post(system.keys.clinician, APPOINTMENTS, { slotToken: slots[3].slotToken, studentId: greedy.userId });
+    expect(byStaff.status).toBe(201);
+    expect((await post(system.keys.clinician, `${APPOINTMENTS}/${byStaff.body.id}/cancel`, { reasonCode: 'prov' })).status).toBe(200);
+    expect((await post(greedy.key, `${APPOINTMENTS}/${firstHold.body.id}/release`)).status).toBe(200);
+    expect((await take(APPOINTMENTS, slots[4])).status).toBe(201);
+
+    // Eight bookings at once by a new student (whose key may have that many in flight): the caps hold under concurrency.
+    const racer = await anotherStudent(system);
+    await raiseKeyLimits(system.gatewayUrl, system.keys.admin, [racer.key]);
+    const answers = await Promise.all(slots.slice(5, 13).map((slot) => take(APPOINTMENTS, slot, racer.key)));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status !== 201).map((answer) => [answer.status, answer.body.rule])).toEqual(Array(5).fill([422, 'max_active_per_student']));
   });
 
   it('confirming an expired hold is a 410 with when it expired', async () => {

@@ -1,4 +1,4 @@
-import { catalogueV1, DEMO_USER_IDS, schedulingV1 } from '@libs/contracts';
+import { catalogueV1, DEMO_USER_IDS, POLICY_BOUNDS, schedulingV1 } from '@libs/contracts';
 import { ActorSigner, callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type Problem, type ServiceError, type UnaryMethod } from '@libs/grpc';
 import type { RunningSystem } from '@libs/testing';
 
@@ -91,6 +91,9 @@ export const TEST_POLICY: schedulingV1.Policy = {
   rescheduleCutoffMinutes: 120,
   checkInWindowMinutes: 30,
   noShowGraceMinutes: 15,
+  // The most the bounds allow: specs that book many times as one student are not about the caps (student-caps.spec.ts is).
+  maxActivePerStudent: POLICY_BOUNDS.maxActivePerStudent.max,
+  maxHoldsPerStudent: POLICY_BOUNDS.maxHoldsPerStudent.max,
 };
 
 /**

@@ -28,8 +28,9 @@ export const illegalTransitionProblem = refusal('IllegalTransitionProblem', {
 export const holdExpiredProblem = refusal('HoldExpiredProblem', { expiredAt: schedulingFields.instant.optional() });
 
 export const policyProblem = refusal('PolicyProblem', {
-  rule: z.string().optional().meta({ description: 'The rule that refused: min_notice, beyond_horizon, cancel_cutoff, …' }),
-  limit: schedulingFields.instant.optional().meta({ description: 'The instant the rule turns.' }),
+  rule: z.string().optional().meta({ description: 'The rule that refused: min_notice, beyond_horizon, cancel_cutoff, max_active_per_student, …' }),
+  limit: schedulingFields.instant.optional().meta({ description: 'The instant the rule turns (time rules).' }),
+  cap: z.int().optional().meta({ description: "The policy's cap that was reached (max_active_per_student, max_holds_per_student)." }),
 });
 
 export const REFUSALS = {
@@ -37,5 +38,5 @@ export const REFUSALS = {
   conflict: named('The slot was taken meanwhile (`alternatives`), the student is busy then, or the Idempotency-Key was used with another request.', slotTakenProblem),
   illegalTransition: named('Not allowed from the current status (`currentStatus`, `allowedFrom`).', illegalTransitionProblem),
   holdExpired: named('The hold expired (`expiredAt`).', holdExpiredProblem),
-  policy: named('A policy rule refused (`rule`, `limit`).', policyProblem),
+  policy: named('A policy rule refused (`rule`, and `limit` or `cap`).', policyProblem),
 };

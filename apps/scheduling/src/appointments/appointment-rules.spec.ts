@@ -11,6 +11,8 @@ const POLICY: Policy = {
   rescheduleCutoffMinutes: 12 * 60,
   checkInWindowMinutes: 30,
   noShowGraceMinutes: 15,
+  maxActivePerStudent: 4,
+  maxHoldsPerStudent: 2,
 };
 const START = Date.parse('2027-01-05T10:00:00Z');
 const at = (minutesFromStart: number) => ({ now: START + minutesFromStart * 60_000, start: START, end: START + 30 * 60_000 });

@@ -11,6 +11,7 @@ import { toAppointment } from './appointment-row';
 import { nextStatus } from './appointment-states';
 import { insertAppointment, moveAppointment, reclaimExpiredHolds, recordChange } from './appointment-store';
 import { checkReschedule } from './policy';
+import { checkStudentCaps } from './student-caps';
 
 /** A write the exclusion constraints refused, carried out of its transaction (answeringRefusals, below). */
 class SlotRefused extends Error {
@@ -69,6 +70,7 @@ export function bookingHandlers(deps: SchedulingDeps) {
     const codec = status === 'held' ? schedulingV1.HoldSlotResponse : schedulingV1.BookAppointmentResponse;
     const { placement } = slot;
     return answeringRefusals(slot, () => writeTransaction(deps, { method, key: idempotencyKey, request: fields, codec, actor, context }, async (transaction) => {
+      if (!isStaff(actor)) await checkStudentCaps(sequelize, transaction, { studentId, serviceId: slot.service.id, policy: slot.service.policy, status });
       await reclaimExpiredHolds(sequelize, transaction, context, { ...placement, studentId });
       const row = await insertAppointment(sequelize, transaction, {
         placement,

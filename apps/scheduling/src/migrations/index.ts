@@ -1,5 +1,6 @@
 import type { Migration } from '@libs/db';
 import { m0001Scheduling } from './0001-scheduling';
+import { m0002StudentCaps } from './0002-student-caps';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Scheduling];
+export const migrations: Migration[] = [m0001Scheduling, m0002StudentCaps];

@@ -105,10 +105,11 @@ export const SCHEDULING_LIMITS = {
   reasonText: 500,
 } as const satisfies Record<string, number | IntegerRange>;
 
-/** An inclusive range of whole numbers. */
+/** An inclusive range of whole numbers, and the value an omitted field takes (none: the field is required). */
 export interface Bounds {
   min: number;
   max: number;
+  default?: number;
 }
 
 /** A service's shape, in minutes (docs/SCHEDULING.md, "Policies"). */
@@ -128,6 +129,13 @@ export const POLICY_BOUNDS = {
   rescheduleCutoffMinutes: { min: 0, max: 43_200 },
   checkInWindowMinutes: { min: 0, max: 1_440 },
   noShowGraceMinutes: { min: 0, max: 1_440 },
+  /**
+   * Per-student caps (OWASP API6): without them one student key could hold or book every slot of a resource up to
+   * its horizon. Four live appointments of one service cover a weekly series a month ahead; two holds cover
+   * comparing times. They came after the other fields, so a request may omit them and gets these.
+   */
+  maxActivePerStudent: { min: 1, max: 100, default: 4 },
+  maxHoldsPerStudent: { min: 1, max: 20, default: 2 },
 } as const satisfies Record<string, Bounds>;
 
 /**

@@ -17,6 +17,13 @@ describe('scheduling request bodies', () => {
     }
   });
 
+  it('gives an omitted per-student cap its default, and still requires the other fields', () => {
+    const withoutCaps = Object.fromEntries(Object.entries(POLICY).filter(([field]) => !field.endsWith('PerStudent')));
+    expect(policy.parse(withoutCaps)).toMatchObject({ maxActivePerStudent: POLICY_BOUNDS.maxActivePerStudent.default, maxHoldsPerStudent: POLICY_BOUNDS.maxHoldsPerStudent.default });
+    const withoutHorizon = Object.fromEntries(Object.entries(POLICY).filter(([field]) => field !== 'horizonDays'));
+    expect(fields(policy.safeParse(withoutHorizon))).toEqual([{ field: 'horizonDays', message: 'must be an integer from 1 to 730' }]);
+  });
+
   it('takes a service shape within its bounds, and names every bad field', () => {
     const shape = Object.fromEntries(Object.entries(SERVICE_SHAPE_BOUNDS).map(([field, { max }]) => [field, max]));
     expect(newService.safeParse({ name: 'Consultation', ...shape, policy: POLICY }).success).toBe(true);

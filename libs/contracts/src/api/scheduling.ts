@@ -60,15 +60,17 @@ export const newResource = z
 
 export const resourcePatch = patchOf(resourceFields).meta({ id: 'ResourcePatch' });
 
+const withDefault = (bounds: Bounds) => (bounds.default === undefined ? integerIn(bounds) : integerIn(bounds).default(bounds.default));
+
 export const policy = z
   .object(
-    Object.fromEntries(Object.entries(POLICY_BOUNDS).map(([field, bounds]) => [field, integerIn(bounds)])) as {
-      [K in keyof typeof POLICY_BOUNDS]: z.ZodInt;
+    Object.fromEntries(Object.entries(POLICY_BOUNDS).map(([field, bounds]) => [field, withDefault(bounds)])) as {
+      [K in keyof typeof POLICY_BOUNDS]: (typeof POLICY_BOUNDS)[K] extends { default: number } ? z.ZodDefault<z.ZodInt> : z.ZodInt;
     },
     { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an object') },
   )
   .strict()
-  .meta({ id: 'Policy', description: 'The booking rules (docs/SCHEDULING.md, "Policies"); every field is required.' });
+  .meta({ id: 'Policy', description: 'The booking rules (docs/SCHEDULING.md, "Policies"); every field without a default is required.' });
 
 const serviceFields = {
   name,

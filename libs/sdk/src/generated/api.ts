@@ -3039,6 +3039,8 @@ export interface components {
                 rescheduleCutoffMinutes: number;
                 checkInWindowMinutes: number;
                 noShowGraceMinutes: number;
+                maxActivePerStudent: number;
+                maxHoldsPerStudent: number;
             } | null;
             bookedBy: string;
             cancellation: {
@@ -3116,14 +3118,16 @@ export interface components {
                 field: string;
                 message: string;
             }[];
-            /** @description The rule that refused: min_notice, beyond_horizon, cancel_cutoff, … */
+            /** @description The rule that refused: min_notice, beyond_horizon, cancel_cutoff, max_active_per_student, … */
             rule?: string;
             /**
              * Format: date-time
-             * @description The instant the rule turns.
+             * @description The instant the rule turns (time rules).
              * @example 2027-03-08T09:00:00-05:00
              */
             limit?: string;
+            /** @description The policy's cap that was reached (max_active_per_student, max_holds_per_student). */
+            cap?: number;
         };
         SlotRequest: {
             /** @description The `slotToken` of a free slot from a slot search, unchanged: the service checks its signature. */
@@ -3312,6 +3316,8 @@ export interface components {
                 rescheduleCutoffMinutes: number;
                 checkInWindowMinutes: number;
                 noShowGraceMinutes: number;
+                maxActivePerStudent: number;
+                maxHoldsPerStudent: number;
             } | null;
             active: boolean;
             version: number;
@@ -3330,7 +3336,7 @@ export interface components {
             bufferAfterMinutes?: number;
             policy: components["schemas"]["Policy"];
         };
-        /** @description The booking rules (docs/SCHEDULING.md, "Policies"); every field is required. */
+        /** @description The booking rules (docs/SCHEDULING.md, "Policies"); every field without a default is required. */
         Policy: {
             minNoticeMinutes: number;
             horizonDays: number;
@@ -3339,6 +3345,10 @@ export interface components {
             rescheduleCutoffMinutes: number;
             checkInWindowMinutes: number;
             noShowGraceMinutes: number;
+            /** @default 4 */
+            maxActivePerStudent?: number;
+            /** @default 2 */
+            maxHoldsPerStudent?: number;
         };
         /** @description A present policy replaces the whole policy; existing appointments keep theirs. */
         ServicePatch: {
@@ -10540,7 +10550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["SlotTakenProblem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11048,7 +11058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["SlotTakenProblem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11210,7 +11220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11368,7 +11378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11526,7 +11536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -11993,7 +12003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -12302,7 +12312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -12460,7 +12470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A policy rule refused (`rule`, `limit`). */
+            /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */

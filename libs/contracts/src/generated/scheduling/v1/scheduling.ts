@@ -149,6 +149,13 @@ export interface Policy {
   checkInWindowMinutes: number;
   /** A no-show may be marked from the start plus this grace. */
   noShowGraceMinutes: number;
+  /**
+   * A student holds or books the service only while they have fewer than this many of its appointments that have
+   * not ended (held or booked), and holds only while they have fewer than max_holds_per_student holds of it.
+   * Staff may book past both: the caps stop one student taking a resource's every slot, not the staff's own choices.
+   */
+  maxActivePerStudent: number;
+  maxHoldsPerStudent: number;
 }
 
 /** An appointment type. */
@@ -2498,6 +2505,8 @@ function createBasePolicy(): Policy {
     rescheduleCutoffMinutes: 0,
     checkInWindowMinutes: 0,
     noShowGraceMinutes: 0,
+    maxActivePerStudent: 0,
+    maxHoldsPerStudent: 0,
   };
 }
 
@@ -2523,6 +2532,12 @@ export const Policy: MessageFns<Policy> = {
     }
     if (message.noShowGraceMinutes !== 0) {
       writer.uint32(56).int32(message.noShowGraceMinutes);
+    }
+    if (message.maxActivePerStudent !== 0) {
+      writer.uint32(64).int32(message.maxActivePerStudent);
+    }
+    if (message.maxHoldsPerStudent !== 0) {
+      writer.uint32(72).int32(message.maxHoldsPerStudent);
     }
     return writer;
   },
@@ -2596,6 +2611,22 @@ export const Policy: MessageFns<Policy> = {
             message.noShowGraceMinutes = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.maxActivePerStudent = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.maxHoldsPerStudent = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2645,6 +2676,16 @@ export const Policy: MessageFns<Policy> = {
         : isSet(object.no_show_grace_minutes)
         ? globalThis.Number(object.no_show_grace_minutes)
         : 0,
+      maxActivePerStudent: isSet(object.maxActivePerStudent)
+        ? globalThis.Number(object.maxActivePerStudent)
+        : isSet(object.max_active_per_student)
+        ? globalThis.Number(object.max_active_per_student)
+        : 0,
+      maxHoldsPerStudent: isSet(object.maxHoldsPerStudent)
+        ? globalThis.Number(object.maxHoldsPerStudent)
+        : isSet(object.max_holds_per_student)
+        ? globalThis.Number(object.max_holds_per_student)
+        : 0,
     };
   },
 
@@ -2671,6 +2712,12 @@ export const Policy: MessageFns<Policy> = {
     if (message.noShowGraceMinutes !== 0) {
       obj.noShowGraceMinutes = Math.round(message.noShowGraceMinutes);
     }
+    if (message.maxActivePerStudent !== 0) {
+      obj.maxActivePerStudent = Math.round(message.maxActivePerStudent);
+    }
+    if (message.maxHoldsPerStudent !== 0) {
+      obj.maxHoldsPerStudent = Math.round(message.maxHoldsPerStudent);
+    }
     return obj;
   },
 
@@ -2686,6 +2733,8 @@ export const Policy: MessageFns<Policy> = {
     message.rescheduleCutoffMinutes = object.rescheduleCutoffMinutes ?? 0;
     message.checkInWindowMinutes = object.checkInWindowMinutes ?? 0;
     message.noShowGraceMinutes = object.noShowGraceMinutes ?? 0;
+    message.maxActivePerStudent = object.maxActivePerStudent ?? 0;
+    message.maxHoldsPerStudent = object.maxHoldsPerStudent ?? 0;
     return message;
   },
 };
