@@ -1,7 +1,8 @@
-import { DEMO_USER_IDS, ROLES, type Role } from '@libs/contracts';
+import { DEMO_USER_IDS, ROLES, SCHEDULING_LIMITS, type Role } from '@libs/contracts';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { fhirProblems } from '../fhir';
-import { SchedulingCaller, student } from '../scheduling/scheduling-client';
+import { scrape, total } from '../metrics';
+import { SchedulingCaller, setUpClinic, student } from '../scheduling/scheduling-client';
 import { as, dateFromToday, DEMO, demoLocations, everyPage, fieldsOf, tampered, type Caller } from './rest-client';
 
 jest.setTimeout(60_000);
@@ -136,5 +137,27 @@ describe('slot search (/api/v1/scheduling/slots)', () => {
       const patch = await call.clinician(`/api/v1/scheduling/resources/${DEMO.nurse}?_format=fhir`, { method: 'PATCH', body: { name: 'x' } });
       expect([patch.status, patch.headers.get('content-type')]).toEqual([403, expect.stringMatching(/^application\/problem\+json/)]);
     });
+  });
+  it('looks ahead for nextAvailable within a bounded number of resource-days, however closed the location is', async () => {
+    // Ten resources with no hours and a two-year horizon: unbounded, one search would read 10 × 731 resource-days.
+    const caller = new SchedulingCaller(system.grpcAddress('scheduling'));
+    try {
+      const closed = await setUpClinic(system, caller, { code: 'PRM-0030', timeZone: 'Europe/London', hours: [], resources: 10, policy: { horizonDays: 730 } });
+      const read = async () => {
+        const metrics = await scrape(system.metricsUrl('scheduling'));
+        return { sum: total(metrics, 'scheduling_look_ahead_resource_days_sum'), count: total(metrics, 'scheduling_look_ahead_resource_days_count') };
+      };
+      const before = await read();
+      const found = await call.reader(`/api/v1/scheduling/slots?service=${closed.serviceId}&location=${closed.locationId}&from=${day}&to=${day}`);
+      expect(found.status).toBe(200);
+      expect(found.body.slots).toEqual([]);
+      expect(found.body).not.toHaveProperty('nextAvailable');
+      const after = await read();
+      expect(after.count - before.count).toBe(1);
+      expect(after.sum - before.sum).toBeGreaterThan(0);
+      expect(after.sum - before.sum).toBeLessThanOrEqual(SCHEDULING_LIMITS.lookAheadResourceDays);
+    } finally {
+      caller.close();
+    }
   });
 });

@@ -61,7 +61,7 @@ const unavailable = z
 const slotPage = z.object({
   slots: z.array(slot),
   nextCursor: z.string().optional(),
-  nextAvailable: slot.optional().meta({ description: 'When the whole range has no free slot: the first one after it, within the policy’s horizon.' }),
+  nextAvailable: slot.optional().meta({ description: 'When the whole range has no free slot: the first one after it, within the policy’s horizon and the look-ahead’s budget of resource-days (docs/SCHEDULING.md).' }),
   unavailable: z.array(unavailable).optional().meta({ description: 'With `explain=true` only.' }),
 });
 

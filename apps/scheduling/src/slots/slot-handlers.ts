@@ -13,6 +13,7 @@ import { timeChecks } from '../time/time-input';
 import { addDays, formatInstant, localToInstant } from '../time/zoned-time';
 import { bookingWindow } from './availability';
 import { loadSlotSearch, toSlot } from './slot-finder';
+import { lookAheadResourceDays } from './slot-metrics';
 import { freeSlots, searchPage, type FoundSlot, type Position } from './slot-stream';
 
 /** Longest range one search may cover. */
@@ -89,7 +90,11 @@ export function slotHandlers(deps: SchedulingDeps) {
   };
 }
 
-/** The first free slot after `start`, looking ahead 31 days at a time up to the end of the policy's horizon. */
+/**
+ * The first free slot after `start`, looking ahead 31 days at a time up to the end of the policy's horizon, but
+ * reading at most SCHEDULING_LIMITS.lookAheadResourceDays resource-days in all: the look-ahead's work is bounded
+ * whatever the data (a location of closed or fully booked resources), and a slot further out is not named.
+ */
 async function firstFreeAfter(
   sequelize: Sequelize,
   service: ServiceRow,
@@ -99,11 +104,19 @@ async function firstFreeAfter(
 ): Promise<FoundSlot | undefined> {
   if (resources.length === 0) return undefined;
   const horizonEnd = Math.max(...resources.map((r) => bookingWindow(nowMs, r.time_zone, service.policy).horizonEnd));
-  const chunk = MAX_RANGE_DAYS * DAY_MS;
-  for (let from = Math.max(start, nowMs); from < horizonEnd; from += chunk) {
-    const ahead = await loadSlotSearch(sequelize, { service, resources, fromMs: from, toMs: Math.min(from + chunk, horizonEnd), nowMs });
-    const first = freeSlots(ahead).next();
-    if (!first.done) return first.value;
+  const from = Math.max(start, nowMs);
+  const end = Math.min(horizonEnd, from + Math.floor(SCHEDULING_LIMITS.lookAheadResourceDays / resources.length) * DAY_MS);
+  let read = 0;
+  try {
+    for (let chunkStart = from; chunkStart < end; chunkStart += MAX_RANGE_DAYS * DAY_MS) {
+      const chunkEnd = Math.min(chunkStart + MAX_RANGE_DAYS * DAY_MS, end);
+      read += Math.ceil((chunkEnd - chunkStart) / DAY_MS) * resources.length;
+      const ahead = await loadSlotSearch(sequelize, { service, resources, fromMs: chunkStart, toMs: chunkEnd, nowMs });
+      const first = freeSlots(ahead).next();
+      if (!first.done) return first.value;
+    }
+    return undefined;
+  } finally {
+    lookAheadResourceDays.observe(read);
   }
-  return undefined;
 }

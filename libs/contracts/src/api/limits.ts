@@ -98,6 +98,12 @@ export const SCHEDULING_LIMITS = {
   noShowRevertHours: 24,
   /** Longest range of one slot search. */
   slotRangeDays: 31,
+  /**
+   * The most resource-days one search's look-ahead for `nextAvailable` reads: the whole two-year horizon for one or
+   * two resources, fewer days the more resources a search covers. Without it a reader key could make one request
+   * read 24 ranges of 31 days of every resource at a location.
+   */
+  lookAheadResourceDays: 1_500,
   /** Weekly windows of a schedule (up to 12 a day), and windows of one date's override. */
   weeklyWindows: 7 * 12,
   dateWindows: 12,

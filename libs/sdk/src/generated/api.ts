@@ -15474,7 +15474,7 @@ export interface operations {
                     "application/json": {
                         slots: components["schemas"]["Slot"][];
                         nextCursor?: string;
-                        /** @description When the whole range has no free slot: the first one after it, within the policy’s horizon. */
+                        /** @description When the whole range has no free slot: the first one after it, within the policy’s horizon and the look-ahead’s budget of resource-days (docs/SCHEDULING.md). */
                         nextAvailable?: components["schemas"]["Slot"];
                         /** @description With `explain=true` only. */
                         unavailable?: components["schemas"]["Unavailable"][];
