@@ -8,6 +8,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
+import type { z } from 'zod';
 import { parseConfig } from '@libs/config';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
 import { addressVariable, callersOf, declarationOf, GRPC_SERVICE_NAMES, isGateway, mainPortOf, SERVICE_NAMES, TOPOLOGY } from '@libs/topology';
@@ -50,12 +51,25 @@ const selects = (selector: Record<string, string> | undefined, labels: Record<st
 const portNumber = (container: IContainer, port: number | string | undefined) =>
   typeof port === 'number' ? port : container.ports?.find((p) => p.name === port)?.containerPort;
 
-/** The literal values a container's environment sets (values from Secrets are left out: they are not here). */
-const literalEnv = (container: IContainer) =>
-  Object.fromEntries((container.env ?? []).filter((v) => v.value !== undefined).map((v) => [v.name, v.value as string]));
-/** The configuration a service runs with: its defaults, overridden by the manifest's literal values. */
-const effectiveConfig = (manifests: Manifest[], service: string) =>
-  parseConfig(configSchemaOf(service), literalEnv(containerOf(only(manifests, 'Deployment', service)))) as Record<string, unknown>;
+/**
+ * The values a container's environment sets: literal ones as written, and a secret (env.secret) from a Secret as a
+ * stand-in (its value is not here; that one is set is what the configuration checks). Other values from Secrets
+ * (a database URL) are left out: the service's default stands for them.
+ */
+function containerEnv(container: IContainer, schema: z.ZodObject): Record<string, string> {
+  const isSecret = (name: string) => (schema.shape[name] as z.ZodType | undefined)?.meta()?.developmentValue !== undefined;
+  return Object.fromEntries(
+    (container.env ?? []).flatMap((v) => {
+      if (v.value !== undefined) return [[v.name, v.value]];
+      return v.valueFrom?.secretKeyRef && isSecret(v.name) ? [[v.name, `a secret from the Secret ${v.valueFrom.secretKeyRef.name}`]] : [];
+    }),
+  );
+}
+/** The configuration a service runs with: its defaults, overridden by the manifest's values. */
+function effectiveConfig(manifests: Manifest[], service: string): Record<string, unknown> {
+  const schema = configSchemaOf(service);
+  return parseConfig(schema, containerEnv(containerOf(only(manifests, 'Deployment', service)), schema)) as Record<string, unknown>;
+}
 
 describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manifests) => {
   it('has the objects and the Dockerfile target of every declared service, and of nothing else', () => {
@@ -145,7 +159,7 @@ describe.each(Object.entries(renderings))('deploy/kubernetes/%s', (_name, manife
       expect(stages.get(service)?.env).toMatchObject(SERVICE_ENV);
       expect(deployment.spec?.template.metadata?.annotations?.['prometheus.io/port']).toBe(String(config.METRICS_PORT));
       // Every port must be reachable from the pod network, not only on loopback.
-      const hosts = grpc ? [config.GRPC_HOST] : [config.HOST, config.METRICS_HOST];
+      const hosts = grpc ? [config.GRPC_HOST, config.METRICS_HOST] : [config.HOST, config.METRICS_HOST];
       expect(hosts).toEqual(hosts.map(() => '0.0.0.0'));
     });
 

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     ],
   });
 
-  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+  const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 
   onShutdownSignal(logger, async () => {
     // Finish the messages in hand and ack them before the connection goes;

@@ -25,4 +25,22 @@ describe('configuration is validated at start', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^${service}: invalid configuration: ${variable}=`));
   });
+
+  // A development secret is in this repository: a process that other machines can reach must not sign with it.
+  it.each([
+    ['gateway', 'HOST', 'INTERNAL_AUTH_SECRET'],
+    ['gateway', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET'],
+    ['reference', 'GRPC_HOST', 'CURSOR_SECRET'],
+    ['finance', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET'],
+  ])('%s with %s=0.0.0.0 and no secret of its own stops with one line naming %s', (service, host, secret) => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist/apps', service, 'main.cjs')], {
+      env: { ...process.env, [host]: '0.0.0.0' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `${service}: invalid configuration: ${secret}=(unset) is a development value, which is public; set a secret of your own with ${host}=0.0.0.0 (not loopback)`,
+    ]);
+  });
 });

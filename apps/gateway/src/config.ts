@@ -10,15 +10,9 @@ const BOOTSTRAP_ADMIN = 'the first admin, created at start if no account has tha
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z
   .object({
-    HOST: env.text('0.0.0.0').describe('HTTP bind address'),
+    HOST: env.listenHost('127.0.0.1').describe('HTTP bind address; `0.0.0.0` to serve other machines (compose and the Kubernetes base do), which needs secrets of your own'),
     // Its ports, database and the address of every gRPC service (<NAME>_ADDR), by default the declared ones.
     ...gatewayFields(),
-    // /metrics has a port of its own, on loopback unless told otherwise: it needs no key, so it must stay internal.
-    METRICS_HOST: env
-      .text('127.0.0.1')
-      .describe(
-        "bind address of the gateway's metrics port (the gRPC services use `GRPC_HOST`); `0.0.0.0` only on a private network (compose does)",
-      ),
     ...internalAuthFields(),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000).describe('deadline of every gRPC call'),
     // Chosen with tools/fault-timeline (docs/OPERATIONS.md).

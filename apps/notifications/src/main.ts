@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   });
   worker.start();
   const stopRetention = scheduleRetention(sequelize, logger);
-  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+  const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 
   onShutdownSignal(logger, async () => {
     // Stop taking events and claiming deliveries; finish what is in hand, and give back the leases of the rest.

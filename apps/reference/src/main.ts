@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     services: [grpcService(referenceV1.ReferenceServiceService, handling, diseases), catalogueService(sequelize, cursors, handling)],
   });
 
-  const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
+  const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);

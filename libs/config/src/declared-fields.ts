@@ -44,10 +44,8 @@ export function grpcServiceFields<N extends GrpcServiceName>(name: N) {
   const service = declarationOf(TOPOLOGY, name);
   return {
     GRPC_HOST: env
-      .text('127.0.0.1')
-      .describe(
-        'gRPC (and metrics) bind address; only the gateway should reach the services, so set `0.0.0.0` only on a private network (compose does)',
-      ),
+      .listenHost('127.0.0.1')
+      .describe('gRPC bind address; only the gateway should reach the services, so set `0.0.0.0` only on a private network (compose does)'),
     GRPC_PORT: env.port(mainPortOf(service)).describe('gRPC port'),
     ...metricsFields(service.metricsPort),
     ...commonFields(service.database),

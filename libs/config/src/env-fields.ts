@@ -53,8 +53,10 @@ export const env = {
    */
   secret: (devFallback: string) => {
     const secret = z.string({ message: 'must be set in production' }).min(16, 'must be at least 16 characters');
-    return (process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback)).meta({ shownDefault: 'a development value' });
+    return (process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback)).meta({ shownDefault: 'a development value', developmentValue: devFallback });
   },
+  /** A bind address: one that is not loopback makes development secrets refused (load-config.ts). */
+  listenHost: (fallback: string) => z.string().default(fallback).meta({ listenHost: true }),
   /** Demo conveniences are on in development and off in production unless asked for. */
   devOnly: () => env.bool(process.env.NODE_ENV !== 'production').meta({ shownDefault: '`true`, `false` when `NODE_ENV=production`' }),
 };

@@ -72,3 +72,33 @@ describe('gRPC targets and optional URLs', () => {
     expect(() => parseConfig(targets, { OTLP: 'collector:4318' })).toThrow(/OTLP=.* must be a URL starting with http:\/\//);
   });
 });
+
+describe('development secrets', () => {
+  const service = z.object({
+    GRPC_HOST: env.listenHost('127.0.0.1'),
+    METRICS_HOST: env.listenHost('127.0.0.1'),
+    CURSOR_SECRET: env.secret('dev-only-this-service-cursor-secret'),
+  });
+  const own = { CURSOR_SECRET: 'a secret of this deployment only' };
+
+  it('are filled in while every bind address is loopback', () => {
+    expect(parseConfig(service, {}).CURSOR_SECRET).toBe('dev-only-this-service-cursor-secret');
+    expect(parseConfig(service, { GRPC_HOST: '::1', METRICS_HOST: 'localhost' }).CURSOR_SECRET).toBe('dev-only-this-service-cursor-secret');
+  });
+
+  it.each([
+    [{ GRPC_HOST: '0.0.0.0' }, 'GRPC_HOST=0.0.0.0 (not loopback)'],
+    [{ METRICS_HOST: '10.1.2.3' }, 'METRICS_HOST=10.1.2.3 (not loopback)'],
+    [{ NODE_ENV: 'production', CURSOR_SECRET: 'dev-only-this-service-cursor-secret' }, 'NODE_ENV=production'],
+    [{ NODE_ENV: 'production', CURSOR_SECRET: 'dev-only-another-service-secret' }, 'NODE_ENV=production'],
+    [{ GRPC_HOST: '0.0.0.0', CURSOR_SECRET: 'dev-only-another-service-secret' }, 'GRPC_HOST=0.0.0.0 (not loopback)'],
+  ])('are refused, defaulted or set, with %j', (source, where) => {
+    expect(() => parseConfig(service, source)).toThrow(
+      new RegExp(`^invalid configuration: CURSOR_SECRET=.* is a development value, which is public; set a secret of your own with ${where.replace(/[.()]/g, '\\$&')}$`),
+    );
+  });
+
+  it('are not needed once a secret of its own is set', () => {
+    expect(parseConfig(service, { ...own, GRPC_HOST: '0.0.0.0', NODE_ENV: 'production' }).CURSOR_SECRET).toBe(own.CURSOR_SECRET);
+  });
+});

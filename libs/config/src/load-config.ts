@@ -17,12 +17,47 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every development value a secret falls back to begins so (env.secret): another service's is refused too. */
+export const DEVELOPMENT_SECRET_PREFIX = 'dev-only-';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+interface FieldMeta {
+  developmentValue?: string;
+  listenHost?: boolean;
+}
+
+const fieldsOf = (schema: z.ZodObject) =>
+  Object.entries(schema.shape).map(([name, field]) => ({ name, meta: ((field as z.ZodType).meta() ?? {}) as FieldMeta }));
+
+/**
+ * A development secret is public (it is in this repository): it may sign nothing that another machine can reach.
+ * Refused in production, set or not, and wherever a bind address of the process is not loopback.
+ */
+function refuseDevelopmentSecrets(schema: z.ZodObject, config: Record<string, unknown>, source: NodeJS.ProcessEnv): void {
+  const fields = fieldsOf(schema);
+  const exposedBy = fields.find(({ name, meta }) => meta.listenHost && !LOOPBACK.has(String(config[name])))?.name;
+  const production = source.NODE_ENV === 'production';
+  if (!production && exposedBy === undefined) return;
+  for (const { name, meta } of fields) {
+    if (meta.developmentValue === undefined) continue;
+    const value = String(config[name]);
+    if (value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX)) {
+      const where = production ? 'NODE_ENV=production' : `${exposedBy}=${String(config[exposedBy as string])} (not loopback)`;
+      throw new ConfigError(name, source[name], `is a development value, which is public; set a secret of your own with ${where}`);
+    }
+  }
+}
+
 /** Validates `source` (normally process.env) against `schema`; throws a ConfigError naming the first bad variable. */
 export function parseConfig<S extends z.ZodObject>(schema: S, source: NodeJS.ProcessEnv): z.infer<S> {
   // Empty strings count as unset, so `PORT= npm start` falls back to the default.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   const result = schema.safeParse(present);
-  if (result.success) return result.data;
+  if (result.success) {
+    refuseDevelopmentSecrets(schema, result.data as Record<string, unknown>, source);
+    return result.data;
+  }
   const issue = result.error.issues[0];
   const variable = String(issue.path[0] ?? '(unknown)');
   throw new ConfigError(variable, source[variable], issue.message);

@@ -27,7 +27,7 @@ export const commonFields = (database: string) => ({
       'OpenTelemetry collector base URL (OTLP/HTTP, e.g. `http://127.0.0.1:4318`); unset, spans are not exported. Trace ids propagate either way',
     ),
   // Read where a default depends on it (env.secret, env.devOnly); listed so that it is documented with the rest.
-  NODE_ENV: z.string().optional().describe('`production` turns off demo conveniences and requires real secrets'),
+  NODE_ENV: z.string().optional().describe('`production` turns off demo conveniences and requires secrets of your own (so does any bind address that is not loopback)'),
 });
 
 /** The parsed values of commonFields, which every service's configuration holds. */
@@ -38,7 +38,7 @@ export const internalAuthFields = () => ({
   INTERNAL_AUTH_SECRET: env
     .secret('dev-only-internal-auth-secret')
     .describe(
-      'HMAC key with which the gateway signs the acting user of each gRPC call; the services believe only signed actors. Required, ≥ 16 characters, when `NODE_ENV=production`',
+      'HMAC key with which the gateway signs the acting user of each gRPC call; the services believe only signed actors. ≥ 16 characters; the development value is refused in production and whenever a bind address is not loopback',
     ),
 });
 
@@ -46,7 +46,7 @@ export const internalAuthFields = () => ({
 export const cursorSecretField = (devFallback: string) =>
   env
     .secret(devFallback)
-    .describe("HMAC key that signs pagination cursors (and scheduling's slot tokens); required, ≥ 16 characters, when `NODE_ENV=production`");
+    .describe("HMAC key that signs pagination cursors (and scheduling's slot tokens); ≥ 16 characters; the development value is refused in production and whenever a bind address is not loopback");
 
 /** Whether a service creates its demo records at start. */
 export const seedDemoDataField = () =>
@@ -67,6 +67,11 @@ export const metricsFields = (defaultPort: number) => ({
   METRICS_PORT: env
     .port(defaultPort)
     .describe("HTTP port of `GET /metrics` (Prometheus); `0` turns it off. The gateway's public port has no `/metrics`"),
+  // Its own host, on loopback unless told otherwise: /metrics needs no key, so it must stay internal whatever the
+  // service's own port is bound to.
+  METRICS_HOST: env
+    .listenHost('127.0.0.1')
+    .describe('bind address of the metrics port; `0.0.0.0` only on a private network where the scraper runs (compose and the Kubernetes base do)'),
 });
 
 /** Variables of a service that publishes its changes through a transactional outbox (libs/outbox). */
