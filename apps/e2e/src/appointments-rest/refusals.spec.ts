@@ -192,8 +192,35 @@ describe('appointment refusals through the gateway', () => {
     expect((await post(system.keys.student, APPOINTMENTS, { slotToken: token, studentId: other.userId })).status).toBe(403);
     const booked = await post(system.keys.clinician, APPOINTMENTS, { slotToken: token, studentId: other.userId });
     expect(booked.body).toMatchObject({ status: 'booked', studentId: other.userId, bookedBy: DEMO_USER_IDS.clinician });
-    // The student sees it as their own.
-    expect((await as(other.key, `${APPOINTMENTS}/${booked.body.id}`)).status).toBe(200);
+    // The student sees it as their own, without the staff account's id (the role stays).
+    const path = `${APPOINTMENTS}/${booked.body.id}`;
+    expect((await as(other.key, path)).body).toMatchObject({ id: booked.body.id, studentId: other.userId, bookedBy: null });
+    expect((await post(system.keys.clinician, `${path}/cancel`, { reasonCode: 'prov' })).status).toBe(200);
+    expect((await as(other.key, path)).body.cancellation).toMatchObject({ cancelledBy: null, cancelledByRole: 'clinician' });
+    const history = (await as(other.key, `${path}/history`)).body.entries;
+    expect(history.map((entry: { actorId: string | null; actorRole: string }) => [entry.actorId, entry.actorRole])).toEqual([
+      [null, 'clinician'],
+      [null, 'clinician'],
+    ]);
+    const listed = (await as(other.key, `${APPOINTMENTS}?limit=500`)).body.appointments;
+    expect(listed.find((a: { id: string }) => a.id === booked.body.id)).toMatchObject({ bookedBy: null });
+    expect(JSON.stringify([await as(other.key, path), history, listed])).not.toContain(DEMO_USER_IDS.clinician);
+    // Staff still see who acted; a student's own booking names them.
+    expect((await as(system.keys.clinician, path)).body).toMatchObject({ bookedBy: DEMO_USER_IDS.clinician, cancellation: { cancelledBy: DEMO_USER_IDS.clinician } });
+    const own = await post(other.key, APPOINTMENTS, { slotToken: (await slot()).slotToken });
+    expect(own.body).toMatchObject({ bookedBy: other.userId });
+  });
+
+  it('a clinician booking a student who is busy then learns only that: student_busy names no time, place or appointment', async () => {
+    const busyStudent = await anotherStudent(system);
+    const wanted = await slot();
+    expect((await post(busyStudent.key, APPOINTMENTS, { slotToken: wanted.slotToken })).status).toBe(201);
+    const elsewhere = await openClinic(system, caller, { code: 'PRM-0030' });
+    const [sameTime] = (await freeSlots(system, elsewhere, new Date(wanted.start), 1)).filter((free) => free.start === wanted.start);
+    const refused = await post(system.keys.clinician, APPOINTMENTS, { slotToken: sameTime.slotToken, studentId: busyStudent.userId });
+    expect(refused.status).toBe(409);
+    expect(Object.keys(refused.body).sort()).toEqual(['detail', 'requestId', 'status', 'title', 'type']);
+    expect(refused.body.type).toBe(problem('student_busy'));
   });
 
   it('a reader may not book or read appointments (403); a student may not check in (403)', async () => {

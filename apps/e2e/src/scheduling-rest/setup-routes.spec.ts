@@ -246,12 +246,13 @@ describe('scheduling setup routes (/api/v1/scheduling)', () => {
       expect(byAdmin.status).toBe(201);
       expect((await call.clinician(`/api/v1/scheduling/blocks/${byAdmin.body.id}`, { method: 'DELETE' })).status).toBe(403);
 
-      // Who created a block is a staff user id: staff see it, a reader gets null.
+      // Who created a block is a staff user id, and why is often personal: staff see both, others get null.
       const listed = await everyPage(call.reader, `/api/v1/scheduling/blocks?location=${locationId}&limit=1`, 'blocks');
       const { cancelledAppointmentIds, ...own } = created.body;
       expect(cancelledAppointmentIds).toEqual([]);
-      const ownForReaders = { ...own, createdBy: null };
-      expect(listed).toEqual([ownForReaders, expect.objectContaining({ id: byAdmin.body.id, createdBy: null })]);
+      const ownForReaders = { ...own, createdBy: null, reason: null };
+      expect(listed).toEqual([ownForReaders, expect.objectContaining({ id: byAdmin.body.id, createdBy: null, reason: null })]);
+      expect((await call.student(`/api/v1/scheduling/blocks?location=${locationId}`)).body.blocks).toEqual(listed);
       const window = await call.reader(`/api/v1/scheduling/blocks?resource=${DEMO.nurse}&from=2027-02-01T10:00:00%2B01:00&to=2027-02-02T00:00:00Z`);
       expect(window.body.blocks).toEqual([ownForReaders]);
       const forStaff = await call.clinician(`/api/v1/scheduling/blocks?resource=${DEMO.nurse}&from=2027-02-01T10:00:00%2B01:00&to=2027-02-02T00:00:00Z`);

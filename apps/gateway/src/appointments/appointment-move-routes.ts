@@ -21,7 +21,7 @@ export function appointmentMoveRoutes(upstreams: Upstreams): Route[] {
     pick: (client: Client) => UnaryMethod<Req, { appointment?: schedulingV1.Appointment }>,
     fields: (input: ParsedRequest<R>) => Omit<Req, keyof MoveRequest>,
   ) =>
-    route(spec, async (input, { res, upstream }) => {
+    route(spec, async (input, { res, caller, upstream }) => {
       const headers = input.headers as { 'Idempotency-Key'?: string };
       const base: MoveRequest = {
         id: (input.path as { id: string }).id,
@@ -29,7 +29,7 @@ export function appointmentMoveRoutes(upstreams: Upstreams): Route[] {
         idempotencyKey: headers['Idempotency-Key'] ?? '',
       };
       const { appointment } = await upstreams.scheduling.call(pick, { ...base, ...fields(input) } as Req, upstream);
-      sendAppointment(res, appointment);
+      sendAppointment(res, caller, appointment);
     });
   const nothing = () => ({});
   return [

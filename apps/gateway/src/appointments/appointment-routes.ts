@@ -1,4 +1,4 @@
-import { toAppointmentJson, type schedulingV1 } from '@libs/contracts';
+import type { schedulingV1 } from '@libs/contracts';
 import type { UnaryMethod } from '@libs/grpc';
 import { etagOf } from '../platform/http/if-match';
 import { route, type Route } from '../platform/routing/operation';
@@ -12,7 +12,7 @@ import { sendAppointment } from './appointment-response';
 import * as op from './appointment-operations';
 import { fhirAppointment } from './fhir/appointment';
 import { appointmentCalendar } from './ics/appointment-calendar';
-import { toHistoryJson } from './schemas';
+import { appointmentJsonFor, historyJsonFor } from './appointment-view';
 
 /** /api/v1/appointments: hold, book, list, read (JSON, FHIR R4, iCalendar) and history. */
 export function appointmentRoutes(upstreams: Upstreams): Route[] {
@@ -22,17 +22,17 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
     spec: typeof op.holdSlot | typeof op.bookAppointment,
     pick: (client: schedulingV1.SchedulingServiceClient) => UnaryMethod<schedulingV1.HoldSlotRequest, { appointment?: schedulingV1.Appointment }>,
   ) =>
-    route(spec, async ({ headers, body }, { res, upstream }) => {
+    route(spec, async ({ headers, body }, { res, caller, upstream }) => {
       const request = { slotToken: body.slotToken, studentId: body.studentId ?? '', idempotencyKey: headers['Idempotency-Key'] ?? '' };
       const { appointment } = await scheduling.call(pick, request, upstream);
       res.location(`${APPOINTMENTS_PATH}/${returned(appointment).id}`);
-      sendAppointment(res, appointment, 201);
+      sendAppointment(res, caller, appointment, 201);
     });
   return [
     take(op.holdSlot, (client) => client.holdSlot),
     take(op.bookAppointment, (client) => client.bookAppointment),
 
-    route(op.listAppointments, async ({ query }, { req, res, upstream }) => {
+    route(op.listAppointments, async ({ query }, { req, res, caller, upstream }) => {
       const request: schedulingV1.ListAppointmentsRequest = {
         locationId: query.locationId ?? '',
         resourceId: query.resourceId ?? '',
@@ -48,13 +48,13 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
       // FHIR names each appointment's service, resource and location: looked up only for a FHIR answer.
       const context = representation === 'fhir' ? await contextOf(upstreams, page.appointments, upstream) : undefined;
       sendRepresentation(res, representation, {
-        json: () => ({ appointments: page.appointments.map(toAppointmentJson), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }),
+        json: () => ({ appointments: page.appointments.map(appointmentJsonFor(caller)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }),
         fhir: () =>
           searchsetBundle(req, page.appointments.map((a) => fhirAppointment(a, context as AppointmentContext)), page.nextCursor || undefined),
       });
     }),
 
-    route(op.getAppointment, async ({ path, query }, { req, res, upstream }) => {
+    route(op.getAppointment, async ({ path, query }, { req, res, caller, upstream }) => {
       const { appointment } = await scheduling.call((client) => client.getAppointment, { id: path.id }, upstream);
       const found = returned(appointment);
       const representation = representationOf(req, query._format);
@@ -63,14 +63,14 @@ export function appointmentRoutes(upstreams: Upstreams): Route[] {
       // appointment changing, so Express tags it by its body and a rename never earns a stale 304.
       if (representation === 'json') res.setHeader('ETag', etagOf(found.version));
       sendRepresentation(res, representation, {
-        json: () => toAppointmentJson(found),
+        json: () => appointmentJsonFor(caller)(found),
         fhir: () => fhirAppointment(found, context as AppointmentContext),
       });
     }),
 
-    route(op.getAppointmentHistory, async ({ path }, { res, upstream }) => {
+    route(op.getAppointmentHistory, async ({ path }, { res, caller, upstream }) => {
       const { entries } = await scheduling.call((client) => client.getAppointmentHistory, { id: path.id }, upstream);
-      res.json({ entries: entries.map(toHistoryJson) });
+      res.json({ entries: entries.map(historyJsonFor(caller)) });
     }),
 
     route(op.getAppointmentCalendar, async ({ path }, { res, upstream }) => {

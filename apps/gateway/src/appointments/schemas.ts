@@ -6,7 +6,15 @@ import { appointmentJson, appointmentsApi, schedulingFields, type schedulingV1 }
  * (libs/contracts/src/scheduling-entities.ts): the same in these answers and in the audit log.
  */
 
-export const appointment = appointmentJson.meta({
+const ownOrStaffOnly = 'null for a caller who is not staff, unless it is their own id';
+const cancellation = appointmentJson.shape.cancellation.unwrap();
+
+export const appointment = appointmentJson.extend({
+  bookedBy: appointmentJson.shape.bookedBy.nullable().meta({ description: `Who made it; ${ownOrStaffOnly}.` }),
+  cancellation: cancellation
+    .extend({ cancelledBy: cancellation.shape.cancelledBy.nullable().meta({ description: `Who cancelled it; ${ownOrStaffOnly} (\`cancelledByRole\` says which role).` }) })
+    .nullable(),
+}).meta({
   id: 'Appointment',
   description:
     `A student’s booking of a service with a resource. \`status\`: ${appointmentsApi.APPOINTMENT_STATUSES.join(', ')}; \`fhirStatus\` is its FHIR R4 Appointment.status. \`sequence\` is the iCalendar SEQUENCE. Absent values are null.`,
@@ -20,7 +28,7 @@ export const historyEntry = z
     status: z.string(),
     start: schedulingFields.instant,
     end: schedulingFields.instant,
-    actorId: z.string(),
+    actorId: z.string().nullable().meta({ description: `Who made the change; ${ownOrStaffOnly} (\`actorRole\` says which role).` }),
     actorRole: z.string(),
     at: schedulingFields.instant,
     reasonCode: z.string().nullable(),

@@ -7,12 +7,15 @@ import * as op from './block-operations';
 import { nextCursorOf, returned } from './scheduling-response';
 import { seesStaff } from './staff-view';
 
-/** Who created a block is a staff user id: null for callers who are not staff. */
+/**
+ * Who created a block is a staff user id, and why is often personal (leave, illness): both null for callers who
+ * are not staff, who need only know the time is taken (docs/decisions/0020-what-each-role-sees-of-scheduling.md).
+ */
 function blockJsonFor(caller: Caller) {
   const staff = seesStaff(caller);
   return (block: schedulingV1.Block) => {
     const json = toBlockJson(block);
-    return staff ? json : { ...json, createdBy: null };
+    return staff ? json : { ...json, createdBy: null, reason: null };
   };
 }
 

@@ -25,7 +25,10 @@ export const schedule = scheduleJson.meta({
 });
 
 export const block = blockJson
-  .extend({ createdBy: blockJson.shape.createdBy.nullable().meta({ description: 'The staff user who created it; null for callers who are not staff.' }) })
+  .extend({
+    createdBy: blockJson.shape.createdBy.nullable().meta({ description: 'The staff user who created it; null for callers who are not staff.' }),
+    reason: blockJson.shape.reason.nullable().meta({ description: 'Why the time is blocked (often personal: leave, illness); null for callers who are not staff.' }),
+  })
   .meta({ id: 'Block', description: 'Time off or a closure of one resource.' });
 
 export const slot = z

@@ -3042,11 +3042,13 @@ export interface components {
                 maxActivePerStudent: number;
                 maxHoldsPerStudent: number;
             } | null;
-            bookedBy: string;
+            /** @description Who made it; null for a caller who is not staff, unless it is their own id. */
+            bookedBy: string | null;
             cancellation: {
                 reasonCode: string;
                 reasonText: string;
-                cancelledBy: string;
+                /** @description Who cancelled it; null for a caller who is not staff, unless it is their own id (`cancelledByRole` says which role). */
+                cancelledBy: string | null;
                 cancelledByRole: string;
                 late: boolean;
                 /** Format: date-time */
@@ -3155,7 +3157,8 @@ export interface components {
              * @example 2027-03-08T09:00:00-05:00
              */
             end: string;
-            actorId: string;
+            /** @description Who made the change; null for a caller who is not staff, unless it is their own id (`actorRole` says which role). */
+            actorId: string | null;
             actorRole: string;
             /**
              * Format: date-time
@@ -3404,7 +3407,8 @@ export interface components {
             /** Format: date-time */
             end: string;
             timeZone: string;
-            reason: string;
+            /** @description Why the time is blocked (often personal: leave, illness); null for callers who are not staff. */
+            reason: string | null;
             /** @description The staff user who created it; null for callers who are not staff. */
             createdBy: string | null;
             version: number;
@@ -3471,7 +3475,8 @@ export interface components {
             /** Format: date-time */
             end: string;
             timeZone: string;
-            reason: string;
+            /** @description Why the time is blocked (often personal: leave, illness); null for callers who are not staff. */
+            reason: string | null;
             /** @description The staff user who created it; null for callers who are not staff. */
             createdBy: string | null;
             version: number;
