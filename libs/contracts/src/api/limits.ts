@@ -163,6 +163,14 @@ export const IDENTITY_LIMITS = {
   keysCreatedPerDay: 20,
 } as const satisfies Record<string, number | IntegerRange>;
 
+export const MAIL_LIMITS = {
+  /** Account mails (verification, reset, "someone tried to register") of one template to one address in an hour. */
+  accountMailsPerAddressPerHour: 5,
+  /** The gateway's id of an account mail, and the one-time token in its link: printable ASCII up to this long. */
+  accountMailIdMaxLength: 128,
+  linkTokenMaxLength: 512,
+} as const satisfies Record<string, number | IntegerRange>;
+
 export const WEBHOOK_LIMITS = {
   /** Endpoints one user may own (a 409 beyond). */
   endpointsPerUser: 10,
