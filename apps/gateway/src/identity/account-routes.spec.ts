@@ -73,7 +73,7 @@ describe('accounts: register, login, sessions', () => {
     expect(reply.status).toBe(202);
     expect(reply.body).toEqual(REGISTRATION_ACCEPTED);
     const session = await login('ada@example.org');
-    expect(session.body.user).toEqual({ id: expect.any(String), email: 'ada@example.org', role: 'reader', createdAt: expect.any(String) });
+    expect(session.body.user).toEqual({ id: expect.any(String), email: 'ada@example.org', role: 'reader', emailVerified: false, createdAt: expect.any(String) });
     const created = await gateway.send('POST', '/api/v1/auth/keys', { token: session.body.token, body: { name: 'first' } });
     const me = await gateway.send('GET', '/api/v1/auth/me', { token: created.body.key });
     expect(me.body).toEqual(session.body.user);

@@ -154,6 +154,8 @@ export const IDENTITY_LIMITS = {
    * script could spend the gateway's CPU and fill the users table. A class behind one address still gets a good number.
    */
   registrationsPerAddress: 20,
+  /** Password reset requests per client address in a window: each may send a mail, so a script must not send many. */
+  resetRequestsPerAddress: 20,
   /** Live keys an account may hold (409 beyond): more is almost always a leak in the making. */
   liveKeys: 20,
   /**

@@ -2602,6 +2602,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "user.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account was created
+         * @description Sent to each endpoint subscribed to `user.registered` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userRegisteredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.email_verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's email address was proved
+         * @description Sent to each endpoint subscribed to `user.email_verified` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userEmailVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.role_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's role was changed
+         * @description Sent to each endpoint subscribed to `user.role_changed` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userRoleChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.password_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's password was changed or reset
+         * @description Sent to each endpoint subscribed to `user.password_changed` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userPasswordChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.sessions_revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every session of an account was ended
+         * @description Sent to each endpoint subscribed to `user.sessions_revoked` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userSessionsRevokedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was created
+         * @description Sent to each endpoint subscribed to `key.created` (or `*`) whose owner may read the api key through the API.
+         */
+        post: operations["keyCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was revoked
+         * @description Sent to each endpoint subscribed to `key.revoked` (or `*`) whose owner may read the api key through the API.
+         */
+        post: operations["keyRevokedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.limits_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin changed an API key's limits
+         * @description Sent to each endpoint subscribed to `key.limits_changed` (or `*`) whose owner may read the api key through the API.
+         */
+        post: operations["keyLimitsChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.ping": {
         parameters: {
             query?: never;
@@ -19956,6 +20116,550 @@ export interface operations {
                             /**
                              * Format: uri
                              * @description Where the API serves the block.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userRegisteredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.registered";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userEmailVerifiedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.email_verified";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userRoleChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.role_changed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userPasswordChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.password_changed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userSessionsRevokedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.sessions_revoked";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    keyCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "key.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "api_key";
+                            id: string;
+                            /** @description The api key's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the api key.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    keyRevokedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "key.revoked";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "api_key";
+                            id: string;
+                            /** @description The api key's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the api key.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    keyLimitsChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "key.limits_changed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "api_key";
+                            id: string;
+                            /** @description The api key's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the api key.
                              */
                             url: string;
                         };
