@@ -7,6 +7,7 @@ export { waitFor } from './wait-for';
 export { sharedDataDir, sharedDataFile } from './shared-data';
 export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } from './database-outage';
 export { signUp } from './sign-up';
+export { mailedLinkToken, verifyEmail, type AccountTemplate } from './mailed-link';
 export { withPgClient } from './pg-client';
 export { isAlive } from './process-alive';
 export { diseaseRecord } from './disease-record';
