@@ -8,7 +8,7 @@ import type { Logger } from '@libs/logging';
  * are not events: the gateway stores each in its own database, in the transaction of the change that asks for it,
  * and hands it to the notifications service (QueueAccountMail) after the commit, again and again until notifications
  * has stored it. An acknowledged registration therefore never loses its mail, whatever is down when it happens
- * (docs/decisions/0016). The raw token waits in `account_mails.link_token` only until then.
+ * (docs/decisions/0015). The raw token waits in `account_mails.link_token` only until then.
  */
 export type AccountTemplate = 'verify_email' | 'password_reset' | 'registration_attempt';
 
