@@ -167,7 +167,7 @@ describe('the dashboard in a real browser', () => {
     await page.goto(`${system.gatewayUrl}/dashboard/#reset?token=${token}`);
     await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
     expect(page.url()).not.toContain(token);
-    await page.getByLabel('New password').first().fill('a brand new password');
+    await page.getByLabel('New password (8 to 128 characters)', { exact: true }).fill('a brand new password');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     await expectText(page, '#notice', 'Your new password is set, and every session of your account has ended.');
     expect(await alive(elsewhere)).toBe(false);
