@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { mailedLinkToken, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { api } from './http';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -132,19 +132,67 @@ describe('the dashboard in a real browser', () => {
     await expectText(page, '#error', 'If this email has an account already, sign in with its password.');
   }, 30_000);
 
-  it('shows a clinician what their role is for once an admin made them one', async () => {
+  it('verifies the address from the mailed link; then an admin can make the user a clinician, which the page explains', async () => {
     const { body } = await api(system.gatewayUrl, '/api/v1/auth/users?limit=500', { key: system.keys.admin });
     const user = (body as { users: { id: string; email: string }[] }).users.find((u) => u.email === 'browser-user@example.org');
-    const changed = await api(system.gatewayUrl, `/api/v1/auth/users/${user?.id}`, { key: system.keys.admin, method: 'PATCH', body: { role: 'clinician' } });
+    const grant = () => api(system.gatewayUrl, `/api/v1/auth/users/${user?.id}`, { key: system.keys.admin, method: 'PATCH', body: { role: 'clinician' } });
+    expect((await grant()).status).toBe(409);
+    // The link of the verification mail opens the dashboard, which verifies at once and takes the token out of the address bar.
+    const token = await mailedLinkToken(system, 'browser-user@example.org', 'verify_email');
+    await page.goto(`${system.gatewayUrl}/dashboard/#verify?token=${token}`);
+    await expectText(page, '#notice', 'Your email address is verified.');
+    expect(page.url()).not.toContain(token);
+    const changed = await grant();
     expect(changed.status).toBe(200);
     await page.locator('#sign-in-email').fill('browser-user@example.org');
     await page.locator('#sign-in-password').fill('a fine password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectText(page, '#account-role', 'clinician');
+    await expectText(page, '#account-verified', 'verified');
+    expect(await page.locator('#verify-hint').isHidden()).toBe(true);
     await expectText(page, '#clinician-hint', 'As a clinician your keys run the schedules');
     expect(await page.locator('#reader-hint').isHidden()).toBe(true);
     await page.getByRole('button', { name: 'Sign out' }).click();
   }, 30_000);
+
+  it('resets a forgotten password from the mailed link, changes it, and signs out everywhere', async () => {
+    const email = 'browser-user@example.org';
+    const alive = async (token: string) => (await api(system.gatewayUrl, '/api/v1/auth/me', { key: token })).status === 200;
+    const elsewhere = (await api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: { email, password: 'a fine password' } })).body.token;
+
+    await page.locator('#reset-email').fill(email);
+    await page.getByRole('button', { name: 'Email me a reset link' }).click();
+    await expectText(page, '#notice', 'If this email has an account, a link to set a new password is on its way to it');
+    const token = await mailedLinkToken(system, email, 'password_reset');
+    await page.goto(`${system.gatewayUrl}/dashboard/#reset?token=${token}`);
+    await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+    expect(page.url()).not.toContain(token);
+    await page.getByLabel('New password (8 to 128 characters)', { exact: true }).fill('a brand new password');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expectText(page, '#notice', 'Your new password is set, and every session of your account has ended.');
+    expect(await alive(elsewhere)).toBe(false);
+
+    await page.locator('#sign-in-email').fill(email);
+    await page.locator('#sign-in-password').fill('a brand new password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText(page, '#account-role', 'clinician');
+    const another = (await api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: { email, password: 'a brand new password' } })).body.token;
+    await page.locator('#current-password').fill('a brand new password');
+    await page.locator('#new-password').fill('the newest password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expectText(page, '#notice', 'Your password is changed. Every other session of your account has ended.');
+    expect(await alive(another)).toBe(false);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expectText(page, '#account-role', 'clinician');
+
+    await page.getByRole('button', { name: 'End every session' }).click();
+    await expectText(page, '#notice', 'Every session of your account has ended, this one too.');
+    await page.locator('#sign-in-email').waitFor();
+    expect(await page.locator('#signed-in').isHidden()).toBe(true);
+    const last = (await api(system.gatewayUrl, '/api/v1/auth/login', { method: 'POST', body: { email, password: 'the newest password' } })).status;
+    expect(last).toBe(200);
+    await page.screenshot({ path: screenshotPath(system, 'dashboard-signed-out-everywhere.png'), fullPage: true });
+  }, 60_000);
 
   it('renders the API documentation (Swagger UI) under its Content-Security-Policy', async () => {
     consoleErrors.length = 0;

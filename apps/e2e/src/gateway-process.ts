@@ -13,7 +13,9 @@ export interface GatewayProcess {
 /**
  * One more gateway process from dist/, beside the ones startSystem runs: a
  * second instance on the same database, or one with a different NODE_ENV.
- * Its log goes to test-artifacts/<logName>.log.
+ * Its log goes to test-artifacts/<logName>.log. Its RabbitMQ names (the identity
+ * outbox's) are prefixed with the log name's first segment (the run's namespace)
+ * unless `env` names others.
  */
 export async function startGatewayProcess(logName: string, env: Record<string, string>): Promise<GatewayProcess> {
   const port = await freePort();
@@ -21,7 +23,7 @@ export async function startGatewayProcess(logName: string, env: Record<string, s
   const log = createWriteStream(join(ROOT, 'test-artifacts', `${logName}.log`));
   const child = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/main.cjs')], {
     // No metrics endpoint unless asked: the default port may be taken by another gateway.
-    env: { ...process.env, LOG_LEVEL: 'debug', HOST: '127.0.0.1', METRICS_PORT: '0', ...env, PORT: String(port) },
+    env: { ...process.env, LOG_LEVEL: 'debug', HOST: '127.0.0.1', METRICS_PORT: '0', AMQP_NAMESPACE: `${logName.split('/')[0]}.`, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

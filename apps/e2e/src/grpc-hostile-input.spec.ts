@@ -1,7 +1,7 @@
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { DEMO_USER_IDS, ROLES } from '@libs/contracts';
-import { ActorSigner, HealthProbe, METADATA } from '@libs/grpc';
+import { ActorSigner, GATEWAY_ACTOR, HealthProbe, METADATA } from '@libs/grpc';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
 import { contractRpcs, type Rpc, type Shape } from './grpc-request-shapes';
@@ -69,9 +69,12 @@ function defaultValue(shape: Shape): unknown {
   }
 }
 
-/** Metadata as a caller that reaches the port may send it: a signed actor of any role, a forged one, or none; junk beside. */
+/**
+ * Metadata as a caller that reaches the port may send it: a signed actor of any role, the gateway acting for itself
+ * (so the calls only it makes, such as QueueAccountMail, get past their check), a forged one, or none; junk beside.
+ */
 const hostileMetadata = fc.record({
-  actor: fc.oneof({ arbitrary: fc.constantFrom(...ROLES), weight: 6 }, fc.constantFrom('forged', 'none')),
+  actor: fc.oneof({ arbitrary: fc.constantFrom(...ROLES), weight: 6 }, fc.constantFrom('gateway', 'forged', 'none')),
   requestId: fc.option(hostileHeaderValue()),
   traceParent: fc.option(hostileHeaderValue()),
   extra: fc.oneof(
@@ -84,7 +87,8 @@ const hostileMetadata = fc.record({
 function metadataOf(spec: typeof hostileMetadata extends fc.Arbitrary<infer T> ? T : never, signer: ActorSigner): Metadata {
   const metadata = new Metadata();
   if (spec.actor !== 'none') {
-    const actor = spec.actor === 'forged' ? { userId: DEMO_USER_IDS.admin, role: 'admin' } : { userId: DEMO_USER_IDS[spec.actor], role: spec.actor };
+    const actor =
+      spec.actor === 'forged' ? { userId: DEMO_USER_IDS.admin, role: 'admin' } : spec.actor === 'gateway' ? GATEWAY_ACTOR : { userId: DEMO_USER_IDS[spec.actor], role: spec.actor };
     const { issuedAt, signature } = signer.sign(actor);
     metadata.set(METADATA.actorId, actor.userId);
     metadata.set(METADATA.actorRole, actor.role);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { QueryTypes } from 'sequelize';
-import { createScratchDatabase, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { createScratchDatabase, deleteBusTopology, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process';
 import { api } from './http';
 
@@ -37,8 +37,11 @@ describe('identity across real gateway processes', () => {
     // The second instance has seen (and cached) the key before it is revoked.
     expect((await api(second.url, '/api/v1/auth/me', { key })).status).toBe(200);
 
-    expect((await api(system.gatewayUrl, `/api/v1/auth/keys/${id}`, { method: 'DELETE', key: system.keys.reader })).status).toBe(404);
-    expect((await api(system.gatewayUrl, `/api/v1/auth/keys/${id}`, { method: 'DELETE', key })).status).toBe(204);
+    // Another user's key, even with a key: refused before anything is looked up.
+    expect((await api(system.gatewayUrl, `/api/v1/auth/keys/${id}`, { method: 'DELETE', key: system.keys.reader })).status).toBe(403);
+    // A key cannot revoke keys (nor make them): the owner's session does.
+    expect((await api(system.gatewayUrl, `/api/v1/auth/keys/${id}`, { method: 'DELETE', key })).status).toBe(403);
+    expect((await api(system.gatewayUrl, `/api/v1/auth/keys/${id}`, { method: 'DELETE', key: session })).status).toBe(204);
     const refused = await waitFor(
       'the second gateway to refuse the revoked key',
       async () => {
@@ -55,7 +58,8 @@ describe('identity across real gateway processes', () => {
 describe('outside development (NODE_ENV=production)', () => {
   it('creates no demo user, prints no demo key, and creates only the bootstrap admin', async () => {
     const database = await createScratchDatabase('gateway', []);
-    const gateway = await startGatewayProcess(`${database.url.split('/').pop()}-production`, {
+    const name = `${database.url.split('/').pop()}-production`;
+    const gateway = await startGatewayProcess(name, {
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       // Production refuses to start without its secrets.
@@ -86,6 +90,7 @@ describe('outside development (NODE_ENV=production)', () => {
     } finally {
       await gateway.stop();
       await database.drop();
+      await deleteBusTopology(name);
     }
   }, 60_000);
 });

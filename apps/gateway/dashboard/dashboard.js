@@ -133,6 +133,8 @@ function render() {
   if (!current) return;
   $('account-email').textContent = current.user.email;
   $('account-role').textContent = current.user.role;
+  $('account-verified').textContent = current.user.emailVerified ? 'verified' : 'not verified yet';
+  $('verify-hint').hidden = Boolean(current.user.emailVerified);
   // A hint is for the role its data-role names, beside its text in index.html: the script knows no role.
   for (const hint of document.querySelectorAll('[data-role]')) hint.hidden = hint.dataset.role !== current.user.role;
 }
@@ -194,10 +196,7 @@ $('sign-out').addEventListener('click', () =>
     try {
       await accountCall('POST', '/api/v1/auth/logout');
     } finally {
-      sessionStorage.removeItem(SESSION_KEY);
-      $('new-key-panel').hidden = true;
-      $('try-key').value = '';
-      render();
+      endedHere();
     }
     showNotice('Signed out.');
     $('sign-in-email').focus();
@@ -229,6 +228,94 @@ $('copy-key').addEventListener('click', () =>
 
 $('refresh-keys').addEventListener('click', () => run(loadKeys));
 
+/** Forgets the session here (the server ended it) and shows the sign-in forms. */
+function endedHere() {
+  sessionStorage.removeItem(SESSION_KEY);
+  $('new-key-panel').hidden = true;
+  $('try-key').value = '';
+  render();
+}
+
+$('reset-request-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { email } = formValues(event.target);
+    const result = await call('POST', '/api/v1/auth/password-reset', { body: { email } });
+    if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+    event.target.reset();
+    // The answer is the same whether or not the email has an account, and so is what the page shows of it.
+    showNotice(result.body.detail);
+  });
+});
+
+$('password-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { current, new: next } = formValues(event.target);
+    await accountCall('POST', '/api/v1/auth/password', { current, new: next });
+    event.target.reset();
+    showNotice('Your password is changed. Every other session of your account has ended.');
+  });
+});
+
+$('end-all-sessions').addEventListener('click', () =>
+  run(async () => {
+    await accountCall('POST', '/api/v1/auth/sessions/revoke-all');
+    endedHere();
+    showNotice('Every session of your account has ended, this one too. Sign in again to continue.');
+    $('sign-in-email').focus();
+  }),
+);
+
+/** The token of a mailed link (`#verify?token=…`, `#reset?token=…`) this page was opened with, or null. */
+function linkOf(hash) {
+  const match = /^#(verify|reset)\?token=([A-Za-z0-9_-]{1,64})$/.exec(hash);
+  return match ? { kind: match[1], token: match[2] } : null;
+}
+
+let resetToken = null;
+
+/** Acts on a mailed link: verifies at once, or asks for the new password. The token leaves the address bar. */
+function followLink() {
+  const link = linkOf(location.hash);
+  if (!link) return;
+  history.replaceState(null, '', location.pathname);
+  if (link.kind === 'reset') {
+    resetToken = link.token;
+    $('reset-confirm').hidden = false;
+    $('reset-password').focus();
+    return;
+  }
+  run(async () => {
+    const result = await call('POST', '/api/v1/auth/verify-email', { body: { token: link.token } });
+    if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+    const current = session();
+    if (current) {
+      current.user.emailVerified = true;
+      sessionStorage.setItem(SESSION_KEY, JSON.stringify(current));
+      render();
+    }
+    showNotice('Your email address is verified.');
+  });
+}
+
+$('reset-confirm-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(async () => {
+    const { password } = formValues(event.target);
+    const result = await call('POST', '/api/v1/auth/password-reset/confirm', { body: { token: resetToken, password } });
+    if (!result.ok) throw new Error(describeFailure(result.status, result.body));
+    resetToken = null;
+    event.target.reset();
+    $('reset-confirm').hidden = true;
+    endedHere();
+    showNotice('Your new password is set, and every session of your account has ended. Sign in with it.');
+    $('sign-in-email').focus();
+  });
+});
+
+window.addEventListener('hashchange', followLink);
+
 $('try-form').addEventListener('submit', (event) => {
   event.preventDefault();
   run(async () => {
@@ -246,3 +333,4 @@ $('try-form').addEventListener('submit', (event) => {
 
 render();
 if (session()) run(loadKeys);
+followLink();

@@ -35,12 +35,14 @@ interface AppDependencies {
   upstreams: Upstreams;
   /** CHANGELOG.md's releases, newest first: served as JSON, and the newest dated one is the API's version. */
   releases: Release[];
+  /** Wakes the identity area's relays (identity.events, account mails) after a commit that gave them work; none: they poll. */
+  afterIdentityCommit?: () => void;
 }
 
 /** What each area's routes are built from: the app's dependencies, and every operation and webhook (for the documents). */
-type AreaDependencies = Omit<AppDependencies, 'logger'> & DescribedApi;
+type AreaDependencies = Omit<AppDependencies, 'logger'> & Required<Pick<AppDependencies, 'afterIdentityCommit'>> & DescribedApi;
 
-export function buildApp({ config, logger, sequelize, keys, upstreams, releases }: AppDependencies): Express {
+export function buildApp({ config, logger, sequelize, keys, upstreams, releases, afterIdentityCommit = () => undefined }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -59,7 +61,7 @@ export function buildApp({ config, logger, sequelize, keys, upstreams, releases 
   // Bodies are read by the operations that take one, after their key check (platform/routing/mount.ts).
   app.use(deferredJsonBody(config.BODY_LIMIT_BYTES));
 
-  const routes = routesOf<AreaDependencies>(AREAS, { config, sequelize, keys, upstreams, releases, ...describedApi(AREAS) });
+  const routes = routesOf<AreaDependencies>(AREAS, { config, sequelize, keys, upstreams, releases, afterIdentityCommit, ...describedApi(AREAS) });
   app.use(docsAssets());
   app.use(dashboard());
   app.use(mountRoutes(routes, new AccessGuard(sequelize, keys)));

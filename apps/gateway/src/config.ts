@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { env, gatewayFields, internalAuthFields, loadConfig } from '@libs/config';
+import { busFields, env, gatewayFields, internalAuthFields, loadConfig, outboxFields } from '@libs/config';
 import { emailField } from './identity/schemas';
 import { corsOriginsField } from './platform/http/cors';
 import { keyLimitFields } from './identity/limits/key-limits';
@@ -14,6 +14,14 @@ export const configSchema = z
     // Its ports, database and the address of every gRPC service (<NAME>_ADDR), by default the declared ones.
     ...gatewayFields(),
     ...internalAuthFields(),
+    // The identity area publishes identity.events through its outbox, as finance and scheduling publish theirs.
+    ...busFields(),
+    ...outboxFields(),
+    ACCOUNT_MAIL_POLL_MS: env
+      .int(1_000, 10, 60_000)
+      .describe(
+        'how often each instance looks for account mails (verification, reset) not yet handed to the notifications service; a commit that stores one hands it at once, and a failed hand-over is tried again after 1 s, doubling up to a minute',
+      ),
     UPSTREAM_TIMEOUT_MS: env.int(5_000, 50, 60_000).describe('deadline of every gRPC call'),
     // Chosen with tools/fault-timeline (docs/OPERATIONS.md).
     BREAKER_RESET_MS: env

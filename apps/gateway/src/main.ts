@@ -4,6 +4,7 @@ import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecyc
 import { startMetricsServer } from '@libs/metrics';
 import { bootstrapAdmin } from './identity/bootstrap-admin';
 import { keyVerifierOptions, startKeyVerifier } from './identity/key-verifier';
+import { startIdentityRelays } from './identity/start-identity-relays';
 import { readConfig } from './config';
 import { buildApp } from './app';
 import { answerClientErrors } from './platform/http/client-errors';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
 
   const upstreams = connectUpstreams(config, logger);
   registerBreakerStates(() => allUpstreams(upstreams));
+  const identityRelays = await startIdentityRelays(sequelize, config, upstreams, logger);
   // Bound slow or stalled clients (slowloris): no request may hold a socket for
   // longer than these, and Node checks them often enough to notice in time.
   const requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
       // The app answers a missing Host itself, as a problem (requireHostHeader), where Node's answer is bare.
       requireHostHeader: false,
     },
-    buildApp({ config, logger, sequelize, keys, upstreams, releases }),
+    buildApp({ config, logger, sequelize, keys, upstreams, releases, afterIdentityCommit: identityRelays.nudge }),
   );
   answerClientErrors(server, logger);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS))]);
     server.closeAllConnections();
     await metrics.close();
+    await identityRelays.stop();
     for (const upstream of allUpstreams(upstreams)) upstream.shutdown();
     await keys.stop();
     await sequelize.close();

@@ -5,6 +5,7 @@ import type { NotificationsDeps } from './deps';
 import { endpointHandlers } from './endpoints/endpoint-handlers';
 import { eventTypeHandlers } from './events/event-type-handlers';
 import { grpcService } from './house';
+import { accountMailHandlers } from './mail/account-mail-handlers';
 
 /** notifications.v1.NotificationsService: every handler wrapped for logging, request context and error mapping. */
 export function notificationsService(deps: NotificationsDeps, handling: HandlerOptions): ServiceRegistration {
@@ -12,5 +13,6 @@ export function notificationsService(deps: NotificationsDeps, handling: HandlerO
     ...endpointHandlers(deps),
     ...deliveryHandlers(deps),
     ...eventTypeHandlers(deps),
+    ...accountMailHandlers(deps),
   });
 }

@@ -27,6 +27,7 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
   let system: RunningSystem;
   let finance: Awaited<ReturnType<typeof startPublisher>>;
   let scheduling: Awaited<ReturnType<typeof startPublisher>>;
+  let identity: Awaited<ReturnType<typeof startPublisher>>;
   const apis: NotificationsApi[] = [];
   const api = (role: string) => {
     const actor = actorOf(role);
@@ -45,12 +46,14 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
     });
     finance = await startPublisher(system.namespace, 'finance');
     scheduling = await startPublisher(system.namespace, 'scheduling');
+    identity = await startPublisher(system.namespace, 'identity');
   }, 90_000);
 
   afterAll(async () => {
     for (const made of apis) made.close();
     await finance?.close();
     await scheduling?.close();
+    await identity?.close();
     await system?.shutdown();
   });
 
@@ -114,7 +117,7 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
     });
   });
 
-  it("delivers to each role only what it could read: admin all, bursar finance, a student or clinician what names them, a reader pings only", async () => {
+  it("delivers to each role only what it could read: admin all, bursar finance, a student or clinician what names them, each their own account's identity events, a reader pings and those only", async () => {
     const roles = ['admin', 'bursar', 'student', 'clinician', 'reader'] as const;
     const owners = Object.fromEntries(roles.map((role) => [role, api(role)])) as Record<(typeof roles)[number], ReturnType<typeof api>>;
     const receivers = new Map<string, Awaited<ReturnType<typeof verifyingReceiver>> & { endpointId: string }>();
@@ -133,16 +136,27 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
       const olderTransaction = eventOf({ action: 'transaction.updated', entityType: 'transaction' });
       const appointment = eventOf({ action: 'appointment.rescheduled', entityType: 'appointment', subjects: [student, clinician] });
       const resource = eventOf({ action: 'resource.updated', entityType: 'resource', subjects: [] });
+      // Identity events concern one user each (their subject): that user receives them, and admins.
+      const aboutEach = Object.fromEntries(
+        roles.map((role) => {
+          const userId = owners[role].actor.userId;
+          return [role, eventOf({ action: 'user.password_changed', entityType: 'user', id: userId, subjects: [userId] })];
+        }),
+      );
+      const someoneElsesKey = eventOf({ action: 'key.created', entityType: 'api_key', subjects: ['another-user'] });
       await finance.publish(studentsPayment, someoneElsesPayment, olderTransaction);
       await scheduling.publish(appointment, resource);
+      await identity.publish(...Object.values(aboutEach), someoneElsesKey);
       await owners.reader.testEndpoint(receivers.get('reader')?.endpointId ?? '');
 
       const expected: Record<string, string[]> = {
-        admin: [studentsPayment, someoneElsesPayment, olderTransaction, appointment, resource].map((event) => event.eventId),
-        bursar: [studentsPayment, someoneElsesPayment, olderTransaction].map((event) => event.eventId),
-        student: [studentsPayment.eventId, appointment.eventId],
-        clinician: [appointment.eventId],
-        reader: [],
+        admin: [studentsPayment, someoneElsesPayment, olderTransaction, appointment, resource, ...Object.values(aboutEach), someoneElsesKey].map(
+          (event) => event.eventId,
+        ),
+        bursar: [studentsPayment, someoneElsesPayment, olderTransaction, aboutEach.bursar].map((event) => event.eventId),
+        student: [studentsPayment.eventId, appointment.eventId, aboutEach.student.eventId],
+        clinician: [appointment.eventId, aboutEach.clinician.eventId],
+        reader: [aboutEach.reader.eventId],
       };
       const idsOf = (role: string) => (receivers.get(role)?.verified ?? []).filter((d) => d.type !== 'webhook.ping').map((d) => d.id).sort();
       await waitFor('every expected delivery', async () => (roles.every((role) => idsOf(role).length >= expected[role].length) ? true : undefined));

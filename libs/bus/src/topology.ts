@@ -11,8 +11,8 @@ export interface BusTopology {
   deliveryLimit: number;
 }
 
-/** The services that publish their changes (for the audit and notifications services), each on an exchange of its own. */
-export const EVENT_STREAMS = ['finance', 'scheduling'] as const;
+/** What publishes changes (for the audit and notifications services), each on an exchange of its own: two services and the gateway's identity area. */
+export const EVENT_STREAMS = ['finance', 'scheduling', 'identity'] as const;
 export type EventStream = (typeof EVENT_STREAMS)[number];
 
 /**

@@ -11,7 +11,7 @@ const userId = z.string().min(1).max(64);
 const MAX_SUBJECTS = Math.max(FINANCE_LIMITS.bulkItems, 1 + 2 * SCHEDULING_LIMITS.links);
 
 /**
- * The fields of every message on the finance.events and scheduling.events exchanges (JSON, UTF-8).
+ * The fields of every message on the finance.events, scheduling.events and identity.events exchanges (JSON, UTF-8).
  * The routing key is `action`; the AMQP messageId is `eventId`. docs/AUDIT.md
  * describes every field, and which entity `before`/`after` hold for each action. A consumer that reads only some
  * picks them from here (the notifications service).

@@ -31,11 +31,12 @@ import {
   toScheduleJson,
   toServiceJson,
 } from './scheduling-entities';
+import { apiKeyJson, toApiKeyJson, toUserJson, userJson, type ApiKeySnapshot, type UserSnapshot } from './identity-entities';
 
 /**
  * Every entity type an audit event may name, with the JSON shape its `before`/`after` hold (the
  * API's shape of that entity) and how the service that owns it (finance, scheduling) makes it from the
- * entity's gRPC message.
+ * entity's gRPC message; the gateway's identity area holds its users and keys in that shape already.
  */
 export const AUDITED_ENTITIES = {
   transaction: { schema: transactionJson, toJson: toTransactionJson },
@@ -51,6 +52,8 @@ export const AUDITED_ENTITIES = {
   schedule: { schema: scheduleJson, toJson: toScheduleJson },
   block: { schema: blockJson, toJson: toBlockJson },
   appointment: { schema: appointmentJson, toJson: toAppointmentJson },
+  user: { schema: userJson, toJson: toUserJson },
+  api_key: { schema: apiKeyJson, toJson: toApiKeyJson },
 } as const;
 
 export type AuditedEntityType = keyof typeof AUDITED_ENTITIES;
@@ -70,6 +73,8 @@ export type EntityMessage<E extends AuditedEntityType> = {
   schedule: schedulingV1.WeeklyRules | schedulingV1.DateOverride;
   block: schedulingV1.Block;
   appointment: schedulingV1.Appointment;
+  user: UserSnapshot;
+  api_key: ApiKeySnapshot;
 }[E];
 
 export type EntityJson<E extends AuditedEntityType> = z.infer<(typeof AUDITED_ENTITIES)[E]['schema']>;

@@ -1,7 +1,7 @@
 import type { AuditedEntityType } from './audited-entities';
 
 /** The service whose exchange (`<source>.events`) carries an event type; `webhooks` for the notifications service's own. */
-export type EventSource = 'finance' | 'scheduling' | 'webhooks';
+export type EventSource = 'finance' | 'scheduling' | 'identity' | 'webhooks';
 
 export interface EventTypeDeclaration {
   source: EventSource;
@@ -59,6 +59,14 @@ export const EVENT_TYPES = {
   'schedule.override_deleted': { source: 'scheduling', entityType: 'schedule', description: "a resource's hours on one date were reset" },
   'block.created': { source: 'scheduling', entityType: 'block', description: 'time was blocked on a resource' },
   'block.deleted': { source: 'scheduling', entityType: 'block', description: 'a block was removed' },
+  'user.registered': { source: 'identity', entityType: 'user', description: 'an account was created' },
+  'user.email_verified': { source: 'identity', entityType: 'user', description: "an account's email address was proved" },
+  'user.role_changed': { source: 'identity', entityType: 'user', description: "an account's role was changed" },
+  'user.password_changed': { source: 'identity', entityType: 'user', description: "an account's password was changed or reset" },
+  'user.sessions_revoked': { source: 'identity', entityType: 'user', description: "every session of an account was ended" },
+  'key.created': { source: 'identity', entityType: 'api_key', description: 'an API key was created' },
+  'key.revoked': { source: 'identity', entityType: 'api_key', description: 'an API key was revoked' },
+  'key.limits_changed': { source: 'identity', entityType: 'api_key', description: "an admin changed an API key's limits" },
   'webhook.ping': { source: 'webhooks', description: 'a test delivery, sent to one endpoint when its owner asks' },
 } as const satisfies Record<string, EventTypeDeclaration>;
 
@@ -87,6 +95,8 @@ const ENTITY_PATHS: Record<AuditedEntityType, (id: string, snapshot: Record<stri
   schedule: (resourceId) => `/api/v1/scheduling/schedules/${resourceId}/rules`,
   block: (id) => `/api/v1/scheduling/blocks/${id}`,
   appointment: (id) => `/api/v1/appointments/${id}`,
+  user: (id) => `/api/v1/auth/users/${id}`,
+  api_key: (id) => `/api/v1/auth/keys/${id}`,
 };
 
 /** The API path of one entity, from its id and its snapshot (the event's `after`, or `before` once deleted). */

@@ -23,6 +23,7 @@ export { CALENDAR_STATUS } from './appointment-calendar-status';
 export { fieldErrorsOf } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';
+export * from './identity-entities';
 export { messageOf, type Entity, type Field, type FieldKind, type RecordOf } from './reference/fields';
 export { jsonOf, jsonShapeOf } from './reference/json';
 export { DISEASE, type DiseaseRecord } from './reference/disease-fields';

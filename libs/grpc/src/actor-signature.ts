@@ -69,3 +69,9 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size >= REMEMBERED_ACTORS && !map.has(key)) map.clear();
   map.set(key, value);
 }
+
+/**
+ * The gateway acting for itself rather than for a user: what it asks of a service after its own commit (an account
+ * mail). Signed like any actor, so only a holder of INTERNAL_AUTH_SECRET can claim it; `system` is no user's role.
+ */
+export const GATEWAY_ACTOR: Actor = { userId: 'gateway', role: 'system' };

@@ -1,8 +1,8 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
 export type { HandlerOptions, CallContext } from './handler';
 export { grpcService } from './grpc-service';
-export { ActorSigner, type Actor } from './actor-signature';
-export { reachIn, requirePermission } from './require-permission';
+export { ActorSigner, GATEWAY_ACTOR, type Actor } from './actor-signature';
+export { reachIn, requireGateway, requirePermission } from './require-permission';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type Problem } from './errors';
 export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';
 export { METADATA } from './metadata';

@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { grantedRoles, isGranted, type Permission, type Role } from '@libs/contracts';
 import { RpcError } from './errors';
-import type { Actor } from './actor-signature';
+import { GATEWAY_ACTOR, type Actor } from './actor-signature';
 import type { CallContext } from './handler';
 
 /** The one wording of a refusal by role: the caller's role, and the roles that may. */
@@ -29,4 +29,14 @@ export function reachIn<Reach extends string>(table: Partial<Record<Role, Reach>
   const reach = Object.hasOwn(table, actor.role) ? table[actor.role as Role] : undefined;
   if (reach === undefined) throw refusal(actor.role, Object.keys(table));
   return reach;
+}
+
+/** The one check of a call only the gateway makes for itself (GATEWAY_ACTOR): no user's role passes it. */
+export function requireGateway(context: CallContext): Actor {
+  const actor = context.actor;
+  if (!actor) throw new RpcError(status.UNAUTHENTICATED, 'the call carries no valid actor');
+  if (actor.userId !== GATEWAY_ACTOR.userId || actor.role !== GATEWAY_ACTOR.role) {
+    throw new RpcError(status.PERMISSION_DENIED, 'only the gateway, acting for itself, may do this');
+  }
+  return actor;
 }

@@ -8,6 +8,7 @@ export { sharedDataDir, sharedDataFile } from './shared-data';
 export { startDatabaseOutage, dropDatabaseConnections, type DatabaseOutage } from './database-outage';
 export { signUp } from './sign-up';
 export { raiseKeyLimits } from './generous-limits';
+export { mailedLinkToken, verifyEmail, type AccountTemplate } from './mailed-link';
 export { withPgClient } from './pg-client';
 export { isAlive } from './process-alive';
 export { diseaseRecord } from './disease-record';

@@ -8,7 +8,11 @@ const queue = (name: string, depth: number) => ({ name, depth: async () => depth
 const asAdmin: CallContext = { requestId: 'spec', actor: { userId: 'admin-1', role: 'admin' } };
 
 describe('dead-letter calls', () => {
-  const handlers = deadLetterHandlers({ finance: queue('audit.finance-events.dead', 3), scheduling: queue('audit.scheduling-events.dead', 1) });
+  const handlers = deadLetterHandlers({
+    finance: queue('audit.finance-events.dead', 3),
+    scheduling: queue('audit.scheduling-events.dead', 1),
+    identity: queue('audit.identity-events.dead', 0),
+  });
 
   it("serve finance's queue when no stream is named, and each stream's by name", async () => {
     expect(await handlers.getDeadLetters({}, asAdmin)).toEqual({ queue: 'audit.finance-events.dead', depth: 3 });

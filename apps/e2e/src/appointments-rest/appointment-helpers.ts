@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_USER_IDS, type Role } from '@libs/contracts';
-import { signUp, type RunningSystem } from '@libs/testing';
+import { signUp, verifyEmail, type RunningSystem } from '@libs/testing';
 import { api } from '../http';
 import { ADMIN, SchedulingCaller, setUpClinic, type ClinicOptions } from '../scheduling/scheduling-client';
 
@@ -43,7 +43,10 @@ export interface Slot {
 
 /** Another user of a role: an account signed up as anyone does, given the role by the admin. */
 export async function anotherUser(system: RunningSystem, role: Role): Promise<{ key: string; userId: string }> {
-  const { key } = await signUp(system.gatewayUrl, { email: `${role}-${randomUUID()}@example.org`, password: 'a fine password' });
+  const email = `${role}-${randomUUID()}@example.org`;
+  const { key } = await signUp(system.gatewayUrl, { email, password: 'a fine password' });
+  // Only a proved address may hold a role other than reader.
+  await verifyEmail(system, email);
   const me = await api(system.gatewayUrl, '/api/v1/auth/me', { key });
   const userId: string = me.body.id;
   const changed = await api(system.gatewayUrl, `/api/v1/auth/users/${userId}`, { key: system.keys.admin, method: 'PATCH', body: { role } });

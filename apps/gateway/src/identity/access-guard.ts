@@ -1,9 +1,11 @@
 import type { Request, Response } from 'express';
 import type { Sequelize } from 'sequelize';
 import { grantedRoles, isGranted, type Permission, type Role } from '@libs/contracts';
+import { GATEWAY_ACTOR } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import { unauthorized } from '../platform/http/unauthorized';
 import type { Access, AccessCheck, Account, Caller } from '../platform/routing/access';
+import type { ChangeContext } from './identity-events';
 import type { KeyOwner } from './key-store';
 import type { KeyVerifier } from './key-verifier';
 import { findSessionOwner, looksLikeSessionToken } from './session-store';
@@ -19,6 +21,26 @@ function bearerToken(req: Request, expected: string): string {
   const match = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '');
   if (!match) throw unauthorized(`send ${expected} as "Authorization: Bearer <token>"`);
   return match[1];
+}
+
+/** The change a signed-in account makes, as identity.events name it: this request, this account acting. */
+export const changeBy = (res: Response, account: Account): ChangeContext => ({
+  requestId: res.locals.requestId as string,
+  actor: { userId: account.userId, role: account.role },
+});
+
+/** A change the gateway makes for an anonymous request (a registration, a mailed link used). */
+export const changeByGateway = (res: Response): ChangeContext => ({ requestId: res.locals.requestId as string, actor: GATEWAY_ACTOR });
+
+/**
+ * Refuses an account operation made with an API key where only a signed-in session will do: making or revoking
+ * keys and changing sign-in itself, so that a leaked key cannot make keys of its own or lock the owner out.
+ */
+export function requireSession(account: Account, what: string): string {
+  if (!account.sessionToken) {
+    throw new HttpProblem(403, `only a signed-in session (the dashboard) may ${what}: an API key cannot, so that revoking a leaked key ends the leak`);
+  }
+  return account.sessionToken;
 }
 
 /** The account an account operation's access rule established. */

@@ -4,7 +4,9 @@ import { HttpProblem } from '@libs/http-problems';
 import type { GatewayConfig } from '../config';
 import { unauthorized } from '../platform/http/unauthorized';
 import { route, type Route } from '../platform/routing/operation';
-import { signedIn } from './access-guard';
+import { changeByGateway, signedIn } from './access-guard';
+import { storeAccountMail } from './account-mails';
+import { issueToken } from './account-tokens';
 import * as op from './identity-operations';
 import { admitLoginAttempt, admitRegistration, forgiveLoginAttempt, type ThrottleVerdict } from './login-throttle';
 import { hashPassword, needsRehash, verifyPassword } from './password';
@@ -16,7 +18,7 @@ import { createUser, findUser, findUserCredentials, replacePasswordHash } from '
 // scheme of the tokens that sign-in issues.
 const badCredentials = () => unauthorized('the email or password is wrong');
 
-function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
+export function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
   if (verdict.allowed) return;
   throw new HttpProblem(429, `too many ${what}; try again in ${verdict.retryAfterSeconds} s`, {
     headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
@@ -26,25 +28,39 @@ function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): void {
 /**
  * What registration answers, whether it created the account or the email had
  * one already: the answer must not tell anyone which emails have accounts
- * (docs/IDENTITY.md). The owner of the address signs in next.
+ * (docs/IDENTITY.md). The owner of the address verifies it from the mail and signs in.
  */
 export const REGISTRATION_ACCEPTED = {
   status: 'accepted',
   detail:
-    'If this email had no account, it has one now: sign in with this email and password (POST /api/v1/auth/login), ' +
-    'then create a key. An email that has an account already keeps it unchanged.',
+    'If this email had no account, it has one now, and a link that proves the address is on its way to it ' +
+    '(POST /api/v1/auth/verify-email); sign in with this email and password (POST /api/v1/auth/login). ' +
+    'An email that has an account already keeps it unchanged, and its owner is told of this attempt.',
 } as const;
 
 /** Sign-up, sign-in, sign-out and who am I. Register and login are public. */
-export function accountRoutes(config: GatewayConfig, sequelize: Sequelize): Route[] {
+export function accountRoutes(config: GatewayConfig, sequelize: Sequelize, afterCommit: () => void): Route[] {
   return [
     route(op.register, async ({ body: { email, password } }, { req, res }) => {
       // Counted before the password is hashed: a refused registration costs no scrypt.
       refuseWhenThrottled(await admitRegistration(sequelize, req.ip ?? 'unknown'), 'registrations from this address');
-      // The same work (a hash, one statement) and the same answer either way.
-      const created = await createUser(sequelize, email, await hashPassword(password), SIGN_UP_ROLE);
+      const passwordHash = await hashPassword(password);
+      // The same work (a hash, one transaction storing one mail) and the same answer either way. The mail is
+      // stored with the account, so that an acknowledged registration never loses it (account-mails.ts).
+      const created = await sequelize.transaction(async (transaction) => {
+        const user = await createUser(sequelize, transaction, changeByGateway(res), { email, passwordHash, role: SIGN_UP_ROLE, emailVerified: false });
+        if (user) {
+          const { id, token } = await issueToken(sequelize, transaction, user.id, 'verify_email');
+          await storeAccountMail(sequelize, transaction, { id, template: 'verify_email', email, userId: user.id, linkToken: token });
+          return true;
+        }
+        const owner = await findUserCredentials(sequelize, email, transaction);
+        if (owner) await storeAccountMail(sequelize, transaction, { template: 'registration_attempt', email, userId: owner.user.id });
+        return false;
+      });
+      afterCommit();
       // For the operators (a run of these is someone probing for accounts); the address is not logged.
-      if (!created) req.log.info('registration for an email that has an account; nothing changed');
+      if (!created) req.log.info('registration for an email that has an account; its owner is told');
       res.status(202).json(REGISTRATION_ACCEPTED);
     }),
 

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { BOOTSTRAP_ROLE } from '@libs/contracts';
+import { GATEWAY_ACTOR } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import type { GatewayConfig } from '../config';
 import { passwordField } from './schemas';
@@ -17,6 +18,10 @@ export async function bootstrapAdmin(config: GatewayConfig, sequelize: Sequelize
   if (!password.success) {
     throw new Error(`BOOTSTRAP_ADMIN_PASSWORD ${password.error.issues[0].message} (its value is not shown)`);
   }
-  const created = await createUser(sequelize, email, await hashPassword(password.data), BOOTSTRAP_ROLE);
+  const passwordHash = await hashPassword(password.data);
+  // Created verified: whoever configures the gateway vouches for the address.
+  const created = await sequelize.transaction((transaction) =>
+    createUser(sequelize, transaction, { requestId: 'bootstrap-admin', actor: GATEWAY_ACTOR }, { email, passwordHash, role: BOOTSTRAP_ROLE, emailVerified: true }),
+  );
   logger.info({ email }, created ? 'created the bootstrap admin' : 'bootstrap admin exists already; left unchanged');
 }

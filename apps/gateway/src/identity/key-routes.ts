@@ -3,7 +3,7 @@ import { IDENTITY_LIMITS } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
 import type { GatewayConfig } from '../config';
 import { route, type Route } from '../platform/routing/operation';
-import { signedIn } from './access-guard';
+import { changeBy, requireSession, signedIn } from './access-guard';
 import * as op from './identity-operations';
 import { issueKeyWithinLimit, listLiveKeys, revokeKey, setKeyLimits, type KeyRefusal } from './key-store';
 import type { KeyVerifier } from './key-verifier';
@@ -22,7 +22,7 @@ function keyRefused(refusal: KeyRefusal): HttpProblem {
   );
 }
 
-export function keyRoutes(config: GatewayConfig, sequelize: Sequelize, keys: KeyVerifier): Route[] {
+export function keyRoutes(config: GatewayConfig, sequelize: Sequelize, keys: KeyVerifier, afterCommit: () => void): Route[] {
   const roleLimits = roleLimitsFrom(config);
   return [
     route(op.listKeys, async (_input, { res, caller }) => {
@@ -30,22 +30,29 @@ export function keyRoutes(config: GatewayConfig, sequelize: Sequelize, keys: Key
     }),
 
     route(op.createKey, async ({ body }, { res, caller }) => {
-      const issued = await issueKeyWithinLimit(sequelize, signedIn(caller.account).userId, body.name ?? '');
+      const account = signedIn(caller.account);
+      requireSession(account, 'create keys');
+      const issued = await issueKeyWithinLimit(sequelize, changeBy(res, account), account.userId, body.name ?? '');
       if ('reason' in issued) throw keyRefused(issued);
+      afterCommit();
       res.status(201).location(`${op.createKey.path}/${issued.id}`).json(issued);
     }),
 
-    route(op.setKeyLimits, async ({ path: { id }, body }, { res }) => {
-      const changed = await setKeyLimits(sequelize, id, body, roleLimits);
+    route(op.setKeyLimits, async ({ path: { id }, body }, { res, caller }) => {
+      const changed = await setKeyLimits(sequelize, changeBy(res, signedIn(caller.account)), id, body, roleLimits);
       if (!changed) throw HttpProblem.notFound('no live key has that id');
+      afterCommit();
       await keys.limitsChanged(changed.keyHash);
       res.json(changed.key);
     }),
 
     route(op.revokeKey, async ({ path: { id } }, { res, caller }) => {
-      const keyHash = await revokeKey(sequelize, signedIn(caller.account).userId, id);
+      const account = signedIn(caller.account);
+      requireSession(account, 'revoke keys');
+      const keyHash = await revokeKey(sequelize, changeBy(res, account), account.userId, id);
       // Another user's key is "not found" too: nobody learns which ids exist.
       if (!keyHash) throw HttpProblem.notFound('you have no key with that id');
+      afterCommit();
       await keys.keyRevoked(keyHash);
       res.status(204).end();
     }),

@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { generateApiKey } from './api-key';
 import { effectiveLimits, type CustomLimits, type KeyLimits, type RoleLimits } from './limits/key-limits';
 import { IDENTITY_LIMITS, type Role } from '@libs/contracts';
+import { recordIdentityEvent, type ChangeContext } from './identity-events';
 import { SHARED_USAGE_COLUMNS, sharedUsageOf, type SharedUsageColumns } from './limits/key-usage-store';
 import type { SharedUsage } from './limits/rate-limiter';
 
@@ -89,19 +90,26 @@ export async function findKeyOwner(
   };
 }
 
-/** Issues a key for a user and returns it in full, once; only its hash is kept. */
+/** Issues a key for a user and records `key.created` (without the key); the key is returned in full, once, and only its hash kept. */
 export async function issueKey(
   sequelize: Sequelize,
+  change: ChangeContext,
   userId: string,
   name: string,
-  transaction?: Transaction,
+  transaction: Transaction,
 ): Promise<KeySummary & { key: string }> {
   const fresh = generateApiKey();
   const [row] = await sequelize.query<KeyRow>(
     `INSERT INTO api_keys (user_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`,
     { bind: [userId, name, fresh.prefix, fresh.hash], type: QueryTypes.SELECT, transaction },
   );
-  return { ...toSummary(row), key: fresh.key };
+  const summary = toSummary(row);
+  await recordIdentityEvent(sequelize, transaction, change, {
+    action: 'key.created',
+    entityType: 'api_key',
+    after: { id: summary.id, ownerId: userId, name: summary.name, createdAt: summary.createdAt },
+  });
+  return { ...summary, key: fresh.key };
 }
 
 /** Why a key was not issued; after `created-today`, the seconds until one more may be created. */
@@ -113,6 +121,7 @@ export type KeyRefusal = { reason: 'live-keys' } | { reason: 'created-today'; re
  */
 export async function issueKeyWithinLimit(
   sequelize: Sequelize,
+  change: ChangeContext,
   userId: string,
   name: string,
 ): Promise<(KeySummary & { key: string }) | KeyRefusal> {
@@ -131,7 +140,7 @@ export async function issueKeyWithinLimit(
     if (Number(counts.recent) >= IDENTITY_LIMITS.keysCreatedPerDay) {
       return { reason: 'created-today', retryAfterSeconds: Math.max(1, Number(counts.retry_after)) };
     }
-    return issueKey(sequelize, userId, name, transaction);
+    return issueKey(sequelize, change, userId, name, transaction);
   });
 }
 
@@ -156,50 +165,115 @@ export async function listLiveKeys(sequelize: Sequelize, userId: string, roleLim
 }
 
 /**
- * Sets or clears (null) the custom limits of a live key; limits not named stay
- * as they are. Returns the key as listed and its hash (so that every instance
- * can be told to read it again), or undefined when there is no such live key.
+ * Sets or clears (null) the custom limits of a live key; limits not named stay as they are; records
+ * `key.limits_changed`. Returns the key as listed and its hash (so that every instance can be told to read it
+ * again), or undefined when there is no such live key.
  */
 export async function setKeyLimits(
   sequelize: Sequelize,
+  change: ChangeContext,
   keyId: string,
   changes: { [L in keyof KeyLimits]?: number | null },
   roleLimits: RoleLimits,
 ): Promise<{ key: ListedKey; keyHash: string } | undefined> {
-  const [row] = await sequelize.query<ListedKeyRow & { key_hash: string }>(
-    `UPDATE api_keys k
-        SET rate_limit = CASE WHEN $2 THEN $3::integer ELSE k.rate_limit END,
-            daily_quota = CASE WHEN $4 THEN $5::integer ELSE k.daily_quota END,
-            concurrency_limit = CASE WHEN $6 THEN $7::integer ELSE k.concurrency_limit END
-       FROM users u
-      WHERE k.id = $1 AND k.revoked_at IS NULL AND u.id = k.user_id
-      RETURNING ${LISTED_KEY_COLUMNS}, k.key_hash`,
-    {
-      bind: [
-        keyId,
-        'rateLimit' in changes,
-        changes.rateLimit ?? null,
-        'dailyQuota' in changes,
-        changes.dailyQuota ?? null,
-        'concurrencyLimit' in changes,
-        changes.concurrencyLimit ?? null,
-      ],
-      type: QueryTypes.SELECT,
-    },
-  );
-  return row && { key: toListedKey(row, roleLimits), keyHash: row.key_hash };
+  return sequelize.transaction(async (transaction) => {
+    const [before] = await sequelize.query<CustomLimitColumns & { user_id: string }>(
+      `SELECT user_id, ${CUSTOM_LIMIT_FIELDS.join(', ')} FROM api_keys WHERE id = $1 AND revoked_at IS NULL FOR UPDATE`,
+      { bind: [keyId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!before) return undefined;
+    const [row] = await sequelize.query<ListedKeyRow & { key_hash: string }>(
+      `UPDATE api_keys k
+          SET rate_limit = CASE WHEN $2 THEN $3::integer ELSE k.rate_limit END,
+              daily_quota = CASE WHEN $4 THEN $5::integer ELSE k.daily_quota END,
+              concurrency_limit = CASE WHEN $6 THEN $7::integer ELSE k.concurrency_limit END
+         FROM users u
+        WHERE k.id = $1 AND u.id = k.user_id
+        RETURNING ${LISTED_KEY_COLUMNS}, k.key_hash`,
+      {
+        bind: [
+          keyId,
+          'rateLimit' in changes,
+          changes.rateLimit ?? null,
+          'dailyQuota' in changes,
+          changes.dailyQuota ?? null,
+          'concurrencyLimit' in changes,
+          changes.concurrencyLimit ?? null,
+        ],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    const key = toListedKey(row, roleLimits);
+    const ownerId = before.user_id;
+    await recordIdentityEvent(sequelize, transaction, change, {
+      action: 'key.limits_changed',
+      entityType: 'api_key',
+      before: { id: keyId, ownerId, limits: customLimitsOf(before) },
+      after: { id: keyId, ownerId, limits: key.customLimits },
+    });
+    return { key, keyHash: row.key_hash };
+  });
+}
+
+interface RevokedRow {
+  id: string;
+  name: string;
+  key_hash: string;
+  revoked_at: Date;
+}
+
+/** Records `key.revoked` for each key a statement revoked. */
+async function recordRevocations(sequelize: Sequelize, transaction: Transaction, change: ChangeContext, ownerId: string, rows: RevokedRow[]) {
+  for (const row of rows) {
+    const key = { id: row.id, ownerId, name: row.name };
+    await recordIdentityEvent(sequelize, transaction, change, {
+      action: 'key.revoked',
+      entityType: 'api_key',
+      before: { ...key, revokedAt: null },
+      after: { ...key, revokedAt: new Date(row.revoked_at).toISOString() },
+    });
+  }
 }
 
 /**
- * Revokes one of the user's keys. Returns the revoked key's hash (so that the
- * caller can drop it from its cache at once), or undefined when the user has
- * no such key. Revoking a revoked key again changes nothing and succeeds.
+ * Revokes one of the user's keys and records `key.revoked`. Returns the key's hash (so that the caller can drop it
+ * from its cache at once), or undefined when the user has no such key. Revoking a revoked key again changes
+ * nothing, records nothing, and succeeds.
  */
-export async function revokeKey(sequelize: Sequelize, userId: string, keyId: string): Promise<string | undefined> {
-  const [row] = await sequelize.query<{ key_hash: string }>(
-    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-      WHERE id = $1 AND user_id = $2 RETURNING key_hash`,
-    { bind: [keyId, userId], type: QueryTypes.SELECT },
+export async function revokeKey(sequelize: Sequelize, change: ChangeContext, userId: string, keyId: string): Promise<string | undefined> {
+  return sequelize.transaction(async (transaction) => {
+    const [key] = await sequelize.query<{ key_hash: string; revoked_at: Date | null }>(
+      'SELECT key_hash, revoked_at FROM api_keys WHERE id = $1 AND user_id = $2 FOR UPDATE',
+      { bind: [keyId, userId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!key) return undefined;
+    if (key.revoked_at) return key.key_hash;
+    const revoked = await sequelize.query<RevokedRow>(
+      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING id, name, key_hash, revoked_at',
+      { bind: [keyId], type: QueryTypes.SELECT, transaction },
+    );
+    await recordRevocations(sequelize, transaction, change, userId, revoked);
+    return key.key_hash;
+  });
+}
+
+/**
+ * Revokes a user's live keys (all, or those named `name`), recording `key.revoked` for each; returns their hashes,
+ * for every instance to drop (announceKeyEvent).
+ */
+export async function revokeKeysOf(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  change: ChangeContext,
+  userId: string,
+  name?: string,
+): Promise<string[]> {
+  const revoked = await sequelize.query<RevokedRow>(
+    `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND ($2::text IS NULL OR name = $2)
+     RETURNING id, name, key_hash, revoked_at`,
+    { bind: [userId, name ?? null], type: QueryTypes.SELECT, transaction },
   );
-  return row?.key_hash;
+  await recordRevocations(sequelize, transaction, change, userId, revoked);
+  return revoked.map((row) => row.key_hash);
 }

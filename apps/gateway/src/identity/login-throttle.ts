@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { IDENTITY_LIMITS } from '@libs/contracts';
 
-const { loginFailuresPerAccount, loginFailuresPerAddress, registrationsPerAddress } = IDENTITY_LIMITS;
+const { loginFailuresPerAccount, loginFailuresPerAddress, registrationsPerAddress, resetRequestsPerAddress } = IDENTITY_LIMITS;
 const THROTTLE_WINDOW_SECONDS = IDENTITY_LIMITS.throttleWindowMinutes * 60;
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -27,6 +27,7 @@ async function countAttempt(sequelize: Sequelize, subject: string, limit: number
 
 const subjects = (email: string, address: string) => ({ account: `account:${email}`, address: `ip:${address}` });
 const registrationSubject = (address: string) => `register:${address}`;
+const resetSubject = (address: string) => `reset:${address}`;
 
 const SWEEP_EVERY_MS = 60_000;
 let lastSweep = 0;
@@ -66,4 +67,10 @@ export async function forgiveLoginAttempt(sequelize: Sequelize, email: string, a
 export async function admitRegistration(sequelize: Sequelize, address: string): Promise<ThrottleVerdict> {
   await sweepExpired(sequelize);
   return countAttempt(sequelize, registrationSubject(address), registrationsPerAddress);
+}
+
+/** Counts a password reset request from the client address, refused over the limit, whether or not the email has an account. */
+export async function admitResetRequest(sequelize: Sequelize, address: string): Promise<ThrottleVerdict> {
+  await sweepExpired(sequelize);
+  return countAttempt(sequelize, resetSubject(address), resetRequestsPerAddress);
 }

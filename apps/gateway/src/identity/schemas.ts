@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IDENTITY_LIMITS, ROLES } from '@libs/contracts';
+import { TOKEN_PATTERN } from './account-tokens';
 import { LIMIT_MAX, LIMIT_NAMES } from './limits/key-limits';
 
 /** Requests and answers of the identity area: accounts, sessions and API keys (docs/IDENTITY.md). */
@@ -24,7 +25,15 @@ export const passwordField = z
 
 export const credentials = z.object({ email: emailField, password: passwordField }).strict().meta({ id: 'Credentials' });
 
-export const user = z.object({ id: uuid, email: z.email(), role: z.enum(ROLES), createdAt: dateTime }).meta({ id: 'User' });
+export const user = z
+  .object({
+    id: uuid,
+    email: z.email(),
+    role: z.enum(ROLES),
+    emailVerified: z.boolean().meta({ description: 'Whether the owner proved the address; until then the account stays a reader.' }),
+    createdAt: dateTime,
+  })
+  .meta({ id: 'User' });
 
 const limitDescriptions = {
   rateLimit: 'Requests per minute, refilled continuously.',
@@ -104,3 +113,19 @@ export const session = z.object({ token: z.string().regex(/^cfs_/), expiresAt: d
 export const registrationAccepted = z.object({ status: z.literal('accepted'), detail: z.string() }).strict();
 
 export const userPage = z.object({ users: z.array(user), nextAfter: z.string().optional() });
+
+/** The one-time token of a mailed link (`#verify?token=…`, `#reset?token=…`). */
+const tokenField = z
+  .string({ message: 'must be a string' })
+  .regex(TOKEN_PATTERN, { message: 'must be the 43-character token of the link' })
+  .meta({ description: 'The token from the mailed link.' });
+
+export const verifyEmailBody = z.object({ token: tokenField }).strict();
+
+export const resetRequestBody = z.object({ email: emailField }).strict();
+
+export const resetConfirmBody = z.object({ token: tokenField, password: passwordField }).strict();
+
+export const passwordChangeBody = z.object({ current: passwordField, new: passwordField }).strict();
+
+export const resetAccepted = z.object({ status: z.literal('accepted'), detail: z.string() }).strict();

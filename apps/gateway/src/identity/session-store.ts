@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Role } from '@libs/contracts';
+import { recordIdentityEvent, type ChangeContext } from './identity-events';
 
 /** `cfs_` and 256 random bits: a dashboard sign-in, distinct at a glance from an API key (`cfk_`). */
 const SESSION_PATTERN = /^cfs_[A-Za-z0-9_-]{43}$/;
@@ -43,4 +44,27 @@ export async function findSessionOwner(sequelize: Sequelize, token: string): Pro
 
 export async function deleteSession(sequelize: Sequelize, token: string): Promise<void> {
   await sequelize.query('DELETE FROM sessions WHERE token_hash = $1', { bind: [hashToken(token)] });
+}
+
+/**
+ * Ends every session of a user (but the one whose token is `keep`, if given) and records `user.sessions_revoked`
+ * with how many ended. Every instance sees it at once: sessions are not cached.
+ */
+export async function revokeSessions(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  change: ChangeContext,
+  user: { id: string; email: string },
+  keep?: string,
+): Promise<number> {
+  const ended = await sequelize.query<{ id: string }>(
+    'DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR token_hash <> $2) RETURNING id',
+    { bind: [user.id, keep === undefined ? null : hashToken(keep)], type: QueryTypes.SELECT, transaction },
+  );
+  await recordIdentityEvent(sequelize, transaction, change, {
+    action: 'user.sessions_revoked',
+    entityType: 'user',
+    after: { id: user.id, email: user.email, sessionsRevoked: ended.length },
+  });
+  return ended.length;
 }

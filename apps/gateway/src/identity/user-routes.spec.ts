@@ -1,3 +1,4 @@
+import { QueryTypes } from 'sequelize';
 import { createLogger } from '@libs/logging';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { bootstrapAdmin } from './bootstrap-admin';
@@ -52,7 +53,7 @@ describe('admin: users and roles, and the bootstrap admin', () => {
     const first = await gateway.send('GET', '/api/v1/auth/users?limit=1', { token: adminSession });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
-      users: [{ id: readerId, email: 'rea@example.org', role: 'reader', createdAt: expect.any(String) }],
+      users: [{ id: readerId, email: 'rea@example.org', role: 'reader', emailVerified: false, createdAt: expect.any(String) }],
       nextAfter: 'rea@example.org',
     });
     const second = await gateway.send('GET', '/api/v1/auth/users?limit=1&after=rea@example.org', { token: adminSession });
@@ -64,8 +65,22 @@ describe('admin: users and roles, and the bootstrap admin', () => {
     }
   });
 
-  it("changes a user's role, and the user's keys carry the new role at once", async () => {
+  it("changes a user's role once the address is proved, and the user's keys carry the new role at once", async () => {
     expect((await gateway.send('PATCH', `/api/v1/auth/users/${readerId}`, { token: readerKey, body: { role: 'admin' } })).status).toBe(403);
+    const unverified = await gateway.send('PATCH', `/api/v1/auth/users/${readerId}`, { token: adminSession, body: { role: 'bursar' } });
+    expect(unverified.status).toBe(409);
+    expect(unverified.body.detail).toMatch(/has not proved its email address, so it stays a reader/);
+    expect((await gateway.send('GET', '/api/v1/auth/me', { token: readerKey })).body).toMatchObject({ role: 'reader', emailVerified: false });
+    // The link the registration mailed (waiting in the gateway's database: no notifications service runs here).
+    const [mail] = await db.sequelize.query<{ link_token: string }>(
+      "SELECT link_token FROM account_mails WHERE email = 'rea@example.org' AND template = 'verify_email'",
+      { type: QueryTypes.SELECT },
+    );
+    expect((await gateway.send('POST', '/api/v1/auth/verify-email', { body: { token: mail.link_token } })).status).toBe(204);
+    // Once only.
+    const again = await gateway.send('POST', '/api/v1/auth/verify-email', { body: { token: mail.link_token } });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0].field).toBe('token');
     const changed = await gateway.send('PATCH', `/api/v1/auth/users/${readerId}`, { token: adminSession, body: { role: 'bursar' } });
     expect(changed.status).toBe(200);
     expect(changed.body.role).toBe('bursar');

@@ -5,6 +5,7 @@ import { m0002SessionsAndLoginThrottle } from './0002-sessions-and-login-throttl
 import { m0003KeyLimits } from './0003-key-limits';
 import { m0004ClinicianRole } from './0004-clinician-role';
 import { m0005RolesTable } from './0005-roles-table';
+import { m0006IdentityEventsAndVerification } from './0006-identity-events-and-verification';
 import { knownRoles } from './known-roles';
 
 /** Every migration, in order. Never edit one that has shipped: add the next, before `knownRoles`. */
@@ -14,5 +15,6 @@ export const migrations: Migration[] = [
   m0003KeyLimits,
   m0004ClinicianRole,
   m0005RolesTable,
+  m0006IdentityEventsAndVerification,
   knownRoles(ROLES),
 ];

@@ -168,6 +168,8 @@ export const IDENTITY_LIMITS = {
    * script could spend the gateway's CPU and fill the users table. A class behind one address still gets a good number.
    */
   registrationsPerAddress: 20,
+  /** Password reset requests per client address in a window: each may send a mail, so a script must not send many. */
+  resetRequestsPerAddress: 20,
   /** Live keys an account may hold (409 beyond): more is almost always a leak in the making. */
   liveKeys: 20,
   /**
@@ -175,6 +177,14 @@ export const IDENTITY_LIMITS = {
    * rate bucket and a fresh daily quota, so creating and revoking keys in a loop would otherwise lift every limit.
    */
   keysCreatedPerDay: 20,
+} as const satisfies Record<string, number | IntegerRange>;
+
+export const MAIL_LIMITS = {
+  /** Account mails (verification, reset, "someone tried to register") of one template to one address in an hour. */
+  accountMailsPerAddressPerHour: 5,
+  /** The gateway's id of an account mail, and the one-time token in its link: printable ASCII up to this long. */
+  accountMailIdMaxLength: 128,
+  linkTokenMaxLength: 512,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const WEBHOOK_LIMITS = {

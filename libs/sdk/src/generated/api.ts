@@ -6,6 +6,50 @@
  */
 
 export interface paths {
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password; your other sessions end
+         * @description Signed-in sessions only. A wrong `current` password is a 403 and counts as a failed sign-in (5 in 15 minutes, then 429).
+         *
+         *     Requires a session token (from login) or an API key, of any role.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token of the mailed link; every session ends
+         * @description Proves the address too (a mail reached its owner). On an account whose address was not proved before, its API keys are revoked as well: whoever made them never showed they own the address. An unknown, used or expired token is a 400 naming `token` and changes nothing.
+         *
+         *     Public: no API key needed.
+         */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/keys": {
         parameters: {
             query?: never;
@@ -21,7 +65,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key, shown once
-         * @description An account may create 20 keys in any 24 hours, revoked ones included; then 429 with `Retry-After`.
+         * @description Signed-in sessions only: a key cannot make keys, so revoking a leaked key ends the leak. An account may create 20 keys in any 24 hours, revoked ones included; then 429 with `Retry-After`.
          *
          *     Requires a session token (from login) or an API key, of any role.
          */
@@ -144,12 +188,56 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account (role reader)
-         * @description The answer is the same, in the same time, whether the email had no account (it has one now) or had one (it is left unchanged), so that nobody learns from it which emails have accounts. Next, sign in with the same email and password and create a key (`POST /api/v1/auth/keys`). One client address may register 20 times in 15 minutes; then 429 with `Retry-After`.
+         * Create an account (role reader), and mail a link that proves the address
+         * @description The answer is the same, in the same time, whether the email had no account (it has one now) or had one (it is left unchanged, and its owner gets a mail saying someone tried to register it), so that nobody learns from it which emails have accounts. A new account gets a verification link by mail (good for 24 hours, once: `POST /api/v1/auth/verify-email`); until it is used the account stays a reader. Sign in with the same email and password and create a key (`POST /api/v1/auth/keys`). One client address may register 20 times in 15 minutes; then 429 with `Retry-After`.
          *
          *     Public: no API key needed.
          */
         post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password reset link
+         * @description The answer is the same, in the same time, whether or not the email has an account, so that nobody learns from it which emails do; an account gets a link good once, for 30 minutes (`POST /api/v1/auth/password-reset/confirm`). One client address may ask 20 times in 15 minutes; then 429 with `Retry-After`.
+         *
+         *     Public: no API key needed.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/revoke-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere: every session of your account ends, this one too
+         * @description Signed-in sessions only. API keys are not sessions: revoke them one by one.
+         *
+         *     Requires a session token (from login) or an API key, of any role.
+         */
+        post: operations["revokeAllSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -168,7 +256,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke one of your keys
-         * @description Every gateway instance refuses the key within 5 s (at once, by PostgreSQL NOTIFY).
+         * @description Signed-in sessions only. Every gateway instance refuses the key within 5 s (at once, by PostgreSQL NOTIFY).
          *
          *     Requires a session token (from login) or an API key, of any role.
          */
@@ -199,11 +287,33 @@ export interface paths {
         head?: never;
         /**
          * Change a user's role
-         * @description Applies to the user's keys at once, on every gateway instance.
+         * @description Applies to the user's keys at once, on every gateway instance. An account whose address is not proved stays a reader: another role is a 409.
          *
          *     Requires an API key with the `users:manage` permission (roles: admin).
          */
         patch: operations["setUserRole"];
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove the address with the token of the mailed link
+         * @description The token is good once, for 24 hours after registration. An unknown, used or expired token is a 400 naming `token` and changes nothing.
+         *
+         *     Public: no API key needed.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/metadata": {
@@ -2602,6 +2712,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "user.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account was created
+         * @description Sent to each endpoint subscribed to `user.registered` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userRegisteredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.email_verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's email address was proved
+         * @description Sent to each endpoint subscribed to `user.email_verified` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userEmailVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.role_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's role was changed
+         * @description Sent to each endpoint subscribed to `user.role_changed` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userRoleChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.password_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's password was changed or reset
+         * @description Sent to each endpoint subscribed to `user.password_changed` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userPasswordChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.sessions_revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every session of an account was ended
+         * @description Sent to each endpoint subscribed to `user.sessions_revoked` (or `*`) whose owner may read the user through the API.
+         */
+        post: operations["userSessionsRevokedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was created
+         * @description Sent to each endpoint subscribed to `key.created` (or `*`) whose owner may read the api key through the API.
+         */
+        post: operations["keyCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was revoked
+         * @description Sent to each endpoint subscribed to `key.revoked` (or `*`) whose owner may read the api key through the API.
+         */
+        post: operations["keyRevokedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.limits_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin changed an API key's limits
+         * @description Sent to each endpoint subscribed to `key.limits_changed` (or `*`) whose owner may read the api key through the API.
+         */
+        post: operations["keyLimitsChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.ping": {
         parameters: {
             query?: never;
@@ -2625,6 +2895,19 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description RFC 9457 problem details. */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            requestId?: string;
+            /** @description Field-level problems: which field or parameter, and what is wrong with it. */
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+        };
         /** @description A key as created: the only time `key` is shown. */
         NewKey: components["schemas"]["KeySummary"] & {
             key: string;
@@ -2641,19 +2924,6 @@ export interface components {
             /** Format: date-time */
             lastUsedAt: string | null;
             requestCount: number;
-        };
-        /** @description RFC 9457 problem details. */
-        Problem: {
-            type: string;
-            title: string;
-            status: number;
-            detail?: string;
-            requestId?: string;
-            /** @description Field-level problems: which field or parameter, and what is wrong with it. */
-            errors?: {
-                field: string;
-                message: string;
-            }[];
         };
         /** @description A key as listed: with the limits it is under (its own where an admin set them, its role's otherwise). */
         ListedKey: components["schemas"]["KeySummary"] & {
@@ -2683,6 +2953,8 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "reader" | "student" | "bursar" | "clinician" | "admin";
+            /** @description Whether the owner proved the address; until then the account stays a reader. */
+            emailVerified: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3645,6 +3917,209 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current: string;
+                    new: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; this session stays, every other one ended. */
+            204: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token from the mailed link. */
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set; sign in with it. */
+            204: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the 4 KB a public operation reads. */
+            413: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listKeys: {
         parameters: {
             query?: never;
@@ -4392,7 +4867,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted: sign in next. */
+            /** @description Accepted: verify the address from the mail, and sign in. */
             202: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -4443,6 +4918,184 @@ export interface operations {
             /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
             503: {
                 headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: if the email has an account, its owner gets a link. */
+            202: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "accepted";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the 4 KB a public operation reads. */
+            413: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many reset requests from this address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAllSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session ended. */
+            204: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4798,6 +5451,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The account has not proved its email address, so it can only be a reader. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
             429: {
                 headers: {
@@ -4807,6 +5471,79 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token from the mailed link. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address is proved. */
+            204: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the 4 KB a public operation reads. */
+            413: {
+                headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -19971,6 +20708,550 @@ export interface operations {
                             /**
                              * Format: uri
                              * @description Where the API serves the block.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userRegisteredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.registered";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userEmailVerifiedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.email_verified";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userRoleChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.role_changed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userPasswordChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.password_changed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userSessionsRevokedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "user.sessions_revoked";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "user";
+                            id: string;
+                            /** @description The user's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the user.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    keyCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "key.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "api_key";
+                            id: string;
+                            /** @description The api key's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the api key.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    keyRevokedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "key.revoked";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "api_key";
+                            id: string;
+                            /** @description The api key's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the api key.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    keyLimitsChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "key.limits_changed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "api_key";
+                            id: string;
+                            /** @description The api key's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the api key.
                              */
                             url: string;
                         };

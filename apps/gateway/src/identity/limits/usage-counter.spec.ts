@@ -1,3 +1,4 @@
+import { GATEWAY_ACTOR } from '@libs/grpc';
 import { QueryTypes } from 'sequelize';
 import { createLogger } from '@libs/logging';
 import { Client } from 'pg';
@@ -34,7 +35,8 @@ describe('key usage counted in memory, written in batches', () => {
     counters.push(counter);
     return counter;
   };
-  const newKey = async () => (await issueKey(db.sequelize, userId, 'k')).id;
+  const newKey = async () =>
+    (await db.sequelize.transaction((transaction) => issueKey(db.sequelize, { requestId: 'spec', actor: GATEWAY_ACTOR }, userId, 'k', transaction))).id;
 
   beforeAll(async () => {
     db = await createScratchDatabase('gateway', migrations);

@@ -4,6 +4,7 @@ import {
   GrpcStatus,
   type Metadata,
   outgoingMetadata,
+  type Actor,
   type ActorSigner,
   READ_RETRY_POLICY,
   retryWithinDeadline,
@@ -37,6 +38,8 @@ function outcomeOf(error: unknown): string {
 export interface UpstreamCall {
   requestId: string;
   key?: CallerKey;
+  /** Who acts when no key does: the gateway itself (GATEWAY_ACTOR), for what it asks after its own commit. */
+  actor?: Actor;
   /** Takes one of the key's places for the call, or rejects with a 429 (AccessCheck.enterCall); the function returned gives it back. */
   enter(): Promise<() => void>;
   /**
@@ -109,7 +112,7 @@ export class Upstream<C extends object> {
 
   private async callUpstream<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, call: UpstreamCall): Promise<Res> {
     const method = pick(this.client).bind(this.client) as UnaryMethod<Req, Res>;
-    const context = { requestId: call.requestId, actor: call.key && { userId: call.key.userId, role: call.key.role } };
+    const context = { requestId: call.requestId, actor: call.actor ?? (call.key && { userId: call.key.userId, role: call.key.role }) };
     const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context, this.options.actorSigner), timeoutMs, onHeaders: call.onHeaders });
     const deadline = Date.now() + this.options.timeoutMs;
     const stopTimer = timeUpstreamCall(this.name);

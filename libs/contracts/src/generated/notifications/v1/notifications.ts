@@ -211,6 +211,23 @@ export interface ListEventTypesResponse {
   eventTypes: EventType[];
 }
 
+export interface QueueAccountMailRequest {
+  /** The gateway's id for this mail (the token's row id): the idempotency key. */
+  mailId: string;
+  /** "verify_email" | "password_reset" | "registration_attempt" */
+  template: string;
+  email: string;
+  /** Empty when no account exists (never the case today; kept for reset variants). */
+  userId: string;
+  /** The raw one-time token to put in the link; empty for registration_attempt. */
+  linkToken: string;
+}
+
+export interface QueueAccountMailResponse {
+  /** False when the per-address limit (5 an hour per template) refused it. */
+  queued: boolean;
+}
+
 function createBaseEndpoint(): Endpoint {
   return {
     id: "",
@@ -2917,6 +2934,218 @@ export const ListEventTypesResponse: MessageFns<ListEventTypesResponse> = {
   },
 };
 
+function createBaseQueueAccountMailRequest(): QueueAccountMailRequest {
+  return { mailId: "", template: "", email: "", userId: "", linkToken: "" };
+}
+
+export const QueueAccountMailRequest: MessageFns<QueueAccountMailRequest> = {
+  encode(message: QueueAccountMailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mailId !== "") {
+      writer.uint32(10).string(message.mailId);
+    }
+    if (message.template !== "") {
+      writer.uint32(18).string(message.template);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.userId !== "") {
+      writer.uint32(34).string(message.userId);
+    }
+    if (message.linkToken !== "") {
+      writer.uint32(42).string(message.linkToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueueAccountMailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueueAccountMailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mailId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.template = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.linkToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueueAccountMailRequest {
+    return {
+      mailId: isSet(object.mailId)
+        ? globalThis.String(object.mailId)
+        : isSet(object.mail_id)
+        ? globalThis.String(object.mail_id)
+        : "",
+      template: isSet(object.template) ? globalThis.String(object.template) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      linkToken: isSet(object.linkToken)
+        ? globalThis.String(object.linkToken)
+        : isSet(object.link_token)
+        ? globalThis.String(object.link_token)
+        : "",
+    };
+  },
+
+  toJSON(message: QueueAccountMailRequest): unknown {
+    const obj: any = {};
+    if (message.mailId !== "") {
+      obj.mailId = message.mailId;
+    }
+    if (message.template !== "") {
+      obj.template = message.template;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.linkToken !== "") {
+      obj.linkToken = message.linkToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<QueueAccountMailRequest>): QueueAccountMailRequest {
+    return QueueAccountMailRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<QueueAccountMailRequest>): QueueAccountMailRequest {
+    const message = createBaseQueueAccountMailRequest();
+    message.mailId = object.mailId ?? "";
+    message.template = object.template ?? "";
+    message.email = object.email ?? "";
+    message.userId = object.userId ?? "";
+    message.linkToken = object.linkToken ?? "";
+    return message;
+  },
+};
+
+function createBaseQueueAccountMailResponse(): QueueAccountMailResponse {
+  return { queued: false };
+}
+
+export const QueueAccountMailResponse: MessageFns<QueueAccountMailResponse> = {
+  encode(message: QueueAccountMailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queued !== false) {
+      writer.uint32(8).bool(message.queued);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueueAccountMailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueueAccountMailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.queued = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueueAccountMailResponse {
+    return { queued: isSet(object.queued) ? globalThis.Boolean(object.queued) : false };
+  },
+
+  toJSON(message: QueueAccountMailResponse): unknown {
+    const obj: any = {};
+    if (message.queued !== false) {
+      obj.queued = message.queued;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<QueueAccountMailResponse>): QueueAccountMailResponse {
+    return QueueAccountMailResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<QueueAccountMailResponse>): QueueAccountMailResponse {
+    const message = createBaseQueueAccountMailResponse();
+    message.queued = object.queued ?? false;
+    return message;
+  },
+};
+
 /**
  * Webhooks: endpoints that receive a signed POST for each event their owner could read through the API. Events
  * arrive over RabbitMQ (finance.events, scheduling.events); deliveries are retried on a schedule. Every call acts for
@@ -3047,6 +3276,22 @@ export const NotificationsServiceService = {
       Buffer.from(ListEventTypesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListEventTypesResponse => ListEventTypesResponse.decode(value),
   },
+  /**
+   * Queues one account mail (verification, password reset, someone tried to register with this address).
+   * The message is stored before this answers; a repeat with the same mail_id changes nothing. Only the gateway,
+   * acting for itself (its signed service actor, GATEWAY_ACTOR in @libs/grpc), may call it.
+   */
+  queueAccountMail: {
+    path: "/notifications.v1.NotificationsService/QueueAccountMail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: QueueAccountMailRequest): Buffer =>
+      Buffer.from(QueueAccountMailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueueAccountMailRequest => QueueAccountMailRequest.decode(value),
+    responseSerialize: (value: QueueAccountMailResponse): Buffer =>
+      Buffer.from(QueueAccountMailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): QueueAccountMailResponse => QueueAccountMailResponse.decode(value),
+  },
 } as const;
 
 export interface NotificationsServiceServer extends UntypedServiceImplementation {
@@ -3069,6 +3314,12 @@ export interface NotificationsServiceServer extends UntypedServiceImplementation
   recoverEvents: handleUnaryCall<RecoverEventsRequest, RecoverEventsResponse>;
   /** Every event type an endpoint may subscribe to. */
   listEventTypes: handleUnaryCall<ListEventTypesRequest, ListEventTypesResponse>;
+  /**
+   * Queues one account mail (verification, password reset, someone tried to register with this address).
+   * The message is stored before this answers; a repeat with the same mail_id changes nothing. Only the gateway,
+   * acting for itself (its signed service actor, GATEWAY_ACTOR in @libs/grpc), may call it.
+   */
+  queueAccountMail: handleUnaryCall<QueueAccountMailRequest, QueueAccountMailResponse>;
 }
 
 export interface NotificationsServiceClient extends Client {
@@ -3244,6 +3495,26 @@ export interface NotificationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListEventTypesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Queues one account mail (verification, password reset, someone tried to register with this address).
+   * The message is stored before this answers; a repeat with the same mail_id changes nothing. Only the gateway,
+   * acting for itself (its signed service actor, GATEWAY_ACTOR in @libs/grpc), may call it.
+   */
+  queueAccountMail(
+    request: QueueAccountMailRequest,
+    callback: (error: ServiceError | null, response: QueueAccountMailResponse) => void,
+  ): ClientUnaryCall;
+  queueAccountMail(
+    request: QueueAccountMailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: QueueAccountMailResponse) => void,
+  ): ClientUnaryCall;
+  queueAccountMail(
+    request: QueueAccountMailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: QueueAccountMailResponse) => void,
   ): ClientUnaryCall;
 }
 
