@@ -9,6 +9,8 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedDelivery {
+  /** The request's path: which of several endpoints on one receiver it was sent to. */
+  path: string;
   headers: http.IncomingHttpHeaders;
   /** The raw body, as a receiver must verify it. */
   body: Buffer;
@@ -34,7 +36,7 @@ export async function startReceiver(respond: Respond, options: ReceiverOptions =
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const delivery = { headers: req.headers, body: Buffer.concat(chunks) };
+      const delivery = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
       deliveries.push(delivery);
       respond(delivery, res);
     });
