@@ -96,9 +96,10 @@ export const webhookLag: Scenario = (context) =>
     context.note('webhook lag: transactions committed', committed / context.duration, 'per s');
     context.judge({
       scenario: 'webhook delivery lag',
-      figure: `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms over ${result.requests} deliveries at ${rate} events/s`,
+      figure: `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms over ${result.requests} deliveries, ${(committed / context.duration).toFixed(0)} of ${rate} events/s committed`,
       target: 'p99 ≤ 1000 ms',
-      met: result.p99Ms <= 1_000 && result.errors === 0,
+      // The pace is part of the goal: a machine that could not post at it has not met it.
+      met: result.p99Ms <= 1_000 && result.errors === 0 && committed >= 0.95 * rate * context.duration,
     });
   });
 
