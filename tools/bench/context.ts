@@ -1,7 +1,8 @@
 import type { Baseline } from './baselines/start-baseline';
+import type { CpuWindow } from './cpu/window';
 import type { LoadResult, RequestSpec } from './load/load-spec';
 import type { Role } from '@libs/contracts';
-import type { ServiceName } from '@libs/topology';
+import type { GrpcServiceName, ServiceName } from '@libs/topology';
 
 export type { Role };
 
@@ -34,6 +35,10 @@ export interface BenchContext {
   gatewayUrl: string;
   keys: Record<Role, string>;
   databaseUrl(service: ServiceName): string;
+  /** Where a gRPC service listens (host:port), for a scenario that sets up through a service's own API. */
+  grpcAddress(service: GrpcServiceName): string;
+  /** Starts measuring every process's CPU, for work that is not one load run (deliveries after their commits). */
+  cpuWindow(): { stop(): CpuWindow };
   expressPg: Baseline;
   bareHttp: Baseline;
   /** Deterministic randomness, so two runs send the same queries. */

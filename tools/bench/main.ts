@@ -23,6 +23,7 @@ import { SERVICE_NAMES, type ServiceName } from '@libs/topology';
 import { startBaseline } from './baselines/start-baseline';
 import type { BenchContext, Measurement, Scenario, Verdict } from './context';
 import { watchedProcesses } from './cpu/watched';
+import { startCpuWindow } from './cpu/window';
 import { cpuPerRequest, describeCpu } from './cpu/per-request';
 import { loadFullData } from './full-data';
 import { profilesOfRun } from './profile/profiles-of-run';
@@ -36,6 +37,8 @@ import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/financ
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 import { scheduling } from './scenarios/scheduling';
+import { webhookFairness, webhookFanOut, webhookLag } from './scenarios/webhooks';
+import { BENCH_INTERNAL_SECRET } from './scenarios/webhook-fixtures';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -53,6 +56,10 @@ const SCENARIOS: Record<string, Scenario> = {
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
   scheduling,
+  // Last: their endpoints are gone when they end, but a scenario's own events must not fan out to them meanwhile.
+  'webhook lag': webhookLag,
+  'webhook fan-out': webhookFanOut,
+  'webhook fairness': webhookFairness,
 };
 
 async function main(): Promise<void> {
@@ -94,7 +101,7 @@ async function main(): Promise<void> {
   const profileDir = join(ROOT, 'bench', 'profiles');
   const nodeFlags = [...extraNodeFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   let services: { name: string; pid: number }[] = [];
-  const system = await startSystem({ nodeFlags, everyService: { LOG_LEVEL: 'warn' } });
+  const system = await startSystem({ nodeFlags, everyService: { LOG_LEVEL: 'warn', INTERNAL_AUTH_SECRET: BENCH_INTERNAL_SECRET } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
   const measuredForMemory: { name: string; pid: number }[] = SERVICE_NAMES.flatMap((name) => {
@@ -130,6 +137,8 @@ async function main(): Promise<void> {
       gatewayUrl: system.gatewayUrl,
       keys: system.keys,
       databaseUrl: (service) => system.databaseUrl(service),
+      grpcAddress: (service) => system.grpcAddress(service),
+      cpuWindow: () => startCpuWindow(watched.spec),
       expressPg,
       bareHttp,
       random: seededRandom(20261122),

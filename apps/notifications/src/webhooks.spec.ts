@@ -1,4 +1,4 @@
-import { financeV1 } from '@libs/contracts';
+import { EVENT_TYPES, financeV1, type EventTypeDeclaration } from '@libs/contracts';
 import { ActorSigner, callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type ServiceError } from '@libs/grpc';
 import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import {
@@ -117,9 +117,38 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
     });
   });
 
-  it("delivers to each role only what it could read: admin all, bursar finance, a student or clinician what names them, each their own account's identity events, a reader pings and those only", async () => {
+  it('walks every event type for every role: delivered exactly when the owner could read the entity through the API (identity events: their own account)', async () => {
     const roles = ['admin', 'bursar', 'student', 'clinician', 'reader'] as const;
-    const owners = Object.fromEntries(roles.map((role) => [role, api(role)])) as Record<(typeof roles)[number], ReturnType<typeof api>>;
+    type WalkRole = (typeof roles)[number];
+    /**
+     * What each role reads of each kind of entity through the API, written out apart from the reach table so that
+     * this walk fails when the table is wrong: every record ('all'), only those that name them ('named': a student's
+     * own finance records and appointments, a clinician's staffed resources), or none. From the routes' permissions
+     * (libs/contracts/src/api/access.ts): finance:read (student narrowed), finance:records:read, appointments:read
+     * (student and clinician narrowed), scheduling:browse (every role, whole).
+     */
+    const financeOwn = { admin: 'all', bursar: 'all', student: 'named', clinician: 'none', reader: 'none' } as const;
+    const financeRecords = { admin: 'all', bursar: 'all', student: 'none', clinician: 'none', reader: 'none' } as const;
+    const browsed = { admin: 'all', bursar: 'all', student: 'all', clinician: 'all', reader: 'all' } as const;
+    const READS: Record<string, Record<WalkRole, 'all' | 'named' | 'none'>> = {
+      transaction: financeOwn,
+      payment: financeOwn,
+      financial_statement: financeOwn,
+      student: financeOwn,
+      account: financeRecords,
+      category: financeRecords,
+      registration_number: financeRecords,
+      appointment: { admin: 'all', bursar: 'none', student: 'named', clinician: 'named', reader: 'none' },
+      location: browsed,
+      service: browsed,
+      resource: browsed,
+      schedule: browsed,
+      block: browsed,
+      // An account's own identity events reach its owner (their subject), every account's an admin.
+      user: { admin: 'all', bursar: 'named', student: 'named', clinician: 'named', reader: 'named' },
+      api_key: { admin: 'all', bursar: 'named', student: 'named', clinician: 'named', reader: 'named' },
+    };
+    const owners = Object.fromEntries(roles.map((role) => [role, api(role)])) as Record<WalkRole, ReturnType<typeof api>>;
     const receivers = new Map<string, Awaited<ReturnType<typeof verifyingReceiver>> & { endpointId: string }>();
     try {
       for (const role of roles) {
@@ -129,45 +158,63 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
         secret = given;
         receivers.set(role, Object.assign(receiver, { endpointId: endpoint?.id ?? '' }));
       }
-      const student = owners.student.actor.userId;
-      const clinician = owners.clinician.actor.userId;
-      const studentsPayment = eventOf({ action: 'payment.submitted', entityType: 'payment', subjects: [student] });
-      const someoneElsesPayment = eventOf({ action: 'payment.processed', entityType: 'payment', subjects: ['another-student'] });
-      const olderTransaction = eventOf({ action: 'transaction.updated', entityType: 'transaction' });
-      const appointment = eventOf({ action: 'appointment.rescheduled', entityType: 'appointment', subjects: [student, clinician] });
-      const resource = eventOf({ action: 'resource.updated', entityType: 'resource', subjects: [] });
-      // Identity events concern one user each (their subject): that user receives them, and admins.
-      const aboutEach = Object.fromEntries(
-        roles.map((role) => {
-          const userId = owners[role].actor.userId;
-          return [role, eventOf({ action: 'user.password_changed', entityType: 'user', id: userId, subjects: [userId] })];
-        }),
-      );
-      const someoneElsesKey = eventOf({ action: 'key.created', entityType: 'api_key', subjects: ['another-user'] });
-      await finance.publish(studentsPayment, someoneElsesPayment, olderTransaction);
-      await scheduling.publish(appointment, resource);
-      await identity.publish(...Object.values(aboutEach), someoneElsesKey);
+      // Every owner but the admin (whose reach names no one), so that each role's 'named' reach is walked.
+      const named = roles.filter((role) => role !== 'admin').map((role) => owners[role].actor.userId);
+      // Of every type, one event naming those owners among its subjects, and one naming someone else.
+      const walk = (Object.entries(EVENT_TYPES) as [string, EventTypeDeclaration][])
+        .filter(([, { source, entityType }]) => source !== 'webhooks' && entityType)
+        .flatMap(([action, { source, entityType = '' }]) =>
+          [named, ['someone-else']].map((subjects) => ({ source, entityType, subjects, event: eventOf({ action, entityType, subjects }) })),
+        );
+      expect(new Set(walk.map((step) => step.entityType))).toEqual(new Set(Object.keys(READS)));
+      await finance.publish(...walk.filter((step) => step.source === 'finance').map((step) => step.event));
+      await scheduling.publish(...walk.filter((step) => step.source === 'scheduling').map((step) => step.event));
+      await identity.publish(...walk.filter((step) => step.source === 'identity').map((step) => step.event));
       await owners.reader.testEndpoint(receivers.get('reader')?.endpointId ?? '');
 
-      const expected: Record<string, string[]> = {
-        admin: [studentsPayment, someoneElsesPayment, olderTransaction, appointment, resource, ...Object.values(aboutEach), someoneElsesKey].map(
-          (event) => event.eventId,
-        ),
-        bursar: [studentsPayment, someoneElsesPayment, olderTransaction, aboutEach.bursar].map((event) => event.eventId),
-        student: [studentsPayment.eventId, appointment.eventId, aboutEach.student.eventId],
-        clinician: [appointment.eventId, aboutEach.clinician.eventId],
-        reader: [aboutEach.reader.eventId],
+      const readable = (role: WalkRole, step: (typeof walk)[number]) => {
+        const reads = READS[step.entityType][role];
+        return reads === 'all' || (reads === 'named' && step.subjects === named);
       };
-      const idsOf = (role: string) => (receivers.get(role)?.verified ?? []).filter((d) => d.type !== 'webhook.ping').map((d) => d.id).sort();
-      await waitFor('every expected delivery', async () => (roles.every((role) => idsOf(role).length >= expected[role].length) ? true : undefined));
+      const expected = Object.fromEntries(
+        roles.map((role) => [role, walk.filter((step) => readable(role, step)).map((step) => `${step.event.action} ${step.event.eventId}`).sort()]),
+      );
+      const received = (role: string) =>
+        (receivers.get(role)?.verified ?? []).filter((d) => d.type !== 'webhook.ping').map((d) => `${d.type} ${d.id}`).sort();
+      await waitFor('every expected delivery', async () => (roles.every((role) => received(role).length >= expected[role].length) ? true : undefined));
       // Anything delivered that should not be would arrive with the rest: give it a moment.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      for (const role of roles) expect({ role, ids: idsOf(role) }).toEqual({ role, ids: [...expected[role]].sort() });
+      // Both directions: nothing the owner could not read, and everything they could.
+      for (const role of roles) expect({ role, received: received(role) }).toEqual({ role, received: expected[role] });
       const pings = receivers.get('reader')?.verified.filter((d) => d.type === 'webhook.ping') ?? [];
       expect(pings).toHaveLength(1);
       expect(pings[0].data.object).toMatchObject({ type: 'webhook_endpoint', id: receivers.get('reader')?.endpointId });
-      const appointmentDelivery = receivers.get('clinician')?.verified[0] as VerifiedDelivery;
-      expect(appointmentDelivery.data.object.url).toBe(`http://127.0.0.1:3000/api/v1/appointments/${appointment.entityIds[0]}`);
+      const appointment = walk.find((step) => step.entityType === 'appointment' && step.subjects === named)?.event;
+      const appointmentDelivery = receivers.get('clinician')?.verified.find((d) => d.id === appointment?.eventId) as VerifiedDelivery;
+      expect(appointmentDelivery.data.object.url).toBe(`http://127.0.0.1:3000/api/v1/appointments/${appointment?.entityIds[0]}`);
+    } finally {
+      for (const receiver of receivers.values()) await receiver.close();
+    }
+  });
+
+  it('delivers an event of the older schema (no subjects) only to the roles that receive every event of its source', async () => {
+    const roles = ['admin', 'bursar', 'student'] as const;
+    const owners = Object.fromEntries(roles.map((role) => [role, api(role)])) as Record<(typeof roles)[number], ReturnType<typeof api>>;
+    const receivers = new Map<string, Awaited<ReturnType<typeof verifyingReceiver>>>();
+    try {
+      for (const role of roles) {
+        let secret = '';
+        const receiver = await verifyingReceiver(() => [secret]);
+        secret = (await owners[role].createEndpoint({ url: receiver.url, eventTypes: ['transaction.updated'] })).secret;
+        receivers.set(role, receiver);
+      }
+      const older = eventOf({ action: 'transaction.updated', entityType: 'transaction' });
+      await finance.publish(older);
+      await waitFor('the older event at the admin and the bursar', async () =>
+        ['admin', 'bursar'].every((role) => receivers.get(role)?.verified.some((d) => d.id === older.eventId)) ? true : undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receivers.get('student')?.verified).toEqual([]);
     } finally {
       for (const receiver of receivers.values()) await receiver.close();
     }

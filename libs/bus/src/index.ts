@@ -1,4 +1,4 @@
-export { busTopology, declareTopology, EVENT_STREAMS, type BusTopology, type EventStream } from './topology';
+export { busTopology, consumerTopologies, declareTopology, EVENT_CONSUMERS, EVENT_STREAMS, type BusTopology, type EventStream } from './topology';
 export { TopologyKeeper } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';

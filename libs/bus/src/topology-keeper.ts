@@ -13,7 +13,11 @@ export class TopologyKeeper {
   private model?: ChannelModel;
   private declaring?: Promise<void>;
 
-  constructor(readonly topology: BusTopology) {}
+  /** `alsoDeclared`: the other consumers' topologies of the same exchange, which a publisher declares too. */
+  constructor(
+    readonly topology: BusTopology,
+    private readonly alsoDeclared: readonly BusTopology[] = [],
+  ) {}
 
   /** Called on every (re)connect with the new connection; declares the topology on it. */
   attach(model: ChannelModel): Promise<void> {
@@ -33,7 +37,9 @@ export class TopologyKeeper {
     const model = this.model;
     if (!model) return Promise.reject(new Error('no RabbitMQ connection to declare the topology on'));
     if (!this.declaring) {
-      const declaring = onOwnChannel(model, (channel) => declareTopology(channel, this.topology)).finally(() => {
+      const declaring = onOwnChannel(model, async (channel) => {
+        for (const topology of [this.topology, ...this.alsoDeclared]) await declareTopology(channel, topology);
+      }).finally(() => {
         if (this.declaring === declaring) this.declaring = undefined;
       });
       this.declaring = declaring;

@@ -34,10 +34,20 @@ export function busTopology(namespace: string, stream: EventStream = 'finance', 
   };
 }
 
+/** The services that consume every stream, each through a quorum queue of its own (busTopology's `consumer`). */
+export const EVENT_CONSUMERS = ['audit', 'notifications'] as const;
+
+/**
+ * A stream's topology as each consumer sees it, audit's first. A publisher declares them all (TopologyKeeper) and
+ * watches each queue (libs/outbox), so an event published before a consumer first starts waits in its queue.
+ */
+export const consumerTopologies = (namespace: string, stream: EventStream): BusTopology[] =>
+  EVENT_CONSUMERS.map((consumer) => busTopology(namespace, stream, consumer));
+
 /**
  * Declares everything both sides rely on. Publisher and consumer each declare it
- * (through TopologyKeeper) after every (re)connect: the publisher so that an event
- * published before the audit service first starts is routed to the queue.
+ * (through TopologyKeeper) after every (re)connect: the publisher, for every consumer, so that an
+ * event published before a consumer first starts is routed to its queue.
  */
 export async function declareTopology(channel: Channel, topology: BusTopology): Promise<void> {
   await channel.assertExchange(topology.exchange, 'topic', { durable: true });

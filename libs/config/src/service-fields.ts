@@ -88,6 +88,6 @@ export const outboxFields = () => ({
   OUTBOX_QUEUE_CHECK_MS: env
     .int(2_000, 100, 60_000)
     .describe(
-      'how often a relaying instance looks whether the audit queue was deleted; a deletion puts the events it may have destroyed back in the outbox (docs/AUDIT.md)',
+      'how often a relaying instance looks whether a consumer queue (audit or notifications) was deleted; a deletion puts the events it may have destroyed back in the outbox (docs/AUDIT.md)',
     ),
 });

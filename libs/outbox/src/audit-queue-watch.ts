@@ -4,7 +4,9 @@ import type { Logger } from '@libs/logging';
 import { outboxRepublished } from './outbox-metrics';
 
 /**
- * Puts back in the outbox the events that deleting the audit queue may have destroyed.
+ * Puts back in the outbox the events that deleting a consumer's queue (audit's, notifications') may have destroyed;
+ * the outbox runs one watch per consumer queue (start-outbox.ts), each with its own row in `outbox_queue_watch`.
+ * Events put back go to every queue again: each consumer stores an eventId once.
  *
  * RabbitMQ confirms an event once the queue holds it, and the relay then marks it
  * published; deleting the queue destroys the events still waiting in it, and nothing
@@ -97,7 +99,7 @@ export class AuditQueueWatch {
     await this.sequelize.query('INSERT INTO outbox_queue_watch (queue) VALUES ($1) ON CONFLICT DO NOTHING', {
       bind: [this.queue],
     });
-    this.logger.info({ queue: this.queue }, 'watching the audit queue: a deletion puts its events back in the outbox');
+    this.logger.info({ queue: this.queue }, 'watching a consumer queue: a deletion puts its events back in the outbox');
   }
 
   private async recover(): Promise<void> {
@@ -125,18 +127,18 @@ export class AuditQueueWatch {
     outboxRepublished.inc(putBack.events);
     this.logger.error(
       { queue: this.queue, republished: putBack.events, since: putBack.since?.toISOString() ?? 'ever' },
-      'the audit queue was deleted, destroying any events waiting in it; the events published since it was last seen drained go out again',
+      'a consumer queue was deleted, destroying any events waiting in it; the events published since it was last seen drained go out again',
     );
   }
 
   private recovered(): void {
-    if (this.failing) this.logger.info({ queue: this.queue }, 'watching the audit queue again');
+    if (this.failing) this.logger.info({ queue: this.queue }, 'watching the consumer queue again');
     this.failing = false;
   }
 
   /** Logged once per streak: while RabbitMQ or the database is away, every look fails. */
   private failed(error: unknown): void {
-    if (!this.failing) this.logger.warn({ err: error, queue: this.queue }, 'cannot look at the audit queue; trying again');
+    if (!this.failing) this.logger.warn({ err: error, queue: this.queue }, 'cannot look at a consumer queue; trying again');
     this.failing = true;
   }
 }

@@ -23,7 +23,7 @@ export const outboxReturned = new Counter({
 
 export const outboxRepublished = new Counter({
   name: 'outbox_events_republished_total',
-  help: 'Published audit events this instance put back in the outbox because the audit queue was deleted while they may have waited in it',
+  help: 'Published events this instance put back in the outbox because a consumer queue (audit or notifications) was deleted while they may have waited in it',
   registers,
 });
 

@@ -25,23 +25,25 @@ export interface RunningOutbox {
 }
 
 /**
- * Everything a service needs to get its outbox rows to the audit queue: the RabbitMQ connection (topology
- * declared on every reconnect), a confirming publisher, the relay, the audit queue watch, pruning and the
+ * Everything a service needs to get its outbox rows to its consumers' queues (`topologies`, consumerTopologies: the
+ * first is the one the relay publishes by, all on one exchange): the RabbitMQ connection (every consumer's topology
+ * declared on every reconnect), a confirming publisher, the relay, a watch on each consumer's queue, pruning and the
  * backlog metrics. Operators may run the relay (with pruning and the queue watch) in separate instances
  * (OUTBOX_RELAY_ENABLED=false on the others): rows then wait for them.
  */
 export async function startOutbox(
   sequelize: Sequelize,
-  topology: BusTopology,
+  topologies: readonly BusTopology[],
   settings: OutboxSettings,
   logger: Logger,
 ): Promise<RunningOutbox> {
-  const keeper = new TopologyKeeper(topology);
-  const witness = new QueueWitness(topology);
+  const [topology, ...others] = topologies;
+  const keeper = new TopologyKeeper(topology, others);
+  const witnesses = topologies.map((each) => new QueueWitness(each));
   const publisher = new ConfirmPublisher();
   const bus = await connectBus(settings.AMQP_URL, logger, async (model) => {
     await keeper.attach(model);
-    witness.attach(model);
+    for (const witness of witnesses) witness.attach(model);
     publisher.attach(await model.createConfirmChannel());
   });
   const relay = new OutboxRelay(sequelize, publisher, keeper, logger, {
@@ -49,20 +51,20 @@ export async function startOutbox(
     pollMs: settings.OUTBOX_POLL_MS,
     leaseMs: settings.OUTBOX_LEASE_MS,
   });
-  const queueWatch = new AuditQueueWatch(sequelize, witness, logger, settings.OUTBOX_QUEUE_CHECK_MS);
+  const queueWatches = witnesses.map((witness) => new AuditQueueWatch(sequelize, witness, logger, settings.OUTBOX_QUEUE_CHECK_MS));
   const stopPruning = settings.OUTBOX_RELAY_ENABLED
     ? schedulePruning(sequelize, settings.OUTBOX_RETENTION_HOURS, logger)
     : () => undefined;
   if (settings.OUTBOX_RELAY_ENABLED) {
     relay.start();
-    queueWatch.start();
+    for (const watch of queueWatches) watch.start();
   }
   registerOutboxBacklog(sequelize);
   return {
     nudge: () => relay.nudge(),
     stop: async () => {
       stopPruning();
-      await queueWatch.stop();
+      await Promise.all(queueWatches.map((watch) => watch.stop()));
       await relay.stop();
       await bus.close();
     },

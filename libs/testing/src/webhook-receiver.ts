@@ -9,6 +9,8 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedDelivery {
+  /** The request's path: which of several endpoints on one receiver it was sent to. */
+  path: string;
   headers: http.IncomingHttpHeaders;
   /** The raw body, as a receiver must verify it. */
   body: Buffer;
@@ -34,7 +36,7 @@ export async function startReceiver(respond: Respond, options: ReceiverOptions =
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const delivery = { headers: req.headers, body: Buffer.concat(chunks) };
+      const delivery = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
       deliveries.push(delivery);
       respond(delivery, res);
     });
@@ -76,6 +78,8 @@ export function selfSignedCertificate(name: string): { key: string; cert: string
 export interface VerifiedDelivery {
   id: string;
   type: string;
+  /** When the change happened (ISO 8601): with receivedAt, the delivery's lag. */
+  occurredAt: string;
   data: { object: { type: string; id?: string; ids?: string[]; version?: number; url?: string } };
   headers: http.IncomingHttpHeaders;
   receivedAt: number;
@@ -83,11 +87,13 @@ export interface VerifiedDelivery {
 
 /**
  * A receiver that checks each delivery with the published `standardwebhooks` verifier against `secrets()` (any of
- * them may match) and keeps the verified ones; `answer` decides the status (204 unless told).
+ * them may match) and keeps the verified ones; `answer` decides the status (204 unless told). `options.port` brings
+ * a receiver that was closed back on its old port, as a receiver that was down comes back.
  */
 export async function verifyingReceiver(
   secrets: () => string[],
   answer: (delivery: ReceivedDelivery, res: http.ServerResponse) => void = (_delivery, res) => void res.writeHead(204).end(),
+  options: ReceiverOptions = {},
 ): Promise<Receiver & { verified: VerifiedDelivery[]; forged: ReceivedDelivery[]; url: string }> {
   const verified: VerifiedDelivery[] = [];
   const forged: ReceivedDelivery[] = [];
@@ -105,6 +111,6 @@ export async function verifyingReceiver(
     if (payload) verified.push({ ...payload, headers: delivery.headers, receivedAt: Date.now() });
     else forged.push(delivery);
     answer(delivery, res);
-  });
+  }, options);
   return Object.assign(receiver, { verified, forged, url: `http://127.0.0.1:${receiver.port}/hooks` });
 }

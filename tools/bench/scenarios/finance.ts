@@ -13,7 +13,7 @@ async function query<T extends object>(url: string, sql: string, params: unknown
 }
 
 /** An account and a category that exist in the finance database, for request bodies. */
-async function references(context: BenchContext) {
+export async function references(context: BenchContext) {
   const [row] = await query<{ account_id: string; category_id: string }>(
     context.databaseUrl('finance'),
     'SELECT (SELECT id FROM accounts ORDER BY id LIMIT 1) AS account_id, (SELECT id FROM categories ORDER BY id LIMIT 1) AS category_id',
@@ -21,7 +21,7 @@ async function references(context: BenchContext) {
   return { accountId: row.account_id, categoryId: row.category_id };
 }
 
-const transactionBody = (refs: { accountId: string; categoryId: string }, i: number) => ({
+export const transactionBody = (refs: { accountId: string; categoryId: string }, i: number) => ({
   date: '2026-09-01',
   categoryId: refs.categoryId,
   accountId: refs.accountId,
