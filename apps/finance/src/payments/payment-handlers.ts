@@ -6,12 +6,12 @@ import { reachOf, readersOf, scopeOf } from '../access';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
-import { insertStatementLine } from '../statements/statement-store';
+import { insertStatementLine, paymentCreditLine } from '../statements/statement-store';
 import { amountOf } from '../validation/input';
 import { FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { nextStatus, type PaymentMove } from './payment-states';
-import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';
+import { findPayment, insertPayment, listPayments, setPaymentReversed, setPaymentStatus } from './payment-store';
 
 /** The student a payment is submitted for: a student always submits for themselves. */
 async function submitterStudent(sequelize: Sequelize, actor: Actor, requested: string, transaction: Transaction) {
@@ -135,6 +135,50 @@ export function paymentHandlers(deps: FinanceDeps) {
       const id = requireUuid(request.id);
       parseInput(financeApi.paymentResolution, { note: request.note });
       return move(context, id, 'resolve', { note: request.note });
+    },
+
+    /**
+     * Takes back an accepted payment (a bounced transfer, a forged slip): the credit it wrote stays on the statement
+     * and a debit line linked to it offsets it, dated the day of the reversal, with the status change and its event
+     * in one database transaction.
+     */
+    async reversePayment(request: financeV1.ReversePaymentRequest, context: CallContext): Promise<financeV1.ReversePaymentResponse> {
+      const actor = requirePermission(context, 'finance:write');
+      const id = requireUuid(request.id);
+      const { reason } = parseInput(financeApi.reversal, { reason: request.reason });
+      const { idempotencyKey, ...fields } = request;
+      const call = { method: 'ReversePayment', key: idempotencyKey, request: fields, codec: financeV1.ReversePaymentResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
+        const before = await findPayment(sequelize, id, transaction, true);
+        if (!before) throw notFound('payment');
+        nextStatus(before.status, 'reverse');
+        const credit = before.outcome === 'accepted' ? await paymentCreditLine(sequelize, id, transaction) : undefined;
+        if (!credit) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, 'only an accepted payment can be reversed; this one credited nothing');
+        await setPaymentReversed(sequelize, id, { by: actor.userId, reason: reason.trim() }, transaction);
+        await insertStatementLine(
+          sequelize,
+          {
+            studentId: before.studentId,
+            semesterId: credit.semesterId,
+            date: new Date().toISOString().slice(0, 10),
+            description: `Payment reversed: ${reason.trim()}`,
+            debit: before.amount,
+            credit: '0',
+            paymentId: null,
+            reversalOf: credit.id,
+          },
+          transaction,
+        );
+        const after = await findPayment(sequelize, id, transaction);
+        await recordEvent(sequelize, transaction, context, actor, {
+          action: 'payment.reversed',
+          entityType: 'payment',
+          entityIds: [id],
+          before,
+          after,
+        }, readersOf);
+        return { payment: after };
+      });
     },
   };
 }

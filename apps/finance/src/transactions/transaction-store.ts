@@ -16,14 +16,20 @@ interface TransactionRow {
   account_id: string;
   account_name: string;
   made_by: string;
+  reversal_of: string | null;
+  reversed_by: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;
 }
 
-/** The API's view of transactions read from `source` (the table, or rows an INSERT … RETURNING gave). */
+/**
+ * The API's view of transactions read from `source` (the table, or rows an INSERT … RETURNING gave). `reversed_by`
+ * is read from the reversal's link (unique, so indexed) rather than stored twice.
+ */
 const selectFrom = (source: string) => `SELECT t.id, t.student_id, to_char(t.date, 'YYYY-MM-DD') AS date, t.category_id,
   c.name AS category_name, t.payee, t.amount::text AS amount, t.notes, t.account_id, a.name AS account_name, t.made_by,
+  t.reversal_of, (SELECT r.id FROM transactions r WHERE r.reversal_of = t.id) AS reversed_by,
   t.version, t.created_at, t.updated_at
   FROM ${source} t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id`;
 const SELECT = selectFrom('transactions');
@@ -41,6 +47,8 @@ export function toTransaction(row: TransactionRow): financeV1.Transaction {
     accountId: row.account_id,
     accountName: row.account_name,
     madeBy: row.made_by,
+    reversalOf: row.reversal_of ?? '',
+    reversedBy: row.reversed_by ?? '',
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     version: row.version,
@@ -178,6 +186,28 @@ export async function updateTransaction(
       transaction,
     },
   );
+}
+
+/**
+ * Inserts the opposite of `original` (the caller holds its row lock), linked to it, dated the day it is made in UTC:
+ * a reversal corrects the ledger from today on and leaves the period already exported as it was.
+ */
+export async function insertReversal(
+  sequelize: Sequelize,
+  original: financeV1.Transaction,
+  change: { reason: string; madeBy: string },
+  transaction: DbTransaction,
+): Promise<financeV1.Transaction> {
+  const [row] = await sequelize.query<TransactionRow>(
+    `WITH inserted AS (
+       INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by, reversal_of)
+       SELECT $1::uuid, student_id, (now() AT TIME ZONE 'UTC')::date, category_id, payee, -amount, $2, account_id, $3, id
+         FROM transactions WHERE id = $4::uuid
+       RETURNING *)
+     ${selectFrom('inserted')}`,
+    { bind: [randomUUID(), change.reason, change.madeBy, original.id], type: QueryTypes.SELECT, transaction },
+  );
+  return toTransaction(row);
 }
 
 export async function deleteTransactions(sequelize: Sequelize, ids: string[], transaction: DbTransaction): Promise<void> {
