@@ -56,6 +56,13 @@ const CASES: Case[] = [
     body: () => bulkIds,
     expected: adminOnly,
   },
+  {
+    name: 'reverse transaction',
+    method: 'POST',
+    path: async (f) => `/api/v1/transactions/${(await f.transaction()).id}/reverse`,
+    body: () => ({ reason: 'entered twice' }),
+    expected: staffWrite(201),
+  },
   { name: 'list payments', method: 'GET', path: () => '/api/v1/transactions/payments', expected: readAll },
   {
     name: 'submit payment',
@@ -76,6 +83,13 @@ const CASES: Case[] = [
     method: 'PATCH',
     path: async (f) => `/api/v1/transactions/payments/${(await f.processedPayment()).id}/resolve`,
     body: () => ({}),
+    expected: staffWrite(200),
+  },
+  {
+    name: 'reverse accepted payment',
+    method: 'POST',
+    path: async (f) => `/api/v1/transactions/payments/${(await f.acceptedPayment()).id}/reverse`,
+    body: () => ({ reason: 'transfer bounced' }),
     expected: staffWrite(200),
   },
   { name: 'list accounts', method: 'GET', path: () => '/api/v1/finance/accounts', expected: staffRead },
