@@ -2,11 +2,11 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { reachOf, readersOf, scopeOf } from '../access';
+import { canSee, reachOf, readersOf, scopeOf } from '../access';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
-import { insertStatementLine, paymentCreditLine } from '../statements/statement-store';
+import { insertStatementLine, paymentCreditLine, registrationNumberOf } from '../statements/statement-store';
 import { amountOf } from '../validation/input';
 import { FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
@@ -90,6 +90,16 @@ export function paymentHandlers(deps: FinanceDeps) {
         fetch: (after, pageLimit) => listPayments(sequelize, { status: request.status || null, studentId, after, limit: pageLimit }),
       });
       return { payments: page.rows.map((row) => row.payment), nextCursor: page.nextCursor };
+    },
+
+    async getPayment(request: financeV1.GetPaymentRequest, context: CallContext): Promise<financeV1.GetPaymentResponse> {
+      const actor = requirePermission(context, 'finance:read');
+      const id = requireUuid(request.id);
+      const scope = await scopeOf(sequelize, actor);
+      const payment = await findPayment(sequelize, id);
+      // Another student's payment is answered exactly like a missing one, so ids cannot be probed.
+      if (!payment || !canSee(scope, payment.studentId)) throw notFound('payment');
+      return { payment, registrationNumber: await registrationNumberOf(sequelize, payment.studentId) };
     },
 
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {

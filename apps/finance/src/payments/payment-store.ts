@@ -76,7 +76,7 @@ export async function insertPayment(sequelize: Sequelize, payment: NewPayment, t
   return row.id;
 }
 
-export async function findPayment(sequelize: Sequelize, id: string, transaction: Transaction, lock = false) {
+export async function findPayment(sequelize: Sequelize, id: string, transaction?: Transaction, lock = false) {
   const [row] = await sequelize.query<PaymentRow>(`${SELECT} WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`, {
     bind: [id],
     type: QueryTypes.SELECT,

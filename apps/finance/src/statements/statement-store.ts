@@ -80,3 +80,12 @@ export async function paymentCreditLine(
   );
   return row && { id: row.id, semesterId: row.semester_id };
 }
+
+/** The registration number of a student, which statements and receipts name (every student row has one). */
+export async function registrationNumberOf(sequelize: Sequelize, studentId: string): Promise<string> {
+  const [row] = await sequelize.query<{ number: string }>(
+    'SELECT r.number FROM students s JOIN registration_numbers r ON r.id = s.registration_number_id WHERE s.id = $1',
+    { bind: [studentId], type: QueryTypes.SELECT },
+  );
+  return row?.number ?? '';
+}

@@ -568,6 +568,50 @@ export interface paths {
         patch: operations["updateTransaction"];
         trace?: never;
     };
+    "/api/v1/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every transaction of a date range as CSV, streamed
+         * @description RFC 4180, UTF-8 with a byte order mark, one record per transaction in (date, id) order, amounts as decimals; text cells that a spreadsheet would run as a formula are neutralised. A student gets their own. The answer is streamed as it is read, page by page: should the service fail midway, the connection is cut rather than the file ended, so a partial file is never taken for a whole one.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         */
+        get: operations["exportTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/payments/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of an accepted payment, as a PDF
+         * @description Names the institution, the student and their registration number, the payment and its amount, with a document number and the SHA-256 of its content. The student reads their own; finance staff any.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         */
+        get: operations["getPaymentReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/payments": {
         parameters: {
             query?: never;
@@ -688,8 +732,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A student's financial statement with its running balance
-         * @description Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         * A student's financial statement with its running balance, as JSON, a PDF or CSV
+         * @description The PDF names the institution, the student and their registration number, every line and the balance, with a document number and the SHA-256 of its content; the CSV (RFC 4180, UTF-8 with a byte order mark) holds the same lines with amounts as decimals.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
          */
         get: operations["getStudentStatement"];
         put?: never;
@@ -7820,6 +7866,253 @@ export interface operations {
             };
         };
     };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                /** @description Inclusive first date, YYYY-MM-DD. */
+                from?: string;
+                /** @description Inclusive last date, YYYY-MM-DD. */
+                to?: string;
+                /** @description `csv`; `csv` when absent. */
+                format?: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transactions. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPaymentReceipt: {
+        parameters: {
+            query?: {
+                /** @description `pdf`; `pdf` when absent. */
+                format?: "pdf";
+            };
+            header?: never;
+            path: {
+                /** @description Payment id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The number printed on the document. */
+                    "X-Document-Number"?: string;
+                    /** @description The SHA-256 of its content, printed on it (docs/FINANCE.md, "Documents"). */
+                    "X-Document-SHA256"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such payment (or not yours). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The payment is not accepted (pending, rejected or reversed): it has no receipt. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -8612,7 +8905,10 @@ export interface operations {
     };
     getStudentStatement: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `json`, `pdf`, `csv`; `json` when absent. */
+                format?: "json" | "pdf" | "csv";
+            };
             header?: never;
             path: {
                 /** @description Student id. */
@@ -8625,6 +8921,12 @@ export interface operations {
             /** @description Lines in (date, creation) order. */
             200: {
                 headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The number printed on the document. */
+                    "X-Document-Number"?: string;
+                    /** @description The SHA-256 of its content, printed on it (docs/FINANCE.md, "Documents"). */
+                    "X-Document-SHA256"?: string;
                     /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
@@ -8641,6 +8943,8 @@ export interface operations {
                         /** @description The last line’s balance; 0 when empty. */
                         balance: number;
                     };
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             /** @description The request is malformed; `errors` names each bad field or parameter. */

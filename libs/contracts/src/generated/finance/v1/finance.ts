@@ -230,6 +230,22 @@ export interface ReversePaymentResponse {
   payment?: Payment | undefined;
 }
 
+/**
+ * One payment, as its student or finance staff may read it (another
+ * student's is NOT_FOUND).
+ */
+export interface GetPaymentRequest {
+  id: string;
+}
+
+export interface GetPaymentResponse {
+  payment?:
+    | Payment
+    | undefined;
+  /** The student's registration number, which a receipt names. */
+  registrationNumber: string;
+}
+
 export interface Account {
   id: string;
   name: string;
@@ -425,6 +441,8 @@ export interface GetStudentStatementRequest {
 export interface GetStudentStatementResponse {
   lines: StatementLine[];
   balance: string;
+  /** The student's registration number, which a statement document names. */
+  registrationNumber: string;
 }
 
 /**
@@ -3746,6 +3764,164 @@ export const ReversePaymentResponse: MessageFns<ReversePaymentResponse> = {
   },
 };
 
+function createBaseGetPaymentRequest(): GetPaymentRequest {
+  return { id: "" };
+}
+
+export const GetPaymentRequest: MessageFns<GetPaymentRequest> = {
+  encode(message: GetPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPaymentRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPaymentRequest>): GetPaymentRequest {
+    return GetPaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPaymentRequest>): GetPaymentRequest {
+    const message = createBaseGetPaymentRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPaymentResponse(): GetPaymentResponse {
+  return { payment: undefined, registrationNumber: "" };
+}
+
+export const GetPaymentResponse: MessageFns<GetPaymentResponse> = {
+  encode(message: GetPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.registrationNumber !== "") {
+      writer.uint32(18).string(message.registrationNumber);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.registrationNumber = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPaymentResponse {
+    return {
+      payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined,
+      registrationNumber: isSet(object.registrationNumber)
+        ? globalThis.String(object.registrationNumber)
+        : isSet(object.registration_number)
+        ? globalThis.String(object.registration_number)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
+    if (message.registrationNumber !== "") {
+      obj.registrationNumber = message.registrationNumber;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPaymentResponse>): GetPaymentResponse {
+    return GetPaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPaymentResponse>): GetPaymentResponse {
+    const message = createBaseGetPaymentResponse();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    message.registrationNumber = object.registrationNumber ?? "";
+    return message;
+  },
+};
+
 function createBaseAccount(): Account {
   return { id: "", name: "", userId: "", createdAt: "", updatedAt: "", version: 0 };
 }
@@ -7009,7 +7185,7 @@ export const GetStudentStatementRequest: MessageFns<GetStudentStatementRequest> 
 };
 
 function createBaseGetStudentStatementResponse(): GetStudentStatementResponse {
-  return { lines: [], balance: "0" };
+  return { lines: [], balance: "0", registrationNumber: "" };
 }
 
 export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse> = {
@@ -7019,6 +7195,9 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     }
     if (message.balance !== "0") {
       writer.uint32(16).int64(message.balance);
+    }
+    if (message.registrationNumber !== "") {
+      writer.uint32(26).string(message.registrationNumber);
     }
     return writer;
   },
@@ -7052,6 +7231,14 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
             message.balance = reader.int64().toString();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.registrationNumber = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7068,6 +7255,11 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     return {
       lines: globalThis.Array.isArray(object?.lines) ? object.lines.map((e: any) => StatementLine.fromJSON(e)) : [],
       balance: isSet(object.balance) ? globalThis.String(object.balance) : "0",
+      registrationNumber: isSet(object.registrationNumber)
+        ? globalThis.String(object.registrationNumber)
+        : isSet(object.registration_number)
+        ? globalThis.String(object.registration_number)
+        : "",
     };
   },
 
@@ -7079,6 +7271,9 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     if (message.balance !== "0") {
       obj.balance = message.balance;
     }
+    if (message.registrationNumber !== "") {
+      obj.registrationNumber = message.registrationNumber;
+    }
     return obj;
   },
 
@@ -7089,6 +7284,7 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     const message = createBaseGetStudentStatementResponse();
     message.lines = object.lines?.map((e) => StatementLine.fromPartial(e)) || [];
     message.balance = object.balance ?? "0";
+    message.registrationNumber = object.registrationNumber ?? "";
     return message;
   },
 };
@@ -7497,6 +7693,15 @@ export const FinanceServiceService = {
       Buffer.from(ReversePaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReversePaymentResponse => ReversePaymentResponse.decode(value),
   },
+  getPayment: {
+    path: "/finance.v1.FinanceService/GetPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPaymentRequest): Buffer => Buffer.from(GetPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPaymentRequest => GetPaymentRequest.decode(value),
+    responseSerialize: (value: GetPaymentResponse): Buffer => Buffer.from(GetPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPaymentResponse => GetPaymentResponse.decode(value),
+  },
   listAccounts: {
     path: "/finance.v1.FinanceService/ListAccounts" as const,
     requestStream: false as const,
@@ -7691,6 +7896,7 @@ export interface FinanceServiceServer extends UntypedServiceImplementation {
   processPayment: handleUnaryCall<ProcessPaymentRequest, ProcessPaymentResponse>;
   resolvePayment: handleUnaryCall<ResolvePaymentRequest, ResolvePaymentResponse>;
   reversePayment: handleUnaryCall<ReversePaymentRequest, ReversePaymentResponse>;
+  getPayment: handleUnaryCall<GetPaymentRequest, GetPaymentResponse>;
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
   getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
   createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
@@ -7905,6 +8111,21 @@ export interface FinanceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReversePaymentResponse) => void,
+  ): ClientUnaryCall;
+  getPayment(
+    request: GetPaymentRequest,
+    callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getPayment(
+    request: GetPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getPayment(
+    request: GetPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
   ): ClientUnaryCall;
   listAccounts(
     request: ListAccountsRequest,
