@@ -59,7 +59,7 @@ describe('audit before/after have the shape of the API', () => {
     await expectSnapshots('transaction.bulk_deleted', ids[0], { before: [...shown].sort(byId) });
 
     const reversed = await call(path, 'POST', validTransaction({ amount: -3 }));
-    const reversal = await call(`${path}/${reversed.id}/reverse`, 'POST', { reason: 'entered twice' });
+    const reversal = await call(`${path}/reversals`, 'POST', { transactionId: reversed.id, reason: 'entered twice' });
     expect(reversal).toMatchObject({ reversalOf: reversed.id, amount: 3 });
     await expectSnapshots('transaction.reversed', reversal.id, { after: reversal });
   });

@@ -130,7 +130,7 @@ describe('subjects of finance and scheduling events', () => {
       await expectSubjects('transaction.updated', created.id, [studentA, studentB]);
       await expectReaders(`${path}/${created.id}`, [studentB]);
 
-      const reversal = await call(system.keys.bursar, `${path}/${created.id}/reverse`, 'POST', { reason: 'entered twice' });
+      const reversal = await call(system.keys.bursar, `${path}/reversals`, 'POST', { transactionId: created.id, reason: 'entered twice' });
       await expectSubjects('transaction.reversed', reversal.id, [studentB]);
       await expectReaders(`${path}/${reversal.id}`, [studentB]);
 

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import type { TransactionJson } from '@libs/contracts';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { checkAgainstContract } from './contract';
 import { pdfText, type PdfText } from './documents/pdf-text';
@@ -176,10 +177,10 @@ describe('finance documents', () => {
       expect((await call('/api/v1/transactions/bulk-create', { method: 'POST', body: half })).status).toBe(201);
     }
     const first = (await call(`/api/v1/transactions?from=${year}-01-01&limit=1`)).body.transactions[0];
-    await call(`/api/v1/transactions/${first.id}/reverse`, { method: 'POST', body: { reason: '=1+1' } });
+    await call('/api/v1/transactions/reversals', { method: 'POST', body: { transactionId: first.id, reason: '=1+1' } });
 
     const listed = async (key: string) => {
-      const all: Record<string, unknown>[] = [];
+      const all: TransactionJson[] = [];
       let cursor = '';
       do {
         const page = (await call(`/api/v1/transactions?from=${year}-01-01&to=${year}-12-31&limit=500${cursor && `&cursor=${cursor}`}`, { key })).body;
@@ -196,7 +197,7 @@ describe('finance documents', () => {
       expect(parsed.errors).toEqual([]);
       return parsed.data;
     };
-    const asCsv = (t: Record<string, any>) => ({
+    const asCsv = (t: TransactionJson) => ({
       id: t.id,
       date: t.date,
       accountId: t.accountId,

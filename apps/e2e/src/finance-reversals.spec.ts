@@ -25,14 +25,15 @@ describe('reversals of transactions and accepted payments', () => {
 
   const call = (path: string, options: Parameters<typeof api>[2] = {}) =>
     api(system.gatewayUrl, path, { key: system.keys.bursar, ...options });
-  const reverse = (path: string, reason: unknown = 'entered twice', headers: Record<string, string> = {}) =>
-    call(`${path}/reverse`, { method: 'POST', body: { reason }, headers });
+  const reverseTransaction = (transactionId: unknown, reason: unknown = 'entered twice', headers: Record<string, string> = {}) =>
+    call('/api/v1/transactions/reversals', { method: 'POST', body: { transactionId, reason }, headers });
+  const reversePayment = (path: string, reason: unknown = 'entered twice') => call(`${path}/reverse`, { method: 'POST', body: { reason } });
 
   it('a transaction is reversed once by a linked opposite one, in one commit with its event', async () => {
     const original = await fixtures(system).transaction({ amount: -4_321, notes: 'lab fee', studentId: DEMO_STUDENT_ID });
     const before = await financeCounts(system);
 
-    const reversed = await reverse(`/api/v1/transactions/${original.id}`, '  charged twice  ');
+    const reversed = await reverseTransaction(original.id, '  charged twice  ');
     expect(reversed.status).toBe(201);
     expect(reversed.headers.get('location')).toBe(`/api/v1/transactions/${reversed.body.id}`);
     expect(reversed.headers.get('etag')).toBe('"1"');
@@ -60,10 +61,10 @@ describe('reversals of transactions and accepted payments', () => {
     }
 
     // Reversing twice, or reversing the reversal, is a 409 that writes nothing.
-    const again = await reverse(`/api/v1/transactions/${original.id}`);
+    const again = await reverseTransaction(original.id);
     expect(again.status).toBe(409);
     expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect((await reverse(`/api/v1/transactions/${reversed.body.id}`)).status).toBe(409);
+    expect((await reverseTransaction(reversed.body.id)).status).toBe(409);
     // Neither changes any more: a correction of a correction is a new transaction.
     const patched = await call(`/api/v1/transactions/${original.id}`, { method: 'PATCH', body: { amount: -1 } });
     expect(patched.status).toBe(409);
@@ -77,46 +78,48 @@ describe('reversals of transactions and accepted payments', () => {
     expect(entry).toMatchObject({ actor: { role: 'bursar' }, before: null, after: reversed.body });
   });
 
-  it('refuses a bad reason, an unknown id and a student, writing nothing', async () => {
+  it('refuses a bad reason, an unknown transaction and a student, writing nothing', async () => {
     const original = await fixtures(system).transaction();
     const before = await financeCounts(system);
-    const path = `/api/v1/transactions/${original.id}`;
+    const path = '/api/v1/transactions/reversals';
     for (const reason of ['', '   ', 'x'.repeat(1_001), 'a\u0000b', 42]) {
-      const refused = await reverse(path, reason);
+      const refused = await reverseTransaction(original.id, reason);
       expect({ reason, status: refused.status }).toEqual({ reason, status: 400 });
       expect(refused.body.errors[0].field).toBe('reason');
     }
-    expect((await call(`${path}/reverse`, { method: 'POST', body: {} })).status).toBe(400);
-    expect((await call(`${path}/reverse`, { method: 'POST', body: { reason: 'r', extra: 1 } })).status).toBe(400);
-    expect((await reverse(`/api/v1/transactions/${randomUUID()}`)).status).toBe(404);
-    expect((await reverse('/api/v1/transactions/not-a-uuid')).status).toBe(400);
-    expect((await call(`${path}/reverse`, { method: 'POST', key: system.keys.student, body: { reason: 'mine' } })).status).toBe(403);
+    expect((await call(path, { method: 'POST', body: { transactionId: original.id } })).status).toBe(400);
+    expect((await call(path, { method: 'POST', body: { transactionId: original.id, reason: 'r', extra: 1 } })).status).toBe(400);
+    // The transaction is named in the body: one that does not exist is a 400 naming the field, as elsewhere.
+    for (const transactionId of [randomUUID(), 'not-a-uuid']) {
+      const refused = await reverseTransaction(transactionId);
+      expect({ status: refused.status, field: refused.body.errors[0].field }).toEqual({ status: 400, field: 'transactionId' });
+    }
+    expect((await call(path, { method: 'POST', key: system.keys.student, body: { transactionId: original.id, reason: 'mine' } })).status).toBe(403);
     expect(await financeCounts(system)).toEqual(before);
   });
 
   it('of concurrent reversals exactly one wins; a repeated Idempotency-Key answers the first reversal', async () => {
     const original = await fixtures(system).transaction({ amount: 777 });
-    const path = `/api/v1/transactions/${original.id}`;
     const before = await financeCounts(system);
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => reverse(path, `attempt ${i}`)));
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => reverseTransaction(original.id, `attempt ${i}`)));
     expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(409)]);
     expect((await financeCounts(system)).transactions - before.transactions).toBe(1);
 
     const keyed = await fixtures(system).transaction({ amount: 778 });
     const headers = { 'Idempotency-Key': randomUUID() };
-    const first = await reverse(`/api/v1/transactions/${keyed.id}`, 'once', headers);
-    const replay = await reverse(`/api/v1/transactions/${keyed.id}`, 'once', headers);
+    const first = await reverseTransaction(keyed.id, 'once', headers);
+    const replay = await reverseTransaction(keyed.id, 'once', headers);
     expect(first.status).toBe(201);
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(first.body);
-    expect((await reverse(`/api/v1/transactions/${keyed.id}`, 'another reason', headers)).status).toBe(409);
+    expect((await reverseTransaction(keyed.id, 'another reason', headers)).status).toBe(409);
   });
 
   it('a reversed transaction is deleted only after, or with, its reversal', async () => {
     const admin = (path: string, method: string, body?: unknown) => call(path, { method, body, key: system.keys.admin });
     const one = await fixtures(system).transaction();
-    const reversalOfOne = (await reverse(`/api/v1/transactions/${one.id}`)).body;
+    const reversalOfOne = (await reverseTransaction(one.id)).body;
     expect((await admin(`/api/v1/transactions/${one.id}`, 'DELETE')).status).toBe(409);
     expect((await admin('/api/v1/transactions/bulk-delete', 'POST', [one.id])).status).toBe(409);
     expect((await admin(`/api/v1/transactions/${reversalOfOne.id}`, 'DELETE')).status).toBe(200);
@@ -124,7 +127,7 @@ describe('reversals of transactions and accepted payments', () => {
     expect((await admin(`/api/v1/transactions/${one.id}`, 'DELETE')).status).toBe(200);
 
     const two = await fixtures(system).transaction();
-    const reversalOfTwo = (await reverse(`/api/v1/transactions/${two.id}`)).body;
+    const reversalOfTwo = (await reverseTransaction(two.id)).body;
     expect((await admin('/api/v1/transactions/bulk-delete', 'POST', [two.id, reversalOfTwo.id])).status).toBe(200);
   });
 
@@ -135,13 +138,13 @@ describe('reversals of transactions and accepted payments', () => {
     const path = `/api/v1/transactions/payments/${payment.id}`;
 
     // Pending: nothing to take back.
-    expect((await reverse(path)).status).toBe(409);
+    expect((await reversePayment(path)).status).toBe(409);
     expect((await call(path, { method: 'PATCH', body: { outcome: 'accepted' } })).status).toBe(200);
     const credited = (await call(statementPath)).body;
     expect(credited.balance).toBe(52_000);
 
     const before = await financeCounts(system);
-    const reversed = await reverse(path, 'transfer bounced');
+    const reversed = await reversePayment(path, 'transfer bounced');
     expect(reversed.status).toBe(200);
     expect(reversed.body).toMatchObject({
       status: 'reversed',
@@ -161,7 +164,7 @@ describe('reversals of transactions and accepted payments', () => {
 
     // Once reversed, nothing moves it again.
     const after = await financeCounts(system);
-    expect((await reverse(path)).status).toBe(409);
+    expect((await reversePayment(path)).status).toBe(409);
     expect((await call(`${path}/resolve`, { method: 'PATCH' })).status).toBe(409);
     expect((await call(path, { method: 'PATCH', body: { outcome: 'rejected' } })).status).toBe(409);
     expect(await financeCounts(system)).toEqual(after);
@@ -181,7 +184,7 @@ describe('reversals of transactions and accepted payments', () => {
     const resolved = await fixtures(system).pendingPayment(student.id, 1_000);
     await call(`/api/v1/transactions/payments/${resolved.id}`, { method: 'PATCH', body: { outcome: 'accepted' } });
     await call(`/api/v1/transactions/payments/${resolved.id}/resolve`, { method: 'PATCH' });
-    const attempts = await Promise.all(Array.from({ length: 6 }, () => reverse(`/api/v1/transactions/payments/${resolved.id}`, 'forged slip')));
+    const attempts = await Promise.all(Array.from({ length: 6 }, () => reversePayment(`/api/v1/transactions/payments/${resolved.id}`, 'forged slip')));
     expect(attempts.map((r) => r.status).sort()).toEqual([200, ...Array(5).fill(409)]);
     const statement = (await call(`/api/v1/finance/students/${student.id}/statement`)).body;
     expect(statement.lines.map((l: Line) => [l.credit, l.debit])).toEqual([
@@ -190,8 +193,8 @@ describe('reversals of transactions and accepted payments', () => {
     ]);
 
     const rejected = await fixtures(system).processedPayment();
-    expect((await reverse(`/api/v1/transactions/payments/${rejected.id}`)).status).toBe(409);
-    expect((await reverse(`/api/v1/transactions/payments/${randomUUID()}`)).status).toBe(404);
+    expect((await reversePayment(`/api/v1/transactions/payments/${rejected.id}`)).status).toBe(409);
+    expect((await reversePayment(`/api/v1/transactions/payments/${randomUUID()}`)).status).toBe(404);
     expect((await call(`/api/v1/transactions/payments/${rejected.id}/reverse`, { method: 'POST', key: system.keys.student, body: { reason: 'r' } })).status).toBe(403);
   });
 });

@@ -176,13 +176,13 @@ export function transactionHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.ReverseTransactionResponse> {
       const actor = requirePermission(context, 'finance:write');
-      const id = requireUuid(request.id);
-      const { reason } = parseInput(financeApi.reversal, { reason: request.reason });
+      const { transactionId, reason } = parseInput(financeApi.transactionReversal, { transactionId: request.transactionId, reason: request.reason });
       const { idempotencyKey, ...fields } = request;
       const call = { method: 'ReverseTransaction', key: idempotencyKey, request: fields, codec: financeV1.ReverseTransactionResponse, actor, context };
       return writeTransaction(deps, call, async (transaction) => {
-        const original = await findTransaction(sequelize, id, { transaction, lock: true });
-        if (!original) throw notFound('transaction');
+        const original = await findTransaction(sequelize, transactionId.toLowerCase(), { transaction, lock: true });
+        // Named in the body, so a missing one is a field error (docs/FINANCE.md, Conventions: ids).
+        if (!original) throw RpcError.invalidArgument('transactionId', 'does not exist');
         refuseReversing(original);
         const reversal = await insertReversal(sequelize, original, { reason: reason.trim(), madeBy: actor.userId }, transaction);
         await recordEvent(sequelize, transaction, context, actor, {

@@ -72,8 +72,8 @@ export function transactionRoutes(upstreams: Upstreams): Route[] {
       sendRecord(res, transaction, toTransactionJson);
     }),
 
-    route(op.reverseTransaction, async ({ path, headers, body }, { res, upstream }) => {
-      const request = { id: path.id, reason: body.reason, idempotencyKey: headers['Idempotency-Key'] ?? '' };
+    route(op.reverseTransaction, async ({ headers, body }, { res, upstream }) => {
+      const request = { transactionId: body.transactionId, reason: body.reason, idempotencyKey: headers['Idempotency-Key'] ?? '' };
       const { reversal } = await finance.call((client) => client.reverseTransaction, request, upstream);
       res.location(`${op.createTransaction.path}/${reversal?.id}`);
       sendRecord(res, reversal, toTransactionJson, 201);

@@ -115,11 +115,13 @@ export const paymentProcessing = z
 
 export const paymentResolution = z.object({ note: text(LIMITS.note).optional() }).strict();
 
-/** Why a transaction or an accepted payment is reversed: required, as an auditor will ask. */
-export const reversal = z
-  .object({ reason: text(LIMITS.note, { required: true }).meta({ description: 'Why it is reversed; kept with the reversal.' }) })
-  .strict()
-  .meta({ id: 'Reversal' });
+const reason = text(LIMITS.note, { required: true }).meta({ description: 'Why it is reversed; kept with the reversal.' });
+
+/** Why an accepted payment is reversed: required, as an auditor will ask. */
+export const reversal = z.object({ reason }).strict().meta({ id: 'Reversal' });
+
+/** The transaction to reverse, and why. */
+export const transactionReversal = z.object({ transactionId: uuid, reason }).strict().meta({ id: 'TransactionReversal' });
 
 export const statementLine = z
   .object({

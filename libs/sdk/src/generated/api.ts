@@ -702,7 +702,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/{id}/reverse": {
+    "/api/v1/transactions/reversals": {
         parameters: {
             query?: never;
             header?: never;
@@ -713,7 +713,7 @@ export interface paths {
         put?: never;
         /**
          * Reverse a transaction with a linked opposite one
-         * @description Records a transaction of the opposite amount, dated today (UTC), whose `reversalOf` names the original (whose `reversedBy` then names it); the reason becomes its notes. Writes one audit event (`transaction.reversed`). Reverse rather than delete once a transaction may have been seen outside the API (an export, a statement): the ledger keeps both.
+         * @description Records, for the transaction `transactionId` names (400 if none), a transaction of the opposite amount, dated today (UTC), whose `reversalOf` names the original (whose `reversedBy` then names it); the reason becomes its notes. Writes one audit event (`transaction.reversed`). Reverse rather than delete once a transaction may have been seen outside the API (an export, a statement): the ledger keeps both.
          *
          *     Requires an API key with the `finance:write` permission (roles: bursar, admin).
          */
@@ -3067,6 +3067,12 @@ export interface components {
             updatedAt: string;
         };
         Reversal: {
+            /** @description Why it is reversed; kept with the reversal. */
+            reason: string;
+        };
+        TransactionReversal: {
+            /** Format: uuid */
+            transactionId: string;
             /** @description Why it is reversed; kept with the reversal. */
             reason: string;
         };
@@ -8770,15 +8776,12 @@ export interface operations {
                 /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
                 "Idempotency-Key"?: string;
             };
-            path: {
-                /** @description Transaction id. */
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Reversal"];
+                "application/json": components["schemas"]["TransactionReversal"];
             };
         };
         responses: {
@@ -8829,17 +8832,6 @@ export interface operations {
             };
             /** @description The key is valid but its role lacks the permission. */
             403: {
-                headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such transaction. */
-            404: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;

@@ -135,7 +135,7 @@ export interface BulkDeleteTransactionsResponse {
  * reversed at most once (FAILED_PRECONDITION), and a reversal is not reversed.
  */
 export interface ReverseTransactionRequest {
-  id: string;
+  transactionId: string;
   reason: string;
   idempotencyKey: string;
 }
@@ -2269,13 +2269,13 @@ export const BulkDeleteTransactionsResponse: MessageFns<BulkDeleteTransactionsRe
 };
 
 function createBaseReverseTransactionRequest(): ReverseTransactionRequest {
-  return { id: "", reason: "", idempotencyKey: "" };
+  return { transactionId: "", reason: "", idempotencyKey: "" };
 }
 
 export const ReverseTransactionRequest: MessageFns<ReverseTransactionRequest> = {
   encode(message: ReverseTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.id !== "") {
-      writer.uint32(10).string(message.id);
+    if (message.transactionId !== "") {
+      writer.uint32(10).string(message.transactionId);
     }
     if (message.reason !== "") {
       writer.uint32(18).string(message.reason);
@@ -2304,7 +2304,7 @@ export const ReverseTransactionRequest: MessageFns<ReverseTransactionRequest> = 
               break;
             }
 
-            message.id = reader.string();
+            message.transactionId = reader.string();
             continue;
           }
           case 2: {
@@ -2337,7 +2337,11 @@ export const ReverseTransactionRequest: MessageFns<ReverseTransactionRequest> = 
 
   fromJSON(object: any): ReverseTransactionRequest {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      transactionId: isSet(object.transactionId)
+        ? globalThis.String(object.transactionId)
+        : isSet(object.transaction_id)
+        ? globalThis.String(object.transaction_id)
+        : "",
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       idempotencyKey: isSet(object.idempotencyKey)
         ? globalThis.String(object.idempotencyKey)
@@ -2349,8 +2353,8 @@ export const ReverseTransactionRequest: MessageFns<ReverseTransactionRequest> = 
 
   toJSON(message: ReverseTransactionRequest): unknown {
     const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
+    if (message.transactionId !== "") {
+      obj.transactionId = message.transactionId;
     }
     if (message.reason !== "") {
       obj.reason = message.reason;
@@ -2366,7 +2370,7 @@ export const ReverseTransactionRequest: MessageFns<ReverseTransactionRequest> = 
   },
   fromPartial(object: DeepPartial<ReverseTransactionRequest>): ReverseTransactionRequest {
     const message = createBaseReverseTransactionRequest();
-    message.id = object.id ?? "";
+    message.transactionId = object.transactionId ?? "";
     message.reason = object.reason ?? "";
     message.idempotencyKey = object.idempotencyKey ?? "";
     return message;
