@@ -99,11 +99,27 @@ describe('reversals of transactions and accepted payments', () => {
   });
 
   it('of concurrent reversals exactly one wins; a repeated Idempotency-Key answers the first reversal', async () => {
-    const original = await fixtures(system).transaction({ amount: 777 });
-    const before = await financeCounts(system);
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => reverseTransaction(original.id, `attempt ${i}`)));
-    expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(409)]);
-    expect((await financeCounts(system)).transactions - before.transactions).toBe(1);
+    // A request that waited on the row lock must see the reversal committed meanwhile (transaction-store.ts, lockRows).
+    for (let round = 0; round < 3; round++) {
+      const original = await fixtures(system).transaction({ amount: 777 });
+      const before = await financeCounts(system);
+      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => reverseTransaction(original.id, `attempt ${i}`)));
+      expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(409)]);
+      expect((await financeCounts(system)).transactions - before.transactions).toBe(1);
+    }
+
+    // An update racing a reversal either lands first (and is reversed) or is refused: the pair always cancels out.
+    for (let round = 0; round < 3; round++) {
+      const original = await fixtures(system).transaction({ amount: -500 });
+      const [patched, reversed] = await Promise.all([
+        call(`/api/v1/transactions/${original.id}`, { method: 'PATCH', body: { amount: -900 } }),
+        reverseTransaction(original.id),
+      ]);
+      expect(reversed.status).toBe(201);
+      expect([200, 409]).toContain(patched.status);
+      const final = (await call(`/api/v1/transactions/${original.id}`)).body;
+      expect(final.amount + reversed.body.amount).toBe(0);
+    }
 
     const keyed = await fixtures(system).transaction({ amount: 778 });
     const headers = { 'Idempotency-Key': randomUUID() };

@@ -143,12 +143,23 @@ export const createdFrom = (row: CreateAnswer): { found: string[]; created: fina
   created: row.id === null ? undefined : toTransaction(row as TransactionRow),
 });
 
+/**
+ * Locks the rows first, in one statement, and reads them in the next. One statement cannot do both: the row a
+ * waiting `FOR UPDATE` gets is re-read, but `reversed_by` comes from a subquery on the statement's snapshot, taken
+ * before the wait (READ COMMITTED), so it would miss a reversal committed meanwhile and a second reversal, update or
+ * delete would go ahead.
+ */
+async function lockRows(sequelize: Sequelize, ids: string[], transaction: DbTransaction): Promise<void> {
+  await sequelize.query('SELECT 1 FROM transactions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', { bind: [ids], transaction });
+}
+
 export async function findTransaction(
   sequelize: Sequelize,
   id: string,
   options: { transaction?: DbTransaction; lock?: boolean } = {},
 ): Promise<financeV1.Transaction | undefined> {
-  const [row] = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = $1 ${options.lock ? 'FOR UPDATE OF t' : ''}`, {
+  if (options.lock && options.transaction) await lockRows(sequelize, [id], options.transaction);
+  const [row] = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = $1`, {
     bind: [id],
     type: QueryTypes.SELECT,
     transaction: options.transaction,
@@ -162,7 +173,8 @@ export async function lockTransactions(
   ids: string[],
   transaction: DbTransaction,
 ): Promise<financeV1.Transaction[]> {
-  const rows = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = ANY($1::uuid[]) ORDER BY t.id FOR UPDATE OF t`, {
+  await lockRows(sequelize, ids, transaction);
+  const rows = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = ANY($1::uuid[]) ORDER BY t.id`, {
     bind: [ids],
     type: QueryTypes.SELECT,
     transaction,
