@@ -50,7 +50,7 @@ export interface BenchContext {
   load(
     url: string,
     requests: RequestSpec[],
-    options?: { connections?: number; amount?: number; expected?: number[]; rate?: number; duration?: number; warmup?: number },
+    options?: { connections?: number; amount?: number; expected?: number[]; rate?: number; duration?: number; warmup?: number; timeout?: number },
   ): Promise<LoadResult>;
   /** Where the gateway serves its Prometheus metrics. */
   gatewayMetricsUrl: string;

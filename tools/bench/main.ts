@@ -34,6 +34,7 @@ import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
+import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 import { scheduling } from './scenarios/scheduling';
@@ -53,6 +54,8 @@ const SCENARIOS: Record<string, Scenario> = {
   'transaction create': createWithAudit,
   'bulk create': bulkCreate,
   'transaction list': listByDateRange,
+  'statement pdf': statementPdf,
+  'transactions csv': transactionsCsv,
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
   scheduling,
@@ -150,6 +153,7 @@ async function main(): Promise<void> {
           duration: options.duration ?? context.duration,
           amount: options.amount,
           expected: options.expected,
+          timeout: options.timeout,
           // --rate paces every run that sets no pace of its own: CPU per request then compares at one throughput.
           rate: options.rate ?? (options.amount || rate === undefined ? undefined : Number(rate)),
           // A run by amount or at a set rate is itself the measurement (its count or its pace matters): no warm-up.

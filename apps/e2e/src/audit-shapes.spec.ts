@@ -57,6 +57,11 @@ describe('audit before/after have the shape of the API', () => {
     // Finance locks the rows in id order, and records them in that order.
     const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
     await expectSnapshots('transaction.bulk_deleted', ids[0], { before: [...shown].sort(byId) });
+
+    const reversed = await call(path, 'POST', validTransaction({ amount: -3 }));
+    const reversal = await call(`${path}/reversals`, 'POST', { transactionId: reversed.id, reason: 'entered twice' });
+    expect(reversal).toMatchObject({ reversalOf: reversed.id, amount: 3 });
+    await expectSnapshots('transaction.reversed', reversal.id, { after: reversal });
   });
 
   it('proofs of payment and the statement line an accepted one adds', async () => {
@@ -86,8 +91,10 @@ describe('audit before/after have the shape of the API', () => {
       description: 'Lab fees',
       debit: 12_500,
     });
-    expect(charge).toMatchObject({ semesterId: null, debit: 12_500, credit: 0, balance: 37_500 });
+    expect(charge).toMatchObject({ semesterId: null, debit: 12_500, credit: 0, balance: 37_500, reversalOf: null });
     await expectSnapshots('statement.line_added', charge.id, { after: charge });
+    const reversed = await call(`/api/v1/transactions/payments/${submitted.id}/reverse`, 'POST', { reason: 'bounced' });
+    await expectSnapshots('payment.reversed', submitted.id, { before: resolved, after: reversed });
   });
 
   it('accounts and categories', async () => {

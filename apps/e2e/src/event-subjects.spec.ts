@@ -130,6 +130,11 @@ describe('subjects of finance and scheduling events', () => {
       await expectSubjects('transaction.updated', created.id, [studentA, studentB]);
       await expectReaders(`${path}/${created.id}`, [studentB]);
 
+      const reversal = await call(system.keys.bursar, `${path}/reversals`, 'POST', { transactionId: created.id, reason: 'entered twice' });
+      await expectSubjects('transaction.reversed', reversal.id, [studentB]);
+      await expectReaders(`${path}/${reversal.id}`, [studentB]);
+
+      await call(system.keys.admin, `${path}/${reversal.id}`, 'DELETE');
       await call(system.keys.admin, `${path}/${created.id}`, 'DELETE');
       await expectSubjects('transaction.deleted', created.id, [studentB]);
 
@@ -155,6 +160,8 @@ describe('subjects of finance and scheduling events', () => {
       await expectSubjects('payment.processed', submitted.id, [studentB]);
       await call(system.keys.bursar, `${payments}/${submitted.id}/resolve`, 'PATCH', { note: 'filed' });
       await expectSubjects('payment.resolved', submitted.id, [studentB]);
+      await call(system.keys.bursar, `${payments}/${submitted.id}/reverse`, 'POST', { reason: 'bounced' });
+      await expectSubjects('payment.reversed', submitted.id, [studentB]);
 
       const statement = `/api/v1/finance/students/${DEMO_STUDENT_ID}/statement`;
       const line = await call(system.keys.bursar, statement, 'POST', { date: '2026-10-02', description: 'Lab fees', debit: 500 });

@@ -36,5 +36,10 @@ export function fixtures(system: RunningSystem) {
       const path = `/api/v1/transactions/payments/${payment.id}`;
       return expectStatus('process payment', await call(path, 'PATCH', { outcome: 'rejected' }), 200);
     },
+    async acceptedPayment(studentId = DEMO_STUDENT_ID, amount = 10_000) {
+      const payment = await this.pendingPayment(studentId, amount);
+      const path = `/api/v1/transactions/payments/${payment.id}`;
+      return expectStatus('accept payment', await call(path, 'PATCH', { outcome: 'accepted' }), 200);
+    },
   };
 }

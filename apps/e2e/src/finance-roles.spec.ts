@@ -56,6 +56,16 @@ const CASES: Case[] = [
     body: () => bulkIds,
     expected: adminOnly,
   },
+  {
+    name: 'reverse transaction',
+    method: 'POST',
+    path: async (f) => {
+      reversedId = (await f.transaction()).id;
+      return '/api/v1/transactions/reversals';
+    },
+    body: () => ({ transactionId: reversedId, reason: 'entered twice' }),
+    expected: staffWrite(201),
+  },
   { name: 'list payments', method: 'GET', path: () => '/api/v1/transactions/payments', expected: readAll },
   {
     name: 'submit payment',
@@ -78,6 +88,26 @@ const CASES: Case[] = [
     body: () => ({}),
     expected: staffWrite(200),
   },
+  {
+    name: 'reverse accepted payment',
+    method: 'POST',
+    path: async (f) => `/api/v1/transactions/payments/${(await f.acceptedPayment()).id}/reverse`,
+    body: () => ({ reason: 'transfer bounced' }),
+    expected: staffWrite(200),
+  },
+  {
+    name: 'own receipt',
+    method: 'GET',
+    path: async (f) => `/api/v1/transactions/payments/${(await f.acceptedPayment()).id}/receipt`,
+    expected: readAll,
+  },
+  {
+    name: "another student's receipt",
+    method: 'GET',
+    path: async (f) => `/api/v1/transactions/payments/${(await f.acceptedPayment((await f.student()).id)).id}/receipt`,
+    expected: { ...readAll, student: 404 },
+  },
+  { name: 'export transactions', method: 'GET', path: () => '/api/v1/transactions/export?from=2999-12-01', expected: readAll },
   { name: 'list accounts', method: 'GET', path: () => '/api/v1/finance/accounts', expected: staffRead },
   { name: 'get account', method: 'GET', path: () => `/api/v1/finance/accounts/${DEMO_ACCOUNT_ID}`, expected: staffRead },
   {
@@ -136,6 +166,7 @@ const CASES: Case[] = [
     expected: staffWrite(200),
   },
   { name: 'own statement', method: 'GET', path: () => `/api/v1/finance/students/${DEMO_STUDENT_ID}/statement`, expected: readAll },
+  { name: 'own statement as PDF', method: 'GET', path: () => `/api/v1/finance/students/${DEMO_STUDENT_ID}/statement?format=pdf`, expected: readAll },
   {
     name: 'add a statement line',
     method: 'POST',
@@ -151,6 +182,7 @@ const CASES: Case[] = [
   },
 ];
 let bulkIds: string[] = [];
+let reversedId = '';
 
 describe('finance roles: every role against every finance endpoint', () => {
   let system: RunningSystem;

@@ -1,5 +1,7 @@
-import { ApiProblemError, createApiClient, newIdempotencyKey, ok, pages } from '@libs/sdk';
+import { ApiProblemError, createApiClient, downloadDocument, newIdempotencyKey, ok, pages } from '@libs/sdk';
 import { startSystem, type RunningSystem } from '@libs/testing';
+import { pdfText } from './documents/pdf-text';
+import { DEMO_STUDENT_ID } from './finance-fixtures';
 import { validTransaction } from './http';
 
 jest.setTimeout(60_000);
@@ -57,5 +59,29 @@ describe('the typed SDK against the running system', () => {
     expect(retry.id).toBe(first.id);
     const read = await ok(bursar.GET('/api/v1/transactions/{id}', { params: { path: { id: first.id } } }));
     expect(read.payee).toBe('SDK');
+  });
+
+  it('downloads a statement as a PDF and as CSV, and a receipt', async () => {
+    const student = client(system.keys.student);
+    const bursar = client(system.keys.bursar);
+    const statementPath = '/api/v1/finance/students/{id}/statement' as const;
+    const json = await ok(student.GET(statementPath, { params: { path: { id: DEMO_STUDENT_ID } } }));
+    const pdf = await downloadDocument(
+      student.GET(statementPath, { params: { path: { id: DEMO_STUDENT_ID }, query: { format: 'pdf' } }, parseAs: 'arrayBuffer' }),
+    );
+    expect(pdf).toMatchObject({ contentType: 'application/pdf', fileName: `${pdf.documentNumber}.pdf`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const text = await pdfText(Buffer.from(pdf.bytes));
+    const balance = `${json.balance < 0 ? '-' : ''}${(Math.abs(json.balance) / 100).toFixed(2)}`;
+    expect(text.rows.find((row) => row.texts[0] === 'Balance')?.texts).toEqual(['Balance', balance]);
+    const csv = await downloadDocument(student.GET(statementPath, { params: { path: { id: DEMO_STUDENT_ID }, query: { format: 'csv' } }, parseAs: 'arrayBuffer' }));
+    expect(new TextDecoder().decode(csv.bytes).split('\r\n').filter(Boolean)).toHaveLength(json.lines.length + 1);
+
+    const submitted = await ok(student.POST('/api/v1/transactions/payments', { body: { amount: 4_200, date: '2026-10-03' } }));
+    await ok(bursar.PATCH('/api/v1/transactions/payments/{id}', { params: { path: { id: submitted.id } }, body: { outcome: 'accepted' } }));
+    const receipt = await downloadDocument(
+      student.GET('/api/v1/transactions/payments/{id}/receipt', { params: { path: { id: submitted.id } }, parseAs: 'arrayBuffer' }),
+    );
+    expect(receipt.fileName).toMatch(/^RC-/);
+    expect((await pdfText(Buffer.from(receipt.bytes))).rows.some((row) => row.texts.includes('42.00'))).toBe(true);
   });
 });

@@ -85,6 +85,9 @@ export const configSchema = z
       ),
     // RATE_LIMIT_<ROLE>, DAILY_QUOTA_<ROLE>, CONCURRENCY_LIMIT_<ROLE> for every role: the limits of keys without their own.
     ...keyLimitFields(),
+    INSTITUTION_NAME: env
+      .text('University Bursary')
+      .describe('the institution that finance documents (statement and receipt PDFs) name in their heading'),
     SESSION_TTL_MINUTES: env.int(720, 1, 10_080).describe('lifetime of a dashboard sign-in'),
     BOOTSTRAP_ADMIN_EMAIL: emailField.optional().describe(BOOTSTRAP_ADMIN),
     // Checked when the admin is created (bootstrapAdmin), so that a bad value is never echoed into a log.

@@ -28,11 +28,13 @@ export const transactionJson = z.object({
   accountId: uuid,
   account: named,
   madeBy: z.string().meta({ description: 'The user who created it.' }),
+  reversalOf: uuid.nullable().meta({ description: 'The transaction this one reverses.' }),
+  reversedBy: uuid.nullable().meta({ description: 'The transaction that reverses this one.' }),
   ...stamps,
   version,
 });
 
-/** A proof of payment: pending → processed (accepted or rejected) → resolved. */
+/** A proof of payment: pending → processed (accepted or rejected) → resolved; an accepted one may be reversed. */
 export const paymentJson = z.object({
   id: uuid,
   studentId: uuid,
@@ -40,13 +42,16 @@ export const paymentJson = z.object({
   amount: minorUnits('Positive.'),
   description: z.string().nullable(),
   date,
-  status: z.enum(['pending', 'processed', 'resolved']),
+  status: z.enum(['pending', 'processed', 'resolved', 'reversed']),
   outcome: z.enum(['accepted', 'rejected']).nullable(),
   note: z.string().nullable().meta({ description: "The bursar's note, if any." }),
   processedBy: z.string().nullable(),
   processedAt: timestamp.nullable(),
   resolvedBy: z.string().nullable(),
   resolvedAt: timestamp.nullable(),
+  reversedBy: z.string().nullable(),
+  reversedAt: timestamp.nullable(),
+  reversalReason: z.string().nullable(),
   ...stamps,
 });
 
@@ -75,6 +80,7 @@ export const statementLineJson = z.object({
   debit: minorUnits('Money owed.'),
   credit: minorUnits('Money paid.'),
   balance: minorUnits('Running balance (credits minus debits) up to this line.'),
+  reversalOf: uuid.nullable().meta({ description: 'The line this one offsets (a reversed payment’s credit).' }),
   ...stamps,
 });
 
@@ -101,6 +107,8 @@ export const toTransactionJson = (transaction: financeV1.Transaction): Transacti
   accountId: transaction.accountId,
   account: { id: transaction.accountId, name: transaction.accountName },
   madeBy: transaction.madeBy,
+  reversalOf: orNull(transaction.reversalOf),
+  reversedBy: orNull(transaction.reversedBy),
   createdAt: transaction.createdAt,
   updatedAt: transaction.updatedAt,
   version: transaction.version,
@@ -120,6 +128,9 @@ export const toPaymentJson = (payment: financeV1.Payment): PaymentJson => ({
   processedAt: orNull(payment.processedAt),
   resolvedBy: orNull(payment.resolvedBy),
   resolvedAt: orNull(payment.resolvedAt),
+  reversedBy: orNull(payment.reversedBy),
+  reversedAt: orNull(payment.reversedAt),
+  reversalReason: orNull(payment.reversalReason),
   createdAt: payment.createdAt,
   updatedAt: payment.updatedAt,
 });
@@ -167,6 +178,7 @@ export const toStatementLineJson = (line: financeV1.StatementLine): StatementLin
   debit: Number(line.debit),
   credit: Number(line.credit),
   balance: Number(line.balance),
+  reversalOf: orNull(line.reversalOf),
   createdAt: line.createdAt,
   updatedAt: line.updatedAt,
 });

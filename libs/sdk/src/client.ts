@@ -66,3 +66,31 @@ export async function* pages<T extends { nextCursor?: string }>(fetchPage: (curs
  * timeout, say) and the API performs it at most once, answering the retry with the first result.
  */
 export const newIdempotencyKey = (): string => randomUUID();
+
+/** A document the API answered (a statement or receipt PDF, a CSV): its bytes and what its headers say of it. */
+export interface DownloadedDocument {
+  bytes: Uint8Array;
+  contentType: string;
+  /** From `Content-Disposition`. */
+  fileName: string | undefined;
+  /** A PDF's number and the SHA-256 of its content, as printed on it. */
+  documentNumber: string | undefined;
+  sha256: string | undefined;
+}
+
+/**
+ * The bytes of a document, from a call made with `parseAs: 'arrayBuffer'`:
+ * `downloadDocument(client.GET('/api/v1/transactions/payments/{id}/receipt', { params: { path: { id } }, parseAs: 'arrayBuffer' }))`.
+ */
+export async function downloadDocument(call: Promise<{ data?: unknown; response: Response }>): Promise<DownloadedDocument> {
+  const { data, response } = await call;
+  if (!(data instanceof ArrayBuffer)) throw new Error(`${response.status} has no document: ask with parseAs: 'arrayBuffer'`);
+  const header = (name: string) => response.headers.get(name) ?? undefined;
+  return {
+    bytes: new Uint8Array(data),
+    contentType: header('content-type') ?? '',
+    fileName: /filename="([^"]*)"/.exec(header('content-disposition') ?? '')?.[1],
+    documentNumber: header('x-document-number'),
+    sha256: header('x-document-sha256'),
+  };
+}

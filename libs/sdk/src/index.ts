@@ -1,4 +1,13 @@
-export { createApiClient, newIdempotencyKey, ok, pages, type ApiClient, type ApiClientOptions } from './client';
+export {
+  createApiClient,
+  downloadDocument,
+  newIdempotencyKey,
+  ok,
+  pages,
+  type ApiClient,
+  type ApiClientOptions,
+  type DownloadedDocument,
+} from './client';
 export { ApiProblemError, type Problem } from './problem-error';
 export {
   verifyWebhook,

@@ -21,6 +21,8 @@ export interface LoadSpec {
   rate?: number;
   /** Statuses outside 2xx/304 that are a right answer here, e.g. 404 for a search that matches nothing. */
   expected?: number[];
+  /** Seconds a request may take before it counts as a timeout (autocannon's 10 unless set): a long export takes more. */
+  timeout?: number;
   /** Seconds of the same load before the measured window, whose figures are thrown away (JIT, pools, caches). */
   warmup?: number;
   /** The processes whose CPU to measure over the window. */

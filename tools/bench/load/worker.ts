@@ -23,6 +23,7 @@ function run(options: { duration: number } | { amount: number }): Promise<autoca
         connections: spec.connections,
         ...options,
         ...(spec.rate ? { overallRate: spec.rate } : {}),
+        ...(spec.timeout ? { timeout: spec.timeout } : {}),
         requests: [
           {
             setupRequest: (request) => {

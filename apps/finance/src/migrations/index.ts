@@ -5,6 +5,7 @@ import { m0003PaymentsAndStatements } from './0003-payments-and-statements';
 import { m0004RecordVersions } from './0004-record-versions';
 import { m0005OutboxTraceParent } from './0005-outbox-trace-parent';
 import { m0006OutboxQueueWatch } from './0006-outbox-queue-watch';
+import { m0007Reversals } from './0007-reversals';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   m0004RecordVersions,
   m0005OutboxTraceParent,
   m0006OutboxQueueWatch,
+  m0007Reversals,
 ];

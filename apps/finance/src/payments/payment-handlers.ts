@@ -2,16 +2,16 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { financeApi, financeV1 } from '@libs/contracts';
 import { isTextPair, keysetPage, pageSize } from '@libs/cursor';
 import { GrpcStatus, requirePermission, RpcError, type Actor, type CallContext } from '@libs/grpc';
-import { reachOf, readersOf, scopeOf } from '../access';
+import { canSee, reachOf, readersOf, scopeOf } from '../access';
 import { recordEvent, writeTransaction } from '@libs/outbox';
 import type { FinanceDeps } from '../finance-deps';
 import { FINANCE_PAGE } from '../page-size';
-import { insertStatementLine } from '../statements/statement-store';
+import { insertStatementLine, paymentCreditLine, registrationNumberOf } from '../statements/statement-store';
 import { amountOf } from '../validation/input';
 import { FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { nextStatus, type PaymentMove } from './payment-states';
-import { findPayment, insertPayment, listPayments, setPaymentStatus } from './payment-store';
+import { findPayment, insertPayment, listPayments, setPaymentReversed, setPaymentStatus } from './payment-store';
 
 /** The student a payment is submitted for: a student always submits for themselves. */
 async function submitterStudent(sequelize: Sequelize, actor: Actor, requested: string, transaction: Transaction) {
@@ -92,6 +92,16 @@ export function paymentHandlers(deps: FinanceDeps) {
       return { payments: page.rows.map((row) => row.payment), nextCursor: page.nextCursor };
     },
 
+    async getPayment(request: financeV1.GetPaymentRequest, context: CallContext): Promise<financeV1.GetPaymentResponse> {
+      const actor = requirePermission(context, 'finance:read');
+      const id = requireUuid(request.id);
+      const scope = await scopeOf(sequelize, actor);
+      const payment = await findPayment(sequelize, id);
+      // Another student's payment is answered exactly like a missing one, so ids cannot be probed.
+      if (!payment || !canSee(scope, payment.studentId)) throw notFound('payment');
+      return { payment, registrationNumber: await registrationNumberOf(sequelize, payment.studentId) };
+    },
+
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
       const actor = requirePermission(context, 'payments:submit');
       const checks = new FieldChecks();
@@ -135,6 +145,50 @@ export function paymentHandlers(deps: FinanceDeps) {
       const id = requireUuid(request.id);
       parseInput(financeApi.paymentResolution, { note: request.note });
       return move(context, id, 'resolve', { note: request.note });
+    },
+
+    /**
+     * Takes back an accepted payment (a bounced transfer, a forged slip): the credit it wrote stays on the statement
+     * and a debit line linked to it offsets it, dated the day of the reversal, with the status change and its event
+     * in one database transaction.
+     */
+    async reversePayment(request: financeV1.ReversePaymentRequest, context: CallContext): Promise<financeV1.ReversePaymentResponse> {
+      const actor = requirePermission(context, 'finance:write');
+      const id = requireUuid(request.id);
+      const { reason } = parseInput(financeApi.reversal, { reason: request.reason });
+      const { idempotencyKey, ...fields } = request;
+      const call = { method: 'ReversePayment', key: idempotencyKey, request: fields, codec: financeV1.ReversePaymentResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
+        const before = await findPayment(sequelize, id, transaction, true);
+        if (!before) throw notFound('payment');
+        nextStatus(before.status, 'reverse');
+        const credit = before.outcome === 'accepted' ? await paymentCreditLine(sequelize, id, transaction) : undefined;
+        if (!credit) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, 'only an accepted payment can be reversed; this one credited nothing');
+        await setPaymentReversed(sequelize, id, { by: actor.userId, reason: reason.trim() }, transaction);
+        await insertStatementLine(
+          sequelize,
+          {
+            studentId: before.studentId,
+            semesterId: credit.semesterId,
+            date: new Date().toISOString().slice(0, 10),
+            description: `Payment reversed: ${reason.trim()}`,
+            debit: before.amount,
+            credit: '0',
+            paymentId: null,
+            reversalOf: credit.id,
+          },
+          transaction,
+        );
+        const after = await findPayment(sequelize, id, transaction);
+        await recordEvent(sequelize, transaction, context, actor, {
+          action: 'payment.reversed',
+          entityType: 'payment',
+          entityIds: [id],
+          before,
+          after,
+        }, readersOf);
+        return { payment: after };
+      });
     },
   };
 }

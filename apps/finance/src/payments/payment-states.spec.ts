@@ -7,11 +7,20 @@ describe('nextStatus', () => {
     expect(nextStatus('processed', 'resolve')).toBe('resolved');
   });
 
+  it('reverses a processed or a resolved payment', () => {
+    expect(nextStatus('processed', 'reverse')).toBe('reversed');
+    expect(nextStatus('resolved', 'reverse')).toBe('reversed');
+  });
+
   it.each<[PaymentStatus, PaymentMove]>([
     ['pending', 'resolve'],
     ['processed', 'process'],
     ['resolved', 'process'],
     ['resolved', 'resolve'],
+    ['pending', 'reverse'],
+    ['reversed', 'reverse'],
+    ['reversed', 'process'],
+    ['reversed', 'resolve'],
   ])('refuses to %s → %s with FAILED_PRECONDITION', (status, move) => {
     let thrown: unknown;
     try {

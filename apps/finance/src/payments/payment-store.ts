@@ -16,6 +16,9 @@ interface PaymentRow {
   processed_at: Date | null;
   resolved_by: string | null;
   resolved_at: Date | null;
+  reversed_by: string | null;
+  reversed_at: Date | null;
+  reversal_reason: string;
   created_at: Date;
   updated_at: Date;
   /** created_at to the microsecond, as the keyset position (a JS Date keeps only milliseconds). */
@@ -23,7 +26,8 @@ interface PaymentRow {
 }
 
 const SELECT = `SELECT id, student_id, user_id, amount::text AS amount, description, to_char(date, 'YYYY-MM-DD') AS date,
-  status, outcome, note, processed_by, processed_at, resolved_by, resolved_at, created_at, updated_at,
+  status, outcome, note, processed_by, processed_at, resolved_by, resolved_at, reversed_by, reversed_at, reversal_reason,
+  created_at, updated_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
   FROM payments`;
 
@@ -44,6 +48,9 @@ function toPayment(row: PaymentRow): financeV1.Payment & { status: PaymentStatus
     processedAt: iso(row.processed_at),
     resolvedBy: row.resolved_by ?? '',
     resolvedAt: iso(row.resolved_at),
+    reversedBy: row.reversed_by ?? '',
+    reversedAt: iso(row.reversed_at),
+    reversalReason: row.reversal_reason,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -69,7 +76,7 @@ export async function insertPayment(sequelize: Sequelize, payment: NewPayment, t
   return row.id;
 }
 
-export async function findPayment(sequelize: Sequelize, id: string, transaction: Transaction, lock = false) {
+export async function findPayment(sequelize: Sequelize, id: string, transaction?: Transaction, lock = false) {
   const [row] = await sequelize.query<PaymentRow>(`${SELECT} WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`, {
     bind: [id],
     type: QueryTypes.SELECT,
@@ -92,6 +99,20 @@ export async function setPaymentStatus(
             outcome = COALESCE($5, outcome), updated_at = now()
       WHERE id = $1`,
     { bind: [id, change.status, change.by, change.note, change.outcome ?? null], transaction },
+  );
+}
+
+/** Records a reversal; the caller holds the row lock and has checked the move is legal. */
+export async function setPaymentReversed(
+  sequelize: Sequelize,
+  id: string,
+  change: { by: string; reason: string },
+  transaction: Transaction,
+): Promise<void> {
+  await sequelize.query(
+    `UPDATE payments SET status = 'reversed', reversed_by = $2, reversed_at = now(), reversal_reason = $3, updated_at = now()
+      WHERE id = $1`,
+    { bind: [id, change.by, change.reason], transaction },
   );
 }
 

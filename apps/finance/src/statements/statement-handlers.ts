@@ -8,7 +8,7 @@ import { findRecord } from '../records/record-store';
 import { visibleStudent } from '../records/visible-student';
 import { amountOf } from '../validation/input';
 import { given, notFound, parseInput, requireUuid } from '@libs/validation';
-import { insertStatementLine, statementOf } from './statement-store';
+import { insertStatementLine, registrationNumberOf, statementOf } from './statement-store';
 
 export function statementHandlers(deps: FinanceDeps) {
   const { sequelize } = deps;
@@ -18,8 +18,8 @@ export function statementHandlers(deps: FinanceDeps) {
       context: CallContext,
     ): Promise<financeV1.GetStudentStatementResponse> {
       const student = await visibleStudent(sequelize, context, request.studentId);
-      const lines = await statementOf(sequelize, student.id);
-      return { lines, balance: lines.at(-1)?.balance ?? '0' };
+      const [lines, registrationNumber] = await Promise.all([statementOf(sequelize, student.id), registrationNumberOf(sequelize, student.id)]);
+      return { lines, balance: lines.at(-1)?.balance ?? '0', registrationNumber };
     },
 
     /** Staff post a charge or a credit (a scholarship, a refund) that is not a proof of payment. */

@@ -6,6 +6,7 @@ import type { FinanceDeps } from '../finance-deps';
 import { FieldChecks, parseInput } from '@libs/validation';
 import { checkReferences } from '../validation/references';
 import { apiTransaction } from './transaction-input';
+import { refuseDeletingReversed } from './reversal-rules';
 import { referencesOf } from './transaction-references';
 import { deleteTransactions, fieldsOf, insertTransactions, lockTransactions } from './transaction-store';
 
@@ -66,6 +67,7 @@ export function bulkHandlers(deps: FinanceDeps) {
         const found = new Set(before.map((row) => row.id));
         request.ids.forEach((id, index) => checks.check(found.has(id.toLowerCase()), `[${index}]`, 'does not exist'));
         checks.throwIfAny();
+        refuseDeletingReversed(before);
         await deleteTransactions(sequelize, request.ids, transaction);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.bulk_deleted',

@@ -8,12 +8,14 @@ import { FINANCE_PAGE } from '../page-size';
 import { checkVersion, FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences, reportMissing } from '../validation/references';
 import { checkTransactionInput } from './transaction-input';
+import { refuseDeletingReversed, refuseReversing, refuseUpdating } from './reversal-rules';
 import { referencesOf } from './transaction-references';
 import {
   createdFrom,
   createTransactionStatement,
   fieldsOf,
   findTransaction,
+  insertReversal,
   type CreateAnswer,
   listTransactions,
   updateTransaction,
@@ -117,6 +119,7 @@ export function transactionHandlers(deps: FinanceDeps) {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction');
         checkVersion('transaction', before.version, request.expectedVersion);
+        refuseUpdating(before);
         // The merged record must be a valid transaction; fields left out keep their (already valid) values.
         const merged: financeV1.TransactionInput = {
           studentId: request.studentId ?? before.studentId,
@@ -154,6 +157,7 @@ export function transactionHandlers(deps: FinanceDeps) {
       return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findTransaction(sequelize, id, { transaction, lock: true });
         if (!before) throw notFound('transaction');
+        refuseDeletingReversed([before]);
         await deleteTransactions(sequelize, [id], transaction);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'transaction.deleted',
@@ -163,6 +167,32 @@ export function transactionHandlers(deps: FinanceDeps) {
           after: null,
         }, readersOf);
         return { id };
+      });
+    },
+
+    /** The linked opposite and its event in one database transaction; the original is locked, so it is reversed once. */
+    async reverseTransaction(
+      request: financeV1.ReverseTransactionRequest,
+      context: CallContext,
+    ): Promise<financeV1.ReverseTransactionResponse> {
+      const actor = requirePermission(context, 'finance:write');
+      const { transactionId, reason } = parseInput(financeApi.transactionReversal, { transactionId: request.transactionId, reason: request.reason });
+      const { idempotencyKey, ...fields } = request;
+      const call = { method: 'ReverseTransaction', key: idempotencyKey, request: fields, codec: financeV1.ReverseTransactionResponse, actor, context };
+      return writeTransaction(deps, call, async (transaction) => {
+        const original = await findTransaction(sequelize, transactionId.toLowerCase(), { transaction, lock: true });
+        // Named in the body, so a missing one is a field error (docs/FINANCE.md, Conventions: ids).
+        if (!original) throw RpcError.invalidArgument('transactionId', 'does not exist');
+        refuseReversing(original);
+        const reversal = await insertReversal(sequelize, original, { reason: reason.trim(), madeBy: actor.userId }, transaction);
+        await recordEvent(sequelize, transaction, context, actor, {
+          action: 'transaction.reversed',
+          entityType: 'transaction',
+          entityIds: [reversal.id],
+          before: null,
+          after: reversal,
+        }, readersOf);
+        return { reversal };
       });
     },
   };

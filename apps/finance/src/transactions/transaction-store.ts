@@ -16,14 +16,20 @@ interface TransactionRow {
   account_id: string;
   account_name: string;
   made_by: string;
+  reversal_of: string | null;
+  reversed_by: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;
 }
 
-/** The API's view of transactions read from `source` (the table, or rows an INSERT … RETURNING gave). */
+/**
+ * The API's view of transactions read from `source` (the table, or rows an INSERT … RETURNING gave). `reversed_by`
+ * is read from the reversal's link (unique, so indexed) rather than stored twice.
+ */
 const selectFrom = (source: string) => `SELECT t.id, t.student_id, to_char(t.date, 'YYYY-MM-DD') AS date, t.category_id,
   c.name AS category_name, t.payee, t.amount::text AS amount, t.notes, t.account_id, a.name AS account_name, t.made_by,
+  t.reversal_of, (SELECT r.id FROM transactions r WHERE r.reversal_of = t.id) AS reversed_by,
   t.version, t.created_at, t.updated_at
   FROM ${source} t JOIN categories c ON c.id = t.category_id JOIN accounts a ON a.id = t.account_id`;
 const SELECT = selectFrom('transactions');
@@ -41,6 +47,8 @@ export function toTransaction(row: TransactionRow): financeV1.Transaction {
     accountId: row.account_id,
     accountName: row.account_name,
     madeBy: row.made_by,
+    reversalOf: row.reversal_of ?? '',
+    reversedBy: row.reversed_by ?? '',
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     version: row.version,
@@ -135,12 +143,23 @@ export const createdFrom = (row: CreateAnswer): { found: string[]; created: fina
   created: row.id === null ? undefined : toTransaction(row as TransactionRow),
 });
 
+/**
+ * Locks the rows first, in one statement, and reads them in the next. One statement cannot do both: the row a
+ * waiting `FOR UPDATE` gets is re-read, but `reversed_by` comes from a subquery on the statement's snapshot, taken
+ * before the wait (READ COMMITTED), so it would miss a reversal committed meanwhile and a second reversal, update or
+ * delete would go ahead.
+ */
+async function lockRows(sequelize: Sequelize, ids: string[], transaction: DbTransaction): Promise<void> {
+  await sequelize.query('SELECT 1 FROM transactions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', { bind: [ids], transaction });
+}
+
 export async function findTransaction(
   sequelize: Sequelize,
   id: string,
   options: { transaction?: DbTransaction; lock?: boolean } = {},
 ): Promise<financeV1.Transaction | undefined> {
-  const [row] = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = $1 ${options.lock ? 'FOR UPDATE OF t' : ''}`, {
+  if (options.lock && options.transaction) await lockRows(sequelize, [id], options.transaction);
+  const [row] = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = $1`, {
     bind: [id],
     type: QueryTypes.SELECT,
     transaction: options.transaction,
@@ -154,7 +173,8 @@ export async function lockTransactions(
   ids: string[],
   transaction: DbTransaction,
 ): Promise<financeV1.Transaction[]> {
-  const rows = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = ANY($1::uuid[]) ORDER BY t.id FOR UPDATE OF t`, {
+  await lockRows(sequelize, ids, transaction);
+  const rows = await sequelize.query<TransactionRow>(`${SELECT} WHERE t.id = ANY($1::uuid[]) ORDER BY t.id`, {
     bind: [ids],
     type: QueryTypes.SELECT,
     transaction,
@@ -178,6 +198,28 @@ export async function updateTransaction(
       transaction,
     },
   );
+}
+
+/**
+ * Inserts the opposite of `original` (the caller holds its row lock), linked to it, dated the day it is made in UTC:
+ * a reversal corrects the ledger from today on and leaves the period already exported as it was.
+ */
+export async function insertReversal(
+  sequelize: Sequelize,
+  original: financeV1.Transaction,
+  change: { reason: string; madeBy: string },
+  transaction: DbTransaction,
+): Promise<financeV1.Transaction> {
+  const [row] = await sequelize.query<TransactionRow>(
+    `WITH inserted AS (
+       INSERT INTO transactions (id, student_id, date, category_id, payee, amount, notes, account_id, made_by, reversal_of)
+       SELECT $1::uuid, student_id, (now() AT TIME ZONE 'UTC')::date, category_id, payee, -amount, $2, account_id, $3, id
+         FROM transactions WHERE id = $4::uuid
+       RETURNING *)
+     ${selectFrom('inserted')}`,
+    { bind: [randomUUID(), change.reason, change.madeBy, original.id], type: QueryTypes.SELECT, transaction },
+  );
+  return toTransaction(row);
 }
 
 export async function deleteTransactions(sequelize: Sequelize, ids: string[], transaction: DbTransaction): Promise<void> {

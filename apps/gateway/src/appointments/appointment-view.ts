@@ -6,7 +6,7 @@ import { toHistoryJson } from './schemas';
 /**
  * A staff user id is shown to staff, and to anyone else only where it is their own: a student learns that a
  * clinician or an admin acted (the role stays), not which account did
- * (docs/decisions/0020-what-each-role-sees-of-scheduling.md).
+ * (docs/decisions/0018-what-each-role-sees-of-scheduling.md).
  */
 function idShownTo(caller: Caller): (id: string) => string | null {
   if (seesStaff(caller)) return (id) => id;

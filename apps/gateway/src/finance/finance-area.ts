@@ -1,5 +1,8 @@
+import type { GatewayConfig } from '../config';
 import { areaOf, declaredIn } from '../platform/routing/area';
 import type { Upstreams } from '../platform/upstreams/upstreams';
+import * as documents from './document-operations';
+import { documentRoutes } from './document-routes';
 import * as payments from './payment-operations';
 import { paymentRoutes } from './payment-routes';
 import * as records from './record-operations';
@@ -7,9 +10,16 @@ import { recordRoutes } from './record-routes';
 import * as transactions from './transaction-operations';
 import { transactionRoutes } from './transaction-routes';
 
-/** Student transactions, proofs of payment and the finance records (docs/FINANCE.md). */
-export const financeArea = areaOf<{ upstreams: Upstreams }>(
-  // Both under /api/v1/transactions: listed together, by name.
-  declaredIn({ ...transactions, ...payments }, ({ upstreams }) => [...transactionRoutes(upstreams), ...paymentRoutes(upstreams)]),
-  declaredIn(records, ({ upstreams }) => recordRoutes(upstreams)),
+/** What finance documents take from the configuration. */
+const documentSettings = (config: Pick<GatewayConfig, 'INSTITUTION_NAME'>) => ({ institution: config.INSTITUTION_NAME });
+
+/** Student transactions, proofs of payment, the finance records and their documents (docs/FINANCE.md). */
+export const financeArea = areaOf<{ upstreams: Upstreams; config: Pick<GatewayConfig, 'INSTITUTION_NAME'> }>(
+  // All under /api/v1/transactions: listed together, by name.
+  declaredIn({ ...transactions, ...payments, ...documents }, ({ upstreams, config }) => [
+    ...transactionRoutes(upstreams),
+    ...paymentRoutes(upstreams),
+    ...documentRoutes(upstreams, documentSettings(config)),
+  ]),
+  declaredIn(records, ({ upstreams, config }) => recordRoutes(upstreams, documentSettings(config))),
 );

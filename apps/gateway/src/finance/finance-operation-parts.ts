@@ -1,8 +1,28 @@
+import { z } from 'zod';
 import { FINANCE_LIMITS } from '@libs/contracts';
-import { queryInteger } from '../platform/routing/query-fields';
+import { queryChoice, queryInteger } from '../platform/routing/query-fields';
 
 /** What the transaction and payment declarations share. */
 
 export const tag = 'Finance';
 
 export const limit = queryInteger(FINANCE_LIMITS.page).meta({ description: 'Page size.' });
+
+/**
+ * How a finance answer that also comes as a document is asked for: a `format` query parameter, the same on every
+ * such operation (docs/decisions/0017), so a plain link downloads it; the first format is the default.
+ */
+export const documentFormat = <const T extends readonly [string, ...string[]]>(formats: T) =>
+  queryChoice(formats)
+    .optional()
+    .meta({ description: `\`${formats.join('`, `')}\`; \`${formats[0]}\` when absent.` });
+
+/** The answers of a document: its media type, and the headers that name it. */
+export const documentHeaders = {
+  'Content-Disposition': { description: '`attachment`, with a file name.', schema: z.string() },
+};
+export const pdfHeaders = {
+  ...documentHeaders,
+  'X-Document-Number': { description: 'The number printed on the document.', schema: z.string() },
+  'X-Document-SHA256': { description: 'The SHA-256 of its content, printed on it (docs/FINANCE.md, "Documents").', schema: z.string() },
+};

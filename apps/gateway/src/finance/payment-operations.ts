@@ -13,7 +13,7 @@ import { payment } from './schemas';
 const paymentMove = (description: string) => ({
   '200': json(description, payment),
   '404': problem('No such payment (or not yours).'),
-  '409': problem('Not allowed from the payment’s status: pending → processed → resolved.'),
+  '409': problem('Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed.'),
 });
 
 export const listPayments = operation({
@@ -67,4 +67,18 @@ export const resolvePayment = operation({
   access: { key: 'finance:write' },
   request: { path: byId('Payment'), body: financeApi.paymentResolution.optional() },
   responses: paymentMove('The payment, now resolved.'),
+});
+
+export const reversePayment = operation({
+  method: 'post',
+  path: '/api/v1/transactions/payments/{id}/reverse',
+  operationId: 'reversePayment',
+  summary: 'Reverse an accepted payment',
+  description:
+    "For a payment accepted by mistake (a bounced transfer, a forged slip): it becomes `reversed`, and a debit line linked to its credit " +
+    "(`reversalOf`) is added to the student's statement, dated today (UTC), in the same database transaction. One audit event (`payment.reversed`).",
+  tag,
+  access: { key: 'finance:write' },
+  request: { path: byId('Payment'), headers: idempotentWrite, body: financeApi.reversal },
+  responses: paymentMove('The payment, now reversed.'),
 });

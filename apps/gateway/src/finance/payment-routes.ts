@@ -42,5 +42,10 @@ export function paymentRoutes(upstreams: Upstreams): Route[] {
       const request = { id: path.id, note: body?.note ?? '' };
       res.json(paymentOf(await finance.call((client) => client.resolvePayment, request, upstream)));
     }),
+
+    route(op.reversePayment, async ({ path, headers, body }, { res, upstream }) => {
+      const request = { id: path.id, reason: body.reason, idempotencyKey: headers['Idempotency-Key'] ?? '' };
+      res.json(paymentOf(await finance.call((client) => client.reversePayment, request, upstream)));
+    }),
   ];
 }

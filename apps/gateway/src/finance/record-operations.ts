@@ -4,6 +4,7 @@ import { idempotentWrite } from '../platform/routing/headers';
 import { operation } from '../platform/routing/operation';
 import { etagHeader, json, problem, locationHeader } from '../platform/routing/responses';
 import * as schemas from './schemas';
+import { documentFormat, pdfHeaders } from './finance-operation-parts';
 
 /** The supporting finance records under /api/v1/finance/, and a student's statement. */
 
@@ -155,12 +156,19 @@ export const getStudentStatement = operation({
   method: 'get',
   path: '/api/v1/finance/students/{id}/statement',
   operationId: 'getStudentStatement',
-  summary: "A student's financial statement with its running balance",
+  summary: "A student's financial statement with its running balance, as JSON, a PDF or CSV",
+  description:
+    'The PDF names the institution, the student and their registration number, every line and the balance, with a document number and the ' +
+    'SHA-256 of its content; the CSV (RFC 4180, UTF-8 with a byte order mark) holds the same lines with amounts as decimals.',
   tag,
   access: { key: 'finance:read' },
-  request: { path: studentPath },
+  request: { path: studentPath, query: z.object({ format: documentFormat(['json', 'pdf', 'csv']) }) },
   responses: {
-    '200': json('Lines in (date, creation) order.', schemas.statement),
+    '200': {
+      description: 'Lines in (date, creation) order.',
+      content: { 'application/json': schemas.statement, 'application/pdf': z.string(), 'text/csv': z.string() },
+      headers: pdfHeaders,
+    },
     '404': problem('No such student (or not yours).'),
   },
 });

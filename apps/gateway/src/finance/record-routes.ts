@@ -4,6 +4,7 @@ import { route, type Route } from '../platform/routing/operation';
 import type { UpstreamCall } from '../platform/upstreams/upstream';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { returned, sendRecord } from './finance-response';
+import { sendPdf, sendStatementCsv, statementContent } from './documents/finance-documents';
 import * as op from './record-operations';
 
 /** How one kind of record is listed, fetched and created through the finance service. */
@@ -53,7 +54,7 @@ function versionedKindRoutes<C extends z.ZodType, U extends z.ZodType, R extends
 const orEmpty = (value: string | null) => (value === null ? '' : value);
 
 /** /api/v1/finance/: accounts, categories, registration numbers, students and a student's statement. */
-export function recordRoutes(upstreams: Upstreams): Route[] {
+export function recordRoutes(upstreams: Upstreams, documents: { institution: string }): Route[] {
   const finance = upstreams.finance;
   return [
     ...versionedKindRoutes({ list: op.listAccounts, get: op.getAccount, create: op.createAccount, update: op.updateAccount }, {
@@ -102,9 +103,12 @@ export function recordRoutes(upstreams: Upstreams): Route[] {
       },
       toJson: toStudentJson,
     }),
-    route(op.getStudentStatement, async ({ path }, { res, upstream }) => {
-      const statement = await finance.call((c) => c.getStudentStatement, { studentId: path.id }, upstream);
-      res.json({ studentId: path.id, lines: statement.lines.map(toStatementLineJson), balance: Number(statement.balance) });
+    route(op.getStudentStatement, async ({ path, query }, { res, upstream }) => {
+      const answer = await finance.call((c) => c.getStudentStatement, { studentId: path.id }, upstream);
+      const statement = { studentId: path.id, lines: answer.lines.map(toStatementLineJson), balance: Number(answer.balance) };
+      if (query.format === 'pdf') sendPdf(res, statementContent({ ...statement, registrationNumber: answer.registrationNumber }, documents.institution));
+      else if (query.format === 'csv') sendStatementCsv(res, statement);
+      else res.json(statement);
     }),
 
     route(op.addStatementLine, async ({ path, headers, body }, { res, upstream }) => {

@@ -111,3 +111,22 @@ export const deleteTransaction = operation({
     '404': problem('No such transaction.'),
   },
 });
+
+export const reverseTransaction = operation({
+  method: 'post',
+  // Not /transactions/{id}/reverse: that path and /transactions/payments/{id} would match the same URLs (lint:openapi).
+  path: '/api/v1/transactions/reversals',
+  operationId: 'reverseTransaction',
+  summary: 'Reverse a transaction with a linked opposite one',
+  description:
+    'Records, for the transaction `transactionId` names (400 if none), a transaction of the opposite amount, dated today (UTC), whose `reversalOf` names the original (whose `reversedBy` then names it); ' +
+    'the reason becomes its notes. Writes one audit event (`transaction.reversed`). Reverse rather than delete once a transaction may have been ' +
+    'seen outside the API (an export, a statement): the ledger keeps both.',
+  tag,
+  access: { key: 'finance:write' },
+  request: { headers: idempotentWrite, body: financeApi.transactionReversal },
+  responses: {
+    '201': json('The reversal; `Location` names it.', transaction, { ...etagHeader, ...locationHeader }),
+    '409': problem('Already reversed, or itself a reversal; or the Idempotency-Key was used with another request.'),
+  },
+});

@@ -72,6 +72,13 @@ export function transactionRoutes(upstreams: Upstreams): Route[] {
       sendRecord(res, transaction, toTransactionJson);
     }),
 
+    route(op.reverseTransaction, async ({ headers, body }, { res, upstream }) => {
+      const request = { transactionId: body.transactionId, reason: body.reason, idempotencyKey: headers['Idempotency-Key'] ?? '' };
+      const { reversal } = await finance.call((client) => client.reverseTransaction, request, upstream);
+      res.location(`${op.createTransaction.path}/${reversal?.id}`);
+      sendRecord(res, reversal, toTransactionJson, 201);
+    }),
+
     route(op.deleteTransaction, async ({ path }, { res, upstream }) => {
       const { id } = await finance.call((client) => client.deleteTransaction, { id: path.id }, upstream);
       res.json({ id });

@@ -9,7 +9,7 @@ import { seesStaff } from './staff-view';
 
 /**
  * Who created a block is a staff user id, and why is often personal (leave, illness): both null for callers who
- * are not staff, who need only know the time is taken (docs/decisions/0020-what-each-role-sees-of-scheduling.md).
+ * are not staff, who need only know the time is taken (docs/decisions/0018-what-each-role-sees-of-scheduling.md).
  */
 function blockJsonFor(caller: Caller) {
   const staff = seesStaff(caller);

@@ -81,7 +81,7 @@ export const bulkDelete = z
     });
   });
 
-export const PAYMENT_STATUSES = ['pending', 'processed', 'resolved'] as const;
+export const PAYMENT_STATUSES = ['pending', 'processed', 'resolved', 'reversed'] as const;
 export const PAYMENT_OUTCOMES = ['accepted', 'rejected'] as const;
 
 /** The filters of the transaction list; absent means unfiltered. */
@@ -114,6 +114,14 @@ export const paymentProcessing = z
   .strict();
 
 export const paymentResolution = z.object({ note: text(LIMITS.note).optional() }).strict();
+
+const reason = text(LIMITS.note, { required: true }).meta({ description: 'Why it is reversed; kept with the reversal.' });
+
+/** Why an accepted payment is reversed: required, as an auditor will ask. */
+export const reversal = z.object({ reason }).strict().meta({ id: 'Reversal' });
+
+/** The transaction to reverse, and why. */
+export const transactionReversal = z.object({ transactionId: uuid, reason }).strict().meta({ id: 'TransactionReversal' });
 
 export const statementLine = z
   .object({

@@ -678,6 +678,50 @@ export interface paths {
         patch: operations["updateTransaction"];
         trace?: never;
     };
+    "/api/v1/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every transaction of a date range as CSV, streamed
+         * @description RFC 4180, UTF-8 with a byte order mark, one record per transaction in (date, id) order, amounts as decimals; text cells that a spreadsheet would run as a formula are neutralised. A student gets their own. The answer is streamed as it is read, page by page: should the service fail midway, the connection is cut rather than the file ended, so a partial file is never taken for a whole one.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         */
+        get: operations["exportTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/payments/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of an accepted payment, as a PDF
+         * @description Names the institution, the student and their registration number, the payment and its amount, with a document number and the SHA-256 of its content. The student reads their own; finance staff any.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         */
+        get: operations["getPaymentReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/payments": {
         parameters: {
             query?: never;
@@ -746,6 +790,50 @@ export interface paths {
         patch: operations["resolvePayment"];
         trace?: never;
     };
+    "/api/v1/transactions/payments/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse an accepted payment
+         * @description For a payment accepted by mistake (a bounced transfer, a forged slip): it becomes `reversed`, and a debit line linked to its credit (`reversalOf`) is added to the student's statement, dated today (UTC), in the same database transaction. One audit event (`payment.reversed`).
+         *
+         *     Requires an API key with the `finance:write` permission (roles: bursar, admin).
+         */
+        post: operations["reversePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/reversals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a transaction with a linked opposite one
+         * @description Records, for the transaction `transactionId` names (400 if none), a transaction of the opposite amount, dated today (UTC), whose `reversalOf` names the original (whose `reversedBy` then names it); the reason becomes its notes. Writes one audit event (`transaction.reversed`). Reverse rather than delete once a transaction may have been seen outside the API (an export, a statement): the ledger keeps both.
+         *
+         *     Requires an API key with the `finance:write` permission (roles: bursar, admin).
+         */
+        post: operations["reverseTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/finance/students/{id}/statement": {
         parameters: {
             query?: never;
@@ -754,8 +842,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A student's financial statement with its running balance
-         * @description Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         * A student's financial statement with its running balance, as JSON, a PDF or CSV
+         * @description The PDF names the institution, the student and their registration number, every line and the balance, with a document number and the SHA-256 of its content; the CSV (RFC 4180, UTF-8 with a byte order mark) holds the same lines with amounts as decimals.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
          */
         get: operations["getStudentStatement"];
         put?: never;
@@ -1992,6 +2082,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "transaction.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was reversed by a linked opposite one
+         * @description Sent to each endpoint subscribed to `transaction.reversed` (or `*`) whose owner may read the transaction through the API.
+         */
+        post: operations["transactionReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "transaction.bulk_created": {
         parameters: {
             query?: never;
@@ -2086,6 +2196,26 @@ export interface webhooks {
          * @description Sent to each endpoint subscribed to `payment.resolved` (or `*`) whose owner may read the payment through the API.
          */
         post: operations["paymentResolvedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An accepted payment was taken back
+         * @description Sent to each endpoint subscribed to `payment.reversed` (or `*`) whose owner may read the payment through the API.
+         */
+        post: operations["paymentReversedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3167,6 +3297,10 @@ export interface components {
             };
             /** @description The user who created it. */
             madeBy: string;
+            /** @description The transaction this one reverses. */
+            reversalOf: string | null;
+            /** @description The transaction that reverses this one. */
+            reversedBy: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3188,7 +3322,7 @@ export interface components {
             /** Format: date */
             date: string;
             /** @enum {string} */
-            status: "pending" | "processed" | "resolved";
+            status: "pending" | "processed" | "resolved" | "reversed";
             outcome: ("accepted" | "rejected") | null;
             /** @description The bursar's note, if any. */
             note: string | null;
@@ -3196,10 +3330,23 @@ export interface components {
             processedAt: string | null;
             resolvedBy: string | null;
             resolvedAt: string | null;
+            reversedBy: string | null;
+            reversedAt: string | null;
+            reversalReason: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        Reversal: {
+            /** @description Why it is reversed; kept with the reversal. */
+            reason: string;
+        };
+        TransactionReversal: {
+            /** Format: uuid */
+            transactionId: string;
+            /** @description Why it is reversed; kept with the reversal. */
+            reason: string;
         };
         TransactionPatch: {
             /** @description null removes the student (PATCH). */
@@ -3231,6 +3378,8 @@ export interface components {
             credit: number;
             /** @description Minor units (cents). Running balance (credits minus debits) up to this line. */
             balance: number;
+            /** @description The line this one offsets (a reversed payment’s credit). */
+            reversalOf: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8475,11 +8624,258 @@ export interface operations {
             };
         };
     };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                /** @description Inclusive first date, YYYY-MM-DD. */
+                from?: string;
+                /** @description Inclusive last date, YYYY-MM-DD. */
+                to?: string;
+                /** @description `csv`; `csv` when absent. */
+                format?: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transactions. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPaymentReceipt: {
+        parameters: {
+            query?: {
+                /** @description `pdf`; `pdf` when absent. */
+                format?: "pdf";
+            };
+            header?: never;
+            path: {
+                /** @description Payment id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The number printed on the document. */
+                    "X-Document-Number"?: string;
+                    /** @description The SHA-256 of its content, printed on it (docs/FINANCE.md, "Documents"). */
+                    "X-Document-SHA256"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such payment (or not yours). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The payment is not accepted (pending, rejected or reversed): it has no receipt. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
                 /** @description Only this status. */
-                status?: "pending" | "processed" | "resolved";
+                status?: "pending" | "processed" | "resolved" | "reversed";
                 /** @description Only this student. */
                 studentId?: string;
                 /** @description Page size. */
@@ -8802,7 +9198,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the payment’s status: pending → processed → resolved. */
+            /** @description Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -8935,7 +9331,269 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed from the payment’s status: pending → processed → resolved. */
+            /** @description Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reversePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Payment id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reversal"];
+            };
+        };
+        responses: {
+            /** @description The payment, now reversed. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such payment (or not yours). */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed. */
+            409: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reverseTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key by the same user within 24 h returns the first response and writes nothing new; the same key with another request → 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionReversal"];
+            };
+        };
+        responses: {
+            /** @description The reversal; `Location` names it. */
+            201: {
+                headers: {
+                    /** @description The record version, e.g. `"3"`. */
+                    ETag?: string;
+                    /** @description The path of the new record. */
+                    Location?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Already reversed, or itself a reversal; or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
@@ -8991,7 +9649,10 @@ export interface operations {
     };
     getStudentStatement: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `json`, `pdf`, `csv`; `json` when absent. */
+                format?: "json" | "pdf" | "csv";
+            };
             header?: never;
             path: {
                 /** @description Student id. */
@@ -9004,6 +9665,12 @@ export interface operations {
             /** @description Lines in (date, creation) order. */
             200: {
                 headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The number printed on the document. */
+                    "X-Document-Number"?: string;
+                    /** @description The SHA-256 of its content, printed on it (docs/FINANCE.md, "Documents"). */
+                    "X-Document-SHA256"?: string;
                     /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
@@ -9020,6 +9687,8 @@ export interface operations {
                         /** @description The last line’s balance; 0 when empty. */
                         balance: number;
                     };
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             /** @description The request is malformed; `errors` names each bad field or parameter. */
@@ -18305,6 +18974,74 @@ export interface operations {
             };
         };
     };
+    transactionReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.reversed";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "transaction";
+                            id: string;
+                            /** @description The transaction's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the transaction.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     transactionBulkCreatedWebhook: {
         parameters: {
             query?: never;
@@ -18585,6 +19322,74 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "payment.resolved";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "payment";
+                            id: string;
+                            /** @description The payment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the payment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "payment.reversed";
                     /**
                      * Format: date-time
                      * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.

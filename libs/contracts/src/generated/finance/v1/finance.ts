@@ -37,6 +37,10 @@ export interface Transaction {
   version: number;
   categoryName: string;
   accountName: string;
+  /** The transaction this one reverses, or "". */
+  reversalOf: string;
+  /** The transaction that reverses this one, or "". */
+  reversedBy: string;
 }
 
 /** The fields a client supplies for a new transaction; student_id "" means none. */
@@ -126,7 +130,25 @@ export interface BulkDeleteTransactionsResponse {
   ids: string[];
 }
 
-/** A proof of payment; status is "pending", "processed" or "resolved". */
+/**
+ * Records the opposite of a transaction, linked to it; a transaction is
+ * reversed at most once (FAILED_PRECONDITION), and a reversal is not reversed.
+ */
+export interface ReverseTransactionRequest {
+  transactionId: string;
+  reason: string;
+  idempotencyKey: string;
+}
+
+export interface ReverseTransactionResponse {
+  /** The new transaction (reversal_of names the original). */
+  reversal?: Transaction | undefined;
+}
+
+/**
+ * A proof of payment; status is "pending", "processed", "resolved" or
+ * "reversed" (an accepted payment taken back).
+ */
 export interface Payment {
   id: string;
   studentId: string;
@@ -144,6 +166,9 @@ export interface Payment {
   resolvedAt: string;
   createdAt: string;
   updatedAt: string;
+  reversedBy: string;
+  reversedAt: string;
+  reversalReason: string;
 }
 
 export interface ListPaymentsRequest {
@@ -189,6 +214,36 @@ export interface ResolvePaymentRequest {
 
 export interface ResolvePaymentResponse {
   payment?: Payment | undefined;
+}
+
+/**
+ * Takes back an accepted payment: its statement credit is offset by a linked
+ * debit line in the same database transaction.
+ */
+export interface ReversePaymentRequest {
+  id: string;
+  reason: string;
+  idempotencyKey: string;
+}
+
+export interface ReversePaymentResponse {
+  payment?: Payment | undefined;
+}
+
+/**
+ * One payment, as its student or finance staff may read it (another
+ * student's is NOT_FOUND).
+ */
+export interface GetPaymentRequest {
+  id: string;
+}
+
+export interface GetPaymentResponse {
+  payment?:
+    | Payment
+    | undefined;
+  /** The student's registration number, which a receipt names. */
+  registrationNumber: string;
 }
 
 export interface Account {
@@ -375,6 +430,8 @@ export interface StatementLine {
   balance: string;
   createdAt: string;
   updatedAt: string;
+  /** The line this one offsets (a reversed payment's credit), or "". */
+  reversalOf: string;
 }
 
 export interface GetStudentStatementRequest {
@@ -384,6 +441,8 @@ export interface GetStudentStatementRequest {
 export interface GetStudentStatementResponse {
   lines: StatementLine[];
   balance: string;
+  /** The student's registration number, which a statement document names. */
+  registrationNumber: string;
 }
 
 /**
@@ -420,6 +479,8 @@ function createBaseTransaction(): Transaction {
     version: 0,
     categoryName: "",
     accountName: "",
+    reversalOf: "",
+    reversedBy: "",
   };
 }
 
@@ -466,6 +527,12 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.accountName !== "") {
       writer.uint32(114).string(message.accountName);
+    }
+    if (message.reversalOf !== "") {
+      writer.uint32(122).string(message.reversalOf);
+    }
+    if (message.reversedBy !== "") {
+      writer.uint32(130).string(message.reversedBy);
     }
     return writer;
   },
@@ -595,6 +662,22 @@ export const Transaction: MessageFns<Transaction> = {
             message.accountName = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.reversalOf = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.reversedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -655,6 +738,16 @@ export const Transaction: MessageFns<Transaction> = {
         : isSet(object.account_name)
         ? globalThis.String(object.account_name)
         : "",
+      reversalOf: isSet(object.reversalOf)
+        ? globalThis.String(object.reversalOf)
+        : isSet(object.reversal_of)
+        ? globalThis.String(object.reversal_of)
+        : "",
+      reversedBy: isSet(object.reversedBy)
+        ? globalThis.String(object.reversedBy)
+        : isSet(object.reversed_by)
+        ? globalThis.String(object.reversed_by)
+        : "",
     };
   },
 
@@ -702,6 +795,12 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.accountName !== "") {
       obj.accountName = message.accountName;
     }
+    if (message.reversalOf !== "") {
+      obj.reversalOf = message.reversalOf;
+    }
+    if (message.reversedBy !== "") {
+      obj.reversedBy = message.reversedBy;
+    }
     return obj;
   },
 
@@ -724,6 +823,8 @@ export const Transaction: MessageFns<Transaction> = {
     message.version = object.version ?? 0;
     message.categoryName = object.categoryName ?? "";
     message.accountName = object.accountName ?? "";
+    message.reversalOf = object.reversalOf ?? "";
+    message.reversedBy = object.reversedBy ?? "";
     return message;
   },
 };
@@ -2167,6 +2268,184 @@ export const BulkDeleteTransactionsResponse: MessageFns<BulkDeleteTransactionsRe
   },
 };
 
+function createBaseReverseTransactionRequest(): ReverseTransactionRequest {
+  return { transactionId: "", reason: "", idempotencyKey: "" };
+}
+
+export const ReverseTransactionRequest: MessageFns<ReverseTransactionRequest> = {
+  encode(message: ReverseTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transactionId !== "") {
+      writer.uint32(10).string(message.transactionId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReverseTransactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReverseTransactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReverseTransactionRequest {
+    return {
+      transactionId: isSet(object.transactionId)
+        ? globalThis.String(object.transactionId)
+        : isSet(object.transaction_id)
+        ? globalThis.String(object.transaction_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ReverseTransactionRequest): unknown {
+    const obj: any = {};
+    if (message.transactionId !== "") {
+      obj.transactionId = message.transactionId;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReverseTransactionRequest>): ReverseTransactionRequest {
+    return ReverseTransactionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReverseTransactionRequest>): ReverseTransactionRequest {
+    const message = createBaseReverseTransactionRequest();
+    message.transactionId = object.transactionId ?? "";
+    message.reason = object.reason ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseReverseTransactionResponse(): ReverseTransactionResponse {
+  return { reversal: undefined };
+}
+
+export const ReverseTransactionResponse: MessageFns<ReverseTransactionResponse> = {
+  encode(message: ReverseTransactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reversal !== undefined) {
+      Transaction.encode(message.reversal, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReverseTransactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReverseTransactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reversal = Transaction.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReverseTransactionResponse {
+    return { reversal: isSet(object.reversal) ? Transaction.fromJSON(object.reversal) : undefined };
+  },
+
+  toJSON(message: ReverseTransactionResponse): unknown {
+    const obj: any = {};
+    if (message.reversal !== undefined) {
+      obj.reversal = Transaction.toJSON(message.reversal);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReverseTransactionResponse>): ReverseTransactionResponse {
+    return ReverseTransactionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReverseTransactionResponse>): ReverseTransactionResponse {
+    const message = createBaseReverseTransactionResponse();
+    message.reversal = (object.reversal !== undefined && object.reversal !== null)
+      ? Transaction.fromPartial(object.reversal)
+      : undefined;
+    return message;
+  },
+};
+
 function createBasePayment(): Payment {
   return {
     id: "",
@@ -2184,6 +2463,9 @@ function createBasePayment(): Payment {
     resolvedAt: "",
     createdAt: "",
     updatedAt: "",
+    reversedBy: "",
+    reversedAt: "",
+    reversalReason: "",
   };
 }
 
@@ -2233,6 +2515,15 @@ export const Payment: MessageFns<Payment> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(122).string(message.updatedAt);
+    }
+    if (message.reversedBy !== "") {
+      writer.uint32(130).string(message.reversedBy);
+    }
+    if (message.reversedAt !== "") {
+      writer.uint32(138).string(message.reversedAt);
+    }
+    if (message.reversalReason !== "") {
+      writer.uint32(146).string(message.reversalReason);
     }
     return writer;
   },
@@ -2370,6 +2661,30 @@ export const Payment: MessageFns<Payment> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.reversedBy = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.reversedAt = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.reversalReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2431,6 +2746,21 @@ export const Payment: MessageFns<Payment> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      reversedBy: isSet(object.reversedBy)
+        ? globalThis.String(object.reversedBy)
+        : isSet(object.reversed_by)
+        ? globalThis.String(object.reversed_by)
+        : "",
+      reversedAt: isSet(object.reversedAt)
+        ? globalThis.String(object.reversedAt)
+        : isSet(object.reversed_at)
+        ? globalThis.String(object.reversed_at)
+        : "",
+      reversalReason: isSet(object.reversalReason)
+        ? globalThis.String(object.reversalReason)
+        : isSet(object.reversal_reason)
+        ? globalThis.String(object.reversal_reason)
+        : "",
     };
   },
 
@@ -2481,6 +2811,15 @@ export const Payment: MessageFns<Payment> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.reversedBy !== "") {
+      obj.reversedBy = message.reversedBy;
+    }
+    if (message.reversedAt !== "") {
+      obj.reversedAt = message.reversedAt;
+    }
+    if (message.reversalReason !== "") {
+      obj.reversalReason = message.reversalReason;
+    }
     return obj;
   },
 
@@ -2504,6 +2843,9 @@ export const Payment: MessageFns<Payment> = {
     message.resolvedAt = object.resolvedAt ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.reversedBy = object.reversedBy ?? "";
+    message.reversedAt = object.reversedAt ?? "";
+    message.reversalReason = object.reversalReason ?? "";
     return message;
   },
 };
@@ -3248,6 +3590,338 @@ export const ResolvePaymentResponse: MessageFns<ResolvePaymentResponse> = {
     message.payment = (object.payment !== undefined && object.payment !== null)
       ? Payment.fromPartial(object.payment)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseReversePaymentRequest(): ReversePaymentRequest {
+  return { id: "", reason: "", idempotencyKey: "" };
+}
+
+export const ReversePaymentRequest: MessageFns<ReversePaymentRequest> = {
+  encode(message: ReversePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReversePaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReversePaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReversePaymentRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ReversePaymentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReversePaymentRequest>): ReversePaymentRequest {
+    return ReversePaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReversePaymentRequest>): ReversePaymentRequest {
+    const message = createBaseReversePaymentRequest();
+    message.id = object.id ?? "";
+    message.reason = object.reason ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseReversePaymentResponse(): ReversePaymentResponse {
+  return { payment: undefined };
+}
+
+export const ReversePaymentResponse: MessageFns<ReversePaymentResponse> = {
+  encode(message: ReversePaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReversePaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReversePaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReversePaymentResponse {
+    return { payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined };
+  },
+
+  toJSON(message: ReversePaymentResponse): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReversePaymentResponse>): ReversePaymentResponse {
+    return ReversePaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReversePaymentResponse>): ReversePaymentResponse {
+    const message = createBaseReversePaymentResponse();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetPaymentRequest(): GetPaymentRequest {
+  return { id: "" };
+}
+
+export const GetPaymentRequest: MessageFns<GetPaymentRequest> = {
+  encode(message: GetPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPaymentRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPaymentRequest>): GetPaymentRequest {
+    return GetPaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPaymentRequest>): GetPaymentRequest {
+    const message = createBaseGetPaymentRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPaymentResponse(): GetPaymentResponse {
+  return { payment: undefined, registrationNumber: "" };
+}
+
+export const GetPaymentResponse: MessageFns<GetPaymentResponse> = {
+  encode(message: GetPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.registrationNumber !== "") {
+      writer.uint32(18).string(message.registrationNumber);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.registrationNumber = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPaymentResponse {
+    return {
+      payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined,
+      registrationNumber: isSet(object.registrationNumber)
+        ? globalThis.String(object.registrationNumber)
+        : isSet(object.registration_number)
+        ? globalThis.String(object.registration_number)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
+    if (message.registrationNumber !== "") {
+      obj.registrationNumber = message.registrationNumber;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPaymentResponse>): GetPaymentResponse {
+    return GetPaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPaymentResponse>): GetPaymentResponse {
+    const message = createBaseGetPaymentResponse();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    message.registrationNumber = object.registrationNumber ?? "";
     return message;
   },
 };
@@ -6192,6 +6866,7 @@ function createBaseStatementLine(): StatementLine {
     balance: "0",
     createdAt: "",
     updatedAt: "",
+    reversalOf: "",
   };
 }
 
@@ -6226,6 +6901,9 @@ export const StatementLine: MessageFns<StatementLine> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(82).string(message.updatedAt);
+    }
+    if (message.reversalOf !== "") {
+      writer.uint32(90).string(message.reversalOf);
     }
     return writer;
   },
@@ -6323,6 +7001,14 @@ export const StatementLine: MessageFns<StatementLine> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.reversalOf = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6363,6 +7049,11 @@ export const StatementLine: MessageFns<StatementLine> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      reversalOf: isSet(object.reversalOf)
+        ? globalThis.String(object.reversalOf)
+        : isSet(object.reversal_of)
+        ? globalThis.String(object.reversal_of)
+        : "",
     };
   },
 
@@ -6398,6 +7089,9 @@ export const StatementLine: MessageFns<StatementLine> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.reversalOf !== "") {
+      obj.reversalOf = message.reversalOf;
+    }
     return obj;
   },
 
@@ -6416,6 +7110,7 @@ export const StatementLine: MessageFns<StatementLine> = {
     message.balance = object.balance ?? "0";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.reversalOf = object.reversalOf ?? "";
     return message;
   },
 };
@@ -6494,7 +7189,7 @@ export const GetStudentStatementRequest: MessageFns<GetStudentStatementRequest> 
 };
 
 function createBaseGetStudentStatementResponse(): GetStudentStatementResponse {
-  return { lines: [], balance: "0" };
+  return { lines: [], balance: "0", registrationNumber: "" };
 }
 
 export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse> = {
@@ -6504,6 +7199,9 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     }
     if (message.balance !== "0") {
       writer.uint32(16).int64(message.balance);
+    }
+    if (message.registrationNumber !== "") {
+      writer.uint32(26).string(message.registrationNumber);
     }
     return writer;
   },
@@ -6537,6 +7235,14 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
             message.balance = reader.int64().toString();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.registrationNumber = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6553,6 +7259,11 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     return {
       lines: globalThis.Array.isArray(object?.lines) ? object.lines.map((e: any) => StatementLine.fromJSON(e)) : [],
       balance: isSet(object.balance) ? globalThis.String(object.balance) : "0",
+      registrationNumber: isSet(object.registrationNumber)
+        ? globalThis.String(object.registrationNumber)
+        : isSet(object.registration_number)
+        ? globalThis.String(object.registration_number)
+        : "",
     };
   },
 
@@ -6564,6 +7275,9 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     if (message.balance !== "0") {
       obj.balance = message.balance;
     }
+    if (message.registrationNumber !== "") {
+      obj.registrationNumber = message.registrationNumber;
+    }
     return obj;
   },
 
@@ -6574,6 +7288,7 @@ export const GetStudentStatementResponse: MessageFns<GetStudentStatementResponse
     const message = createBaseGetStudentStatementResponse();
     message.lines = object.lines?.map((e) => StatementLine.fromPartial(e)) || [];
     message.balance = object.balance ?? "0";
+    message.registrationNumber = object.registrationNumber ?? "";
     return message;
   },
 };
@@ -6918,6 +7633,17 @@ export const FinanceServiceService = {
     responseDeserialize: (value: Buffer): BulkDeleteTransactionsResponse =>
       BulkDeleteTransactionsResponse.decode(value),
   },
+  reverseTransaction: {
+    path: "/finance.v1.FinanceService/ReverseTransaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReverseTransactionRequest): Buffer =>
+      Buffer.from(ReverseTransactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReverseTransactionRequest => ReverseTransactionRequest.decode(value),
+    responseSerialize: (value: ReverseTransactionResponse): Buffer =>
+      Buffer.from(ReverseTransactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReverseTransactionResponse => ReverseTransactionResponse.decode(value),
+  },
   listPayments: {
     path: "/finance.v1.FinanceService/ListPayments" as const,
     requestStream: false as const,
@@ -6959,6 +7685,26 @@ export const FinanceServiceService = {
     responseSerialize: (value: ResolvePaymentResponse): Buffer =>
       Buffer.from(ResolvePaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolvePaymentResponse => ResolvePaymentResponse.decode(value),
+  },
+  reversePayment: {
+    path: "/finance.v1.FinanceService/ReversePayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReversePaymentRequest): Buffer =>
+      Buffer.from(ReversePaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReversePaymentRequest => ReversePaymentRequest.decode(value),
+    responseSerialize: (value: ReversePaymentResponse): Buffer =>
+      Buffer.from(ReversePaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReversePaymentResponse => ReversePaymentResponse.decode(value),
+  },
+  getPayment: {
+    path: "/finance.v1.FinanceService/GetPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPaymentRequest): Buffer => Buffer.from(GetPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPaymentRequest => GetPaymentRequest.decode(value),
+    responseSerialize: (value: GetPaymentResponse): Buffer => Buffer.from(GetPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPaymentResponse => GetPaymentResponse.decode(value),
   },
   listAccounts: {
     path: "/finance.v1.FinanceService/ListAccounts" as const,
@@ -7148,10 +7894,13 @@ export interface FinanceServiceServer extends UntypedServiceImplementation {
   deleteTransaction: handleUnaryCall<DeleteTransactionRequest, DeleteTransactionResponse>;
   bulkCreateTransactions: handleUnaryCall<BulkCreateTransactionsRequest, BulkCreateTransactionsResponse>;
   bulkDeleteTransactions: handleUnaryCall<BulkDeleteTransactionsRequest, BulkDeleteTransactionsResponse>;
+  reverseTransaction: handleUnaryCall<ReverseTransactionRequest, ReverseTransactionResponse>;
   listPayments: handleUnaryCall<ListPaymentsRequest, ListPaymentsResponse>;
   submitPayment: handleUnaryCall<SubmitPaymentRequest, SubmitPaymentResponse>;
   processPayment: handleUnaryCall<ProcessPaymentRequest, ProcessPaymentResponse>;
   resolvePayment: handleUnaryCall<ResolvePaymentRequest, ResolvePaymentResponse>;
+  reversePayment: handleUnaryCall<ReversePaymentRequest, ReversePaymentResponse>;
+  getPayment: handleUnaryCall<GetPaymentRequest, GetPaymentResponse>;
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
   getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
   createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
@@ -7277,6 +8026,21 @@ export interface FinanceServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BulkDeleteTransactionsResponse) => void,
   ): ClientUnaryCall;
+  reverseTransaction(
+    request: ReverseTransactionRequest,
+    callback: (error: ServiceError | null, response: ReverseTransactionResponse) => void,
+  ): ClientUnaryCall;
+  reverseTransaction(
+    request: ReverseTransactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReverseTransactionResponse) => void,
+  ): ClientUnaryCall;
+  reverseTransaction(
+    request: ReverseTransactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReverseTransactionResponse) => void,
+  ): ClientUnaryCall;
   listPayments(
     request: ListPaymentsRequest,
     callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
@@ -7336,6 +8100,36 @@ export interface FinanceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolvePaymentResponse) => void,
+  ): ClientUnaryCall;
+  reversePayment(
+    request: ReversePaymentRequest,
+    callback: (error: ServiceError | null, response: ReversePaymentResponse) => void,
+  ): ClientUnaryCall;
+  reversePayment(
+    request: ReversePaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReversePaymentResponse) => void,
+  ): ClientUnaryCall;
+  reversePayment(
+    request: ReversePaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReversePaymentResponse) => void,
+  ): ClientUnaryCall;
+  getPayment(
+    request: GetPaymentRequest,
+    callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getPayment(
+    request: GetPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getPayment(
+    request: GetPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
   ): ClientUnaryCall;
   listAccounts(
     request: ListAccountsRequest,

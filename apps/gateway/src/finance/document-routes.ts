@@ -1,0 +1,74 @@
+import type { Response } from 'express';
+import { FINANCE_LIMITS, toPaymentJson, toTransactionJson, type TransactionJson } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
+import { route, type Route } from '../platform/routing/operation';
+import type { UpstreamCall } from '../platform/upstreams/upstream';
+import type { Upstreams } from '../platform/upstreams/upstreams';
+import { CSV_BOM, CSV_TYPE, csvRecord } from './documents/csv';
+import { receiptContent, sendPdf } from './documents/finance-documents';
+import { decimalOf } from './documents/money';
+import * as op from './document-operations';
+import { returned } from './finance-response';
+
+const TRANSACTION_CSV_HEADER = [
+  'id', 'date', 'accountId', 'account', 'categoryId', 'category', 'payee', 'amount', 'notes', 'studentId', 'reversalOf', 'reversedBy', 'madeBy', 'createdAt',
+];
+
+const transactionRecord = (t: TransactionJson) =>
+  csvRecord([
+    t.id, t.date, t.accountId, t.account.name, t.categoryId, t.category.name, t.payee, { figure: decimalOf(t.amount) }, t.notes, t.studentId,
+    t.reversalOf, t.reversedBy, t.madeBy, t.createdAt,
+  ]);
+
+/** Resolves once the socket takes more, or is gone (then the caller stops). */
+const drained = (res: Response) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
+/**
+ * Pages of the finance service's keyset list, each written before the next is asked for, and only once the socket
+ * has taken the last (back-pressure): the gateway holds one page at a time, however long the range.
+ */
+async function streamTransactions(res: Response, finance: Upstreams['finance'], range: { from: string; to: string }, upstream: UpstreamCall) {
+  res.status(200).type(CSV_TYPE).setHeader('Content-Disposition', 'attachment; filename="transactions.csv"');
+  res.write(CSV_BOM + csvRecord(TRANSACTION_CSV_HEADER));
+  let cursor = '';
+  try {
+    do {
+      const request = { ...range, accountId: '', limit: FINANCE_LIMITS.page.max, cursor };
+      const page = await finance.call((client) => client.listTransactions, request, upstream);
+      if (!res.write(page.transactions.map((t) => transactionRecord(toTransactionJson(t))).join(''))) await drained(res);
+      cursor = page.nextCursor;
+    } while (cursor && !res.destroyed);
+    res.end();
+  } catch {
+    // The status is sent: cutting the connection is the only way left to say the file is not whole.
+    res.destroy();
+  }
+}
+
+/** A receipt, and the ledger as CSV. */
+export function documentRoutes(upstreams: Upstreams, documents: { institution: string }): Route[] {
+  const finance = upstreams.finance;
+  return [
+    route(op.getPaymentReceipt, async ({ path }, { res, upstream }) => {
+      const answer = await finance.call((client) => client.getPayment, { id: path.id }, upstream);
+      const payment = toPaymentJson(returned(answer.payment));
+      if (payment.outcome !== 'accepted' || payment.status === 'reversed') {
+        throw new HttpProblem(409, `payment ${payment.id} is ${payment.status === 'reversed' ? 'reversed' : 'not accepted'}: it has no receipt`);
+      }
+      sendPdf(res, receiptContent(payment, answer.registrationNumber, documents.institution));
+    }),
+
+    route(op.exportTransactions, async ({ query }, { res, upstream }) => {
+      await streamTransactions(res, finance, { from: query.from ?? '', to: query.to ?? '' }, upstream);
+    }),
+  ];
+}
