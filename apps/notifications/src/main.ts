@@ -6,6 +6,8 @@ import { startMetricsServer } from '@libs/metrics';
 import { systemResolver } from '@libs/webhooks';
 import { addressPolicyOf, readConfig } from './config';
 import { eventMessageHandler } from './consumer/handle-event-message';
+import { IDENTITY_STREAM, identityMessageHandler } from './consumer/identity-events';
+import { mailSenderOf } from './mail/mail-setup';
 import { migrations } from './migrations';
 import { notificationsService } from './notifications-service';
 import { DeliveryWorker } from './worker/delivery-worker';
@@ -31,12 +33,22 @@ async function main(): Promise<void> {
     pollMs: config.WEBHOOK_POLL_MS,
   });
 
-  // Its own queue on each stream (finance's, scheduling's), so it gets every event whatever the audit service does.
+  const mail = mailSenderOf(config, logger, sequelize);
+  const queued = () => {
+    worker.nudge();
+    mail?.nudge();
+  };
+
+  // Its own queue on each stream (finance's, scheduling's, identity's), so it gets every event whatever the audit
+  // service does. Identity's events keep the recipients read model (where mail goes); the others go to webhooks and mail.
   const publicApiUrl = config.PUBLIC_API_URL.replace(/\/+$/, '');
-  const streams = EVENT_STREAMS.map((stream) => {
+  const streams = [...new Set([...EVENT_STREAMS, IDENTITY_STREAM] as const)].map((stream) => {
     const topology = busTopology(config.AMQP_NAMESPACE, stream, 'notifications');
     const keeper = new TopologyKeeper(topology);
-    const handle = eventMessageHandler(stream, { sequelize, logger, publicApiUrl, firstWaitMs: schedule[0], queued: () => worker.nudge() });
+    const handle =
+      stream === IDENTITY_STREAM
+        ? identityMessageHandler({ sequelize, logger })
+        : eventMessageHandler(stream, { sequelize, logger, publicApiUrl, firstWaitMs: schedule[0], queued });
     return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle }) };
   });
   const checks = new PassiveChecks();
@@ -51,7 +63,7 @@ async function main(): Promise<void> {
     watchSubscription({ checks, queue: topology.queue, consumer, intervalMs: QUEUE_POLL_MS }),
   );
 
-  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), policy, resolve: systemResolver, schedule, publicApiUrl, afterCommit: () => worker.nudge() };
+  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), policy, resolve: systemResolver, schedule, publicApiUrl, afterCommit: queued };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -59,6 +71,7 @@ async function main(): Promise<void> {
     services: [notificationsService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) })],
   });
   worker.start();
+  mail?.start();
   const stopRetention = scheduleRetention(sequelize, logger);
   const metrics = await startMetricsServer({ host: config.GRPC_HOST, port: config.METRICS_PORT, logger });
 
@@ -69,6 +82,7 @@ async function main(): Promise<void> {
     await Promise.all([
       ...streams.map(({ consumer }) => consumer.stop(config.SHUTDOWN_GRACE_MS / 2)),
       worker.stop(config.SHUTDOWN_GRACE_MS / 2),
+      mail?.stop(config.SHUTDOWN_GRACE_MS / 2),
     ]);
     await server.shutdown(config.SHUTDOWN_GRACE_MS / 2);
     await bus.close();

@@ -20,9 +20,10 @@ export type EventStream = (typeof EVENT_STREAMS)[number];
  * the consumer's own quorum queue `<consumer>.<stream>-events` with its dead-letter exchange and queue, so each
  * consumer gets every event and its dead letters apart from the others'. A namespace prefix keeps test runs apart
  * from each other and from `npm start`. The stream is finance's and the consumer audit unless named: they were the
- * only ones before. Audit's dead-letter exchange keeps the name it had then (`<stream>.events.dlx`).
+ * only ones before. Audit's dead-letter exchange keeps the name it had then (`<stream>.events.dlx`). `identity` is the
+ * gateway's identity area's stream (identity.events), which the notifications service reads too.
  */
-export function busTopology(namespace: string, stream: EventStream = 'finance', consumer = 'audit'): BusTopology {
+export function busTopology(namespace: string, stream: EventStream | 'identity' = 'finance', consumer = 'audit'): BusTopology {
   const queue = `${namespace}${consumer}.${stream}-events`;
   return {
     exchange: `${namespace}${stream}.events`,

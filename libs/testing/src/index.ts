@@ -20,3 +20,4 @@ export {
   type VerifiedDelivery,
   verifyingReceiver,
 } from './webhook-receiver';
+export { startSmtpReceiver, type ReceivedMail, type SmtpReceiver, type SmtpReceiverOptions } from './smtp-receiver';

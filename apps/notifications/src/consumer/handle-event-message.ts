@@ -4,6 +4,7 @@ import { parseEventMessage, storePatiently, type ConsumerOutcome, type EventStre
 import type { Logger } from '@libs/logging';
 import { objectOf } from '../events/event-object';
 import { storeAndFanOut } from '../events/fan-out';
+import { calendarNameOf, mailDraftOf } from '../mail/event-mails';
 import { eventLag, eventsRejected, eventsStored } from '../metrics';
 import { notifiedEventSchema } from './notified-event';
 
@@ -13,7 +14,7 @@ export interface EventHandling {
   publicApiUrl: string;
   /** The retry schedule's first wait: when a new delivery is first due. */
   firstWaitMs: number;
-  /** Told after a commit that queued deliveries, so this instance's worker claims them at once. */
+  /** Told after a commit that queued deliveries or mail, so this instance's senders claim them at once. */
   queued: () => void;
   retry?: StoreRetryOptions;
 }
@@ -40,13 +41,15 @@ export function eventMessageHandler(stream: EventStream, handling: EventHandling
       occurredAt: event.occurredAt,
       subjects: event.subjects,
       object: objectOf(event, handling.publicApiUrl),
+      mail: mailDraftOf(event),
+      calendarName: calendarNameOf(event),
     };
     const store = async () => {
-      const { outcome, deliveries } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
+      const { outcome, deliveries, mails } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
       eventsStored.inc({ outcome });
       if (outcome === 'stored') eventLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
-      if (deliveries > 0) handling.queued();
-      logger.debug({ eventId: event.eventId, outcome, deliveries }, 'event handled');
+      if (deliveries + mails > 0) handling.queued();
+      logger.debug({ eventId: event.eventId, outcome, deliveries, mails }, 'event handled');
     };
     return storePatiently(event.eventId, store, logger, handling.retry);
   };
