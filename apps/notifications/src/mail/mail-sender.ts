@@ -22,6 +22,15 @@ export interface MailSenderOptions {
   pollMs: number;
 }
 
+/** The message, or an UnrenderableMail: what fails here fails the same way every time, so it is final. */
+function rendered(claimed: ClaimedMail, settings: RenderSettings) {
+  try {
+    return renderMail(claimed, settings);
+  } catch (error) {
+    throw error instanceof UnrenderableMail ? error : new UnrenderableMail(`the mail cannot be made: ${(error as Error).message}`);
+  }
+}
+
 /**
  * An SMTP answer of 5xx is final: the server will not take this mail, and asking again only repeats the refusal.
  * 4xx answers, connection failures and timeouts are passing: the mail is tried again later.
@@ -89,7 +98,8 @@ export class MailSender {
     const { logger, sequelize, schedule } = this.options;
     let outcome: Parameters<typeof recordMailAttempt>[3];
     try {
-      const info = (await this.transport.sendMail(renderMail(claimed, this.options.render))) as { response?: string };
+      const message = rendered(claimed, this.options.render);
+      const info = (await this.transport.sendMail(message)) as { response?: string };
       outcome = { sent: true };
       logger.info({ mailId: claimed.id, template: claimed.template, response: info.response }, 'mail sent');
     } catch (error) {

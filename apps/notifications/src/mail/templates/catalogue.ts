@@ -51,7 +51,7 @@ const paymentParams = z.object({
 
 /** A time on the location's clock, in words; in UTC when the zone is unknown. */
 function localTime(instant: string, timeZone: string): string {
-  const options = { dateStyle: 'full', timeStyle: 'short', timeZoneName: 'short' } as const;
+  const options = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' } as const;
   try {
     return new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).format(new Date(instant));
   } catch {
