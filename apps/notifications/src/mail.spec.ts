@@ -188,6 +188,34 @@ describe('mail from the notifications service (real process, a real SMTP server 
     expect(receiver.mails.some((received) => received.to.includes('thief@example.org'))).toBe(false);
   });
 
+  it('stops finance mail once the student turns it off, by their preferences or by the one-click link of a mail', async () => {
+    const student = await knownUser('student');
+    const own = accountMailApi(system, { userId: student.id, role: 'student' });
+    try {
+      expect(await own.getPreferences()).toEqual({ preferences: { finance: true, appointments: true, reminders: true } });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await finance.publish(paymentEvent('payment.processed', student.id, { outcome: 'accepted', note: null }));
+      const [first] = await waitFor('the first mail', async () => ((await mailsTo(receiver.mails, student.email)).length > 0 ? mailsTo(receiver.mails, student.email) : undefined));
+      const link = /^<(.*)>$/.exec(rawHeader(first, 'list-unsubscribe') ?? '')?.[1] ?? '';
+      const token = decodeURIComponent(link.slice(`${PUBLIC_URL}/api/v1/notifications/unsubscribe/`.length));
+      // The link as the gateway passes it on: the category it names is off, and a second click changes nothing.
+      expect(await gateway.unsubscribe(token)).toEqual({ category: 'finance' });
+      expect(await gateway.unsubscribe(token)).toEqual({ category: 'finance' });
+      expect(await own.getPreferences()).toEqual({ preferences: { finance: false, appointments: true, reminders: true } });
+      await expect(gateway.unsubscribe(`${token.slice(0, -2)}AA`)).rejects.toMatchObject({ code: GrpcStatus.NOT_FOUND });
+      await expect(own.unsubscribe(token)).rejects.toMatchObject({ code: GrpcStatus.PERMISSION_DENIED });
+      await finance.publish(paymentEvent('payment.resolved', student.id, { outcome: 'accepted', note: null }));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await mailsTo(receiver.mails, student.email)).toHaveLength(1);
+
+      expect(await own.updatePreferences({ finance: true, reminders: false })).toEqual({ preferences: { finance: true, appointments: true, reminders: false } });
+      await finance.publish(paymentEvent('payment.resolved', student.id, { outcome: 'accepted', note: null }));
+      await waitFor('the mail after turning finance on again', async () => ((await mailsTo(receiver.mails, student.email)).length === 2 ? true : undefined));
+    } finally {
+      own.close();
+    }
+  });
+
   it('gives up at once on a 550, logs it and counts it', async () => {
     const before = await counterValue(system.metricsUrl('notifications'), 'notifications_mail_attempts_total', 'outcome="rejected"');
     const email = unique('refused');

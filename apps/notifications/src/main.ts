@@ -8,6 +8,7 @@ import { addressPolicyOf, readConfig } from './config';
 import { eventMessageHandler } from './consumer/handle-event-message';
 import { IDENTITY_STREAM, identityMessageHandler } from './consumer/identity-events';
 import { mailSenderOf } from './mail/mail-setup';
+import { UnsubscribeTokens } from './mail/unsubscribe-token';
 import { migrations } from './migrations';
 import { notificationsService } from './notifications-service';
 import { DeliveryWorker } from './worker/delivery-worker';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     watchSubscription({ checks, queue: topology.queue, consumer, intervalMs: QUEUE_POLL_MS }),
   );
 
-  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), policy, resolve: systemResolver, schedule, publicApiUrl, afterCommit: queued };
+  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), policy, resolve: systemResolver, schedule, publicApiUrl, afterCommit: queued, unsubscribeTokens: new UnsubscribeTokens(config.UNSUBSCRIBE_SECRET) };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,

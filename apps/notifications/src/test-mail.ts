@@ -12,12 +12,21 @@ import { INTERNAL_SECRET } from './test-webhooks';
 
 const signer = new ActorSigner(INTERNAL_SECRET);
 
-/** QueueAccountMail, signed as the gateway acting for itself (or as another actor, to see it refused). */
+/** The mail RPCs, signed as the gateway acting for itself (QueueAccountMail, Unsubscribe) or as a user (preferences). */
 export function accountMailApi(system: RunningSystem, actor: Actor = GATEWAY_ACTOR) {
   const client = createClient(notificationsV1.NotificationsServiceClient, system.grpcAddress('notifications'));
   return {
     queue: (request: Partial<notificationsV1.QueueAccountMailRequest>) =>
       callUnary(client.queueAccountMail.bind(client), notificationsV1.QueueAccountMailRequest.fromPartial({ mailId: randomUUID(), ...request }), {
+        metadata: outgoingMetadata({ actor }, signer),
+        timeoutMs: 10_000,
+      }),
+    unsubscribe: (token: string) =>
+      callUnary(client.unsubscribe.bind(client), { token }, { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 10_000 }),
+    getPreferences: () =>
+      callUnary(client.getMailPreferences.bind(client), {}, { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 10_000 }),
+    updatePreferences: (request: Partial<notificationsV1.UpdateMailPreferencesRequest>) =>
+      callUnary(client.updateMailPreferences.bind(client), notificationsV1.UpdateMailPreferencesRequest.fromPartial(request), {
         metadata: outgoingMetadata({ actor }, signer),
         timeoutMs: 10_000,
       }),
