@@ -7,17 +7,17 @@ describe('planStart', () => {
       {
         name: 'reference',
         address: '127.0.0.1:50051',
-        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/reference', GRPC_PORT: '50051', METRICS_PORT: '9464' },
+        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/reference', GRPC_PORT: '50051', METRICS_PORT: '9464', SMTP_URL: 'smtp://127.0.0.1:1025' },
       },
       {
         name: 'finance',
         address: '127.0.0.1:50052',
-        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/finance', GRPC_PORT: '50052', METRICS_PORT: '9465' },
+        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/finance', GRPC_PORT: '50052', METRICS_PORT: '9465', SMTP_URL: 'smtp://127.0.0.1:1025' },
       },
       {
         name: 'audit',
         address: '127.0.0.1:50053',
-        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/audit', GRPC_PORT: '50053', METRICS_PORT: '9466' },
+        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/audit', GRPC_PORT: '50053', METRICS_PORT: '9466', SMTP_URL: 'smtp://127.0.0.1:1025' },
       },
       {
         name: 'scheduling',
@@ -26,13 +26,14 @@ describe('planStart', () => {
           DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/scheduling',
           GRPC_PORT: '50054',
           METRICS_PORT: '9468',
+          SMTP_URL: 'smtp://127.0.0.1:1025',
           REFERENCE_ADDR: '127.0.0.1:50051',
         },
       },
       {
         name: 'notifications',
         address: '127.0.0.1:50055',
-        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/notifications', GRPC_PORT: '50055', METRICS_PORT: '9469' },
+        env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/notifications', GRPC_PORT: '50055', METRICS_PORT: '9469', SMTP_URL: 'smtp://127.0.0.1:1025' },
       },
     ]);
     expect(plan.gateway).toEqual({
@@ -42,6 +43,7 @@ describe('planStart', () => {
         DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/gateway',
         PORT: '3000',
         METRICS_PORT: '9467',
+        SMTP_URL: 'smtp://127.0.0.1:1025',
         REFERENCE_ADDR: '127.0.0.1:50051',
         FINANCE_ADDR: '127.0.0.1:50052',
         AUDIT_ADDR: '127.0.0.1:50053',
@@ -71,6 +73,7 @@ describe('planStart', () => {
         AMQP_NAMESPACE: 'second.',
         GRPC_PORT: '50152',
         METRICS_PORT: '9565',
+        SMTP_URL: 'smtp://127.0.0.1:1025',
       },
     });
     expect(plan.gateway.url).toBe('http://localhost:3100');

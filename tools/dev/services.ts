@@ -34,6 +34,9 @@ const schemaOf = (topology: Topology) =>
       .optional(),
     START_POSTGRES_URL: env.url('postgres://postgres@127.0.0.1:5432', ['postgres:', 'postgresql:']),
     START_LOG_DIR: env.text(join(__dirname, '..', '..', 'tmp', 'logs')),
+    // The mail catcher (mail-catcher.ts): where it listens, and where it keeps each message as an .eml file.
+    START_MAIL_PORT: env.port(1025),
+    START_MAIL_DIR: env.text(join(__dirname, '..', '..', 'tmp', 'mail')),
     ...Object.fromEntries(portOverrides(topology).map(([variable, port]) => [variable, env.port(port)])),
   });
 
@@ -45,6 +48,8 @@ export interface PlannedService {
 
 export interface StartPlan {
   logDir: string;
+  /** The mail catcher: every service's SMTP_URL points at it. */
+  mail: { port: number; dir: string };
   grpcServices: (PlannedService & { address: string })[];
   gateway: PlannedService & { url: string };
 }
@@ -62,11 +67,13 @@ export function planStart(source: NodeJS.ProcessEnv, topology: Topology = TOPOLO
       addressOf,
     }),
     ...(namespace ? { AMQP_NAMESPACE: `${namespace}.` } : {}),
+    SMTP_URL: `smtp://127.0.0.1:${Number(config.START_MAIL_PORT)}`,
   });
   const { gateway } = topology;
   const gatewayPort = port(gateway.name, 'PORT');
   return {
     logDir: String(config.START_LOG_DIR),
+    mail: { port: Number(config.START_MAIL_PORT), dir: String(config.START_MAIL_DIR) },
     grpcServices: topology.grpcServices.map(({ name }) => ({ name, address: addressOf(name), env: envOf(name, port(name, 'GRPC_PORT')) })),
     gateway: { name: gateway.name, url: `http://localhost:${gatewayPort}`, env: envOf(gateway.name, gatewayPort) },
   };

@@ -32,6 +32,8 @@ async function launch(namespace: string, overrides: Record<string, string> = {})
     START_LOG_DIR: join(ROOT, 'test-artifacts', namespace),
     START_GATEWAY_PORT: String(ports.gateway),
     START_GATEWAY_METRICS_PORT: String(await freePort()),
+    START_MAIL_PORT: String(await freePort()),
+    START_MAIL_DIR: join(ROOT, 'test-artifacts', namespace, 'mail'),
     AMQP_URL,
   };
   for (const service of GRPC_SERVICES) {

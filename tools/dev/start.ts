@@ -5,14 +5,16 @@
  * every service running (a crashed one is restarted: supervisor.ts), and stops
  * everything cleanly on Ctrl-C. Logs go to tmp/logs/<service>.log and, in short
  * form, to the terminal. START_* variables (services.ts) move it aside, so a
- * second system can run beside the first.
+ * second system can run beside the first. A mail catcher (mail-catcher.ts) takes the mail the services send: each
+ * message is kept under tmp/mail/ as an .eml file, and one line per message is printed.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { waitFor } from '@libs/testing';
+import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { RESTART_POLICY } from './restart-policy';
 import { planStart, type PlannedService } from './services';
 import { Supervisor } from './supervisor';
@@ -47,11 +49,13 @@ const supervisor = new Supervisor({
 });
 
 let stopping = false;
+let catcher: MailCatcher | undefined;
 async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log('stopping…');
   await supervisor.stopAll();
+  await catcher?.close();
   process.exit(exitCode);
 }
 
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
       logFile: join(plan.logDir, `${service.name}.log`),
     });
 
+  catcher = await startMailCatcher({ port: plan.mail.port, dir: plan.mail.dir, root: ROOT, print: (line) => console.log(`[mail] ${line}`) });
   for (const service of plan.grpcServices) run(service);
   await Promise.all(
     plan.grpcServices.map(async ({ address }) => {
@@ -89,7 +94,8 @@ async function main(): Promise<void> {
 The system is up.
 
 gateway: ${gatewayUrl}
-dashboard: ${gatewayUrl}/dashboard/`);
+dashboard: ${gatewayUrl}/dashboard/
+mail: every message the system sends is printed here as [mail] and kept in ${relative(ROOT, plan.mail.dir)}/`);
   // Demo users and keys are a development convenience; in production nothing is printed and none exist.
   if (process.env.NODE_ENV === 'production') {
     console.log('\nNODE_ENV=production: no demo keys. Sign up on the dashboard, or set BOOTSTRAP_ADMIN_EMAIL/PASSWORD.');

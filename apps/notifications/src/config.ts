@@ -1,22 +1,12 @@
 import { z } from 'zod';
 import { busFields, cursorSecretField, env, grpcServiceFields, internalAuthFields, loadConfig } from '@libs/config';
-import { DEFAULT_RETRY_SCHEDULE, DELIVERY_LIMITS, parseRetrySchedule, RetryScheduleError, type AddressPolicy } from '@libs/webhooks';
-
-const retrySchedule = z
-  .string()
-  .default(DEFAULT_RETRY_SCHEDULE)
-  .transform((text, context) => {
-    try {
-      return parseRetrySchedule(text);
-    } catch (error) {
-      if (!(error instanceof RetryScheduleError)) throw error;
-      context.addIssue({ code: 'custom', message: error.message });
-      return z.NEVER;
-    }
-  });
+import { mailFields, refineMailFields } from './mail/mail-config';
+import { DEFAULT_RETRY_SCHEDULE, DELIVERY_LIMITS, type AddressPolicy } from '@libs/webhooks';
+import { retryScheduleField } from './retry-schedule-field';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
-export const configSchema = z.object({
+export const configSchema = z
+  .object({
   ...grpcServiceFields('notifications'),
   ...busFields(),
   ...internalAuthFields(),
@@ -25,7 +15,7 @@ export const configSchema = z.object({
   PUBLIC_API_URL: env
     .url('http://127.0.0.1:3000', ['http:', 'https:'])
     .describe("the gateway as integrators reach it: the start of each webhook payload's `data.object.url`"),
-  WEBHOOK_RETRY_SCHEDULE: retrySchedule.describe(
+  WEBHOOK_RETRY_SCHEDULE: retryScheduleField(DEFAULT_RETRY_SCHEDULE).describe(
     'waits before each delivery attempt, the first before the first (units ms, s, m, h); after the last failure a delivery is `failed`',
   ),
   WEBHOOK_TIMEOUT_MS: env
@@ -42,7 +32,9 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: env
     .bool(false)
     .describe('let endpoints point at private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); link-local is never allowed'),
-});
+  ...mailFields,
+  })
+  .superRefine(refineMailFields);
 
 export type NotificationsConfig = z.infer<typeof configSchema>;
 

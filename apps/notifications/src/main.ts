@@ -6,6 +6,9 @@ import { startMetricsServer } from '@libs/metrics';
 import { systemResolver } from '@libs/webhooks';
 import { addressPolicyOf, readConfig } from './config';
 import { eventMessageHandler } from './consumer/handle-event-message';
+import { recipientsFromIdentity } from './consumer/identity-events';
+import { mailSenderOf } from './mail/mail-setup';
+import { UnsubscribeTokens } from './mail/unsubscribe-token';
 import { migrations } from './migrations';
 import { notificationsService } from './notifications-service';
 import { DeliveryWorker } from './worker/delivery-worker';
@@ -31,12 +34,20 @@ async function main(): Promise<void> {
     pollMs: config.WEBHOOK_POLL_MS,
   });
 
-  // Its own queue on each stream (finance's, scheduling's), so it gets every event whatever the audit service does.
+  const mail = mailSenderOf(config, logger, sequelize);
+  const queued = () => {
+    worker.nudge();
+    mail?.nudge();
+  };
+
+  // Its own queue on each stream (finance's, scheduling's, identity's), so it gets every event whatever the audit
+  // service does. Every event goes to webhooks and mail; identity's also keep the recipients read model (where mail goes).
   const publicApiUrl = config.PUBLIC_API_URL.replace(/\/+$/, '');
   const streams = EVENT_STREAMS.map((stream) => {
     const topology = busTopology(config.AMQP_NAMESPACE, stream, 'notifications');
     const keeper = new TopologyKeeper(topology);
-    const handle = eventMessageHandler(stream, { sequelize, logger, publicApiUrl, firstWaitMs: schedule[0], queued: () => worker.nudge() });
+    const extras = stream === 'identity' ? recipientsFromIdentity({ sequelize, logger }) : undefined;
+    const handle = eventMessageHandler(stream, { sequelize, logger, publicApiUrl, firstWaitMs: schedule[0], queued }, extras);
     return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle }) };
   });
   const checks = new PassiveChecks();
@@ -51,7 +62,7 @@ async function main(): Promise<void> {
     watchSubscription({ checks, queue: topology.queue, consumer, intervalMs: QUEUE_POLL_MS }),
   );
 
-  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), policy, resolve: systemResolver, schedule, publicApiUrl, afterCommit: () => worker.nudge() };
+  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), policy, resolve: systemResolver, schedule, publicApiUrl, afterCommit: queued, unsubscribeTokens: new UnsubscribeTokens(config.UNSUBSCRIBE_SECRET) };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -59,6 +70,7 @@ async function main(): Promise<void> {
     services: [notificationsService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) })],
   });
   worker.start();
+  mail?.start();
   const stopRetention = scheduleRetention(sequelize, logger);
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 
@@ -69,6 +81,7 @@ async function main(): Promise<void> {
     await Promise.all([
       ...streams.map(({ consumer }) => consumer.stop(config.SHUTDOWN_GRACE_MS / 2)),
       worker.stop(config.SHUTDOWN_GRACE_MS / 2),
+      mail?.stop(config.SHUTDOWN_GRACE_MS / 2),
     ]);
     await server.shutdown(config.SHUTDOWN_GRACE_MS / 2);
     await bus.close();

@@ -48,3 +48,10 @@ export const endpointsDisabled = new Counter({
   labelNames: ['reason'],
   registers,
 });
+
+export const mailAttempts = new Counter({
+  name: 'notifications_mail_attempts_total',
+  help: 'Attempts at sending mail, by outcome: sent, retry (4xx or no connection: tried again), rejected (5xx or unrenderable: final), expired (24 h of retries spent)',
+  labelNames: ['outcome'],
+  registers,
+});

@@ -63,7 +63,7 @@ export function eventOf(change: { action: string; entityType: string; id?: strin
  * Publishes events as finance's and scheduling's outbox relays do (libs/outbox): JSON of the event, routing key its
  * action, messageId its eventId, confirmed by the broker, mandatory and persistent.
  */
-export async function startPublisher(namespace: string, stream: EventStream) {
+export async function startPublisher(namespace: string, stream: EventStream | 'identity') {
   const connection = await connect(AMQP_URL);
   const keeper = new TopologyKeeper(busTopology(`${namespace}.`, stream));
   await keeper.attach(connection);

@@ -22,3 +22,4 @@ export {
   type VerifiedDelivery,
   verifyingReceiver,
 } from './webhook-receiver';
+export { startSmtpReceiver, type ReceivedMail, type SmtpReceiver, type SmtpReceiverOptions } from './smtp-receiver';

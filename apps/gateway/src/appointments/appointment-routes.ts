@@ -11,7 +11,7 @@ import { returned } from '../scheduling/scheduling-response';
 import { sendAppointment } from './appointment-response';
 import * as op from './appointment-operations';
 import { fhirAppointment } from './fhir/appointment';
-import { appointmentCalendar } from './ics/appointment-calendar';
+import { appointmentCalendar } from '@libs/calendar';
 import { appointmentJsonFor, historyJsonFor } from './appointment-view';
 
 /** /api/v1/appointments: hold, book, list, read (JSON, FHIR R4, iCalendar) and history. */

@@ -4,8 +4,9 @@ import { parseEventMessage, storePatiently, type ConsumerOutcome, type EventStre
 import type { Logger } from '@libs/logging';
 import { objectOf } from '../events/event-object';
 import { storeAndFanOut } from '../events/fan-out';
+import { calendarNameOf, mailDraftOf } from '../mail/event-mails';
 import { eventLag, eventsRejected, eventsStored } from '../metrics';
-import { notifiedEventSchema } from './notified-event';
+import { notifiedEventSchema, type NotifiedEvent } from './notified-event';
 
 export interface EventHandling {
   sequelize: Sequelize;
@@ -13,7 +14,7 @@ export interface EventHandling {
   publicApiUrl: string;
   /** The retry schedule's first wait: when a new delivery is first due. */
   firstWaitMs: number;
-  /** Told after a commit that queued deliveries, so this instance's worker claims them at once. */
+  /** Told after a commit that queued deliveries or mail, so this instance's senders claim them at once. */
   queued: () => void;
   retry?: StoreRetryOptions;
 }
@@ -24,11 +25,20 @@ export interface EventHandling {
  * (unacked) and retried with backoff. The ack comes only after the event and its deliveries are committed, so a
  * killed instance loses nothing: the message comes again and is stored once.
  */
-export function eventMessageHandler(stream: EventStream, handling: EventHandling) {
+/**
+ * What a stream adds to the handling of its events: a stricter schema, and a change of this service's own read
+ * models made before the event is stored (idempotent, since a redelivered message makes it again).
+ */
+export interface StreamExtras {
+  schema: typeof notifiedEventSchema;
+  beforeStore: (event: NotifiedEvent) => Promise<void>;
+}
+
+export function eventMessageHandler(stream: EventStream, handling: EventHandling, extras?: StreamExtras) {
   const { sequelize, logger } = handling;
 
   return async (message: ConsumeMessage): Promise<ConsumerOutcome> => {
-    const event = parseEventMessage(message, notifiedEventSchema, logger);
+    const event = parseEventMessage(message, extras?.schema ?? notifiedEventSchema, logger);
     if (!event) {
       eventsRejected.inc();
       return 'reject';
@@ -40,13 +50,16 @@ export function eventMessageHandler(stream: EventStream, handling: EventHandling
       occurredAt: event.occurredAt,
       subjects: event.subjects,
       object: objectOf(event, handling.publicApiUrl),
+      mail: mailDraftOf(event),
+      calendarName: calendarNameOf(event),
     };
     const store = async () => {
-      const { outcome, deliveries } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
+      await extras?.beforeStore(event);
+      const { outcome, deliveries, mails } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
       eventsStored.inc({ outcome });
       if (outcome === 'stored') eventLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
-      if (deliveries > 0) handling.queued();
-      logger.debug({ eventId: event.eventId, outcome, deliveries }, 'event handled');
+      if (deliveries + mails > 0) handling.queued();
+      logger.debug({ eventId: event.eventId, outcome, deliveries, mails }, 'event handled');
     };
     return storePatiently(event.eventId, store, logger, handling.retry);
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { IDENTITY_LIMITS, MAIL_LIMITS, type notificationsV1 } from '@libs/contracts';
 import { requireGateway, type CallContext } from '@libs/grpc';
@@ -28,11 +28,20 @@ const accountMailRequest = z
 
 export function accountMailHandlers(deps: NotificationsDeps) {
   const { sequelize } = deps;
+  const isVerifiedAddress = async (email: string, transaction: Transaction) =>
+    (
+      await sequelize.query('SELECT 1 FROM recipients WHERE lower(email) = lower($1) AND email_verified', {
+        bind: [email],
+        type: QueryTypes.SELECT,
+        transaction,
+      })
+    ).length > 0;
 
   return {
     /**
      * Stores the mail for the sender, once per mail id; refused (queued: false) past the per-address limit of its
-     * template. Counting and storing take turns per address (an advisory lock), so parallel calls cannot pass it.
+     * template. Counting and storing take turns per address (an advisory lock), so parallel calls cannot pass it. A
+     * "someone tried to register" mail to an address the read model does not know as verified is dropped.
      */
     async queueAccountMail(request: notificationsV1.QueueAccountMailRequest, context: CallContext): Promise<notificationsV1.QueueAccountMailResponse> {
       requireGateway(context);
@@ -51,6 +60,8 @@ export function accountMailHandlers(deps: NotificationsDeps) {
           { bind: [mail.email, mail.template], type: QueryTypes.SELECT, transaction },
         );
         if (recent >= MAIL_LIMITS.accountMailsPerAddressPerHour) return { queued: false };
+        // Only verification and reset go to an address nobody has proved: the warning waits for a verified owner.
+        if (mail.template === 'registration_attempt' && !(await isVerifiedAddress(mail.email, transaction))) return { queued: true };
         const params = { userId: mail.userId, linkToken: mail.linkToken };
         await sequelize.query(
           `INSERT INTO mails (id, cause, recipient, template, category, to_address, params)

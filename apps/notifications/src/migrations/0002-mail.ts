@@ -4,8 +4,24 @@ export const m0002Mail: Migration = {
   name: '0002-mail',
   async up({ context }) {
     await context.sequelize.query(`
-      -- The recipients read model (identity.events): where a user's mail goes, and whether they proved the address.
-      ALTER TABLE recipients ADD COLUMN email text, ADD COLUMN email_verified boolean NOT NULL DEFAULT false;
+      -- The recipients read model (identity.events): where a user's mail goes, whether they proved the address, and
+      -- when the latest identity event applied happened (an older one redelivered later changes nothing). muted:
+      -- the categories the user turned off (preferences, one-click unsubscribe).
+      ALTER TABLE recipients
+        ADD COLUMN email text,
+        ADD COLUMN email_verified boolean NOT NULL DEFAULT false,
+        ADD COLUMN identity_at timestamptz,
+        ADD COLUMN muted text[] NOT NULL DEFAULT '{}';
+
+      -- The names an appointment mail shows (and its iTIP part, as the .ics does): services' and locations', from
+      -- scheduling's events.
+      CREATE TABLE calendar_names (
+        kind       text NOT NULL CHECK (kind IN ('service', 'location')),
+        id         text NOT NULL,
+        name       text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (kind, id)
+      );
 
       -- Outgoing mail. One row per (cause, recipient, template) whatever is redelivered: cause is the event id, or
       -- the gateway's id of an account mail. params is what the template needs, read when the mail is sent (a
@@ -35,6 +51,6 @@ export const m0002Mail: Migration = {
     `);
   },
   async down({ context }) {
-    await context.sequelize.query('DROP TABLE mails; ALTER TABLE recipients DROP COLUMN email, DROP COLUMN email_verified;');
+    await context.sequelize.query('DROP TABLE mails, calendar_names; ALTER TABLE recipients DROP COLUMN email, DROP COLUMN email_verified, DROP COLUMN identity_at, DROP COLUMN muted;');
   },
 };

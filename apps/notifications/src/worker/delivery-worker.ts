@@ -4,12 +4,11 @@ import type { Logger } from '@libs/logging';
 import { deliver, webhookPayload, type AddressPolicy, type DeliveryOutcome, type Resolver, type RetrySchedule } from '@libs/webhooks';
 import { deliveriesInFlight, deliveryAttempts, deliveryLag, endpointsDisabled } from '../metrics';
 import { claimDue, releaseLeases, type ClaimedDelivery } from './claim';
+import { ClaimLoop } from './claim-loop';
 import { recordAttempt } from './record-attempt';
 
 /** A lease outlasts an attempt (which its deadline ends) by this much, for recording it. */
 const LEASE_MARGIN_MS = 5_000;
-/** Longest pause between claims while the database keeps failing. */
-const MAX_BACKOFF_MS = 5_000;
 
 export interface WorkerOptions {
   sequelize: Sequelize;
@@ -25,105 +24,57 @@ export interface WorkerOptions {
 
 /**
  * Makes the deliveries that are due, on any number of instances side by side: each claims rows under a lease of its
- * own (claim.ts), attempts them concurrently up to its capacity, and records each attempt before giving the lease
- * back. Nothing is delivered from memory: a killed instance's leases run out and another instance takes the rows.
+ * own (claim.ts), attempts them concurrently up to its capacity (claim-loop.ts), and records each attempt before
+ * giving the lease back.
  */
 export class DeliveryWorker {
   private readonly owner = randomUUID();
   private readonly leaseMs: number;
-  private readonly attempts = new Set<Promise<void>>();
-  private running = false;
-  private wake?: () => void;
-  private nudged = false;
-  private loop?: Promise<void>;
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
 
   constructor(private readonly options: WorkerOptions) {
     this.leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+    this.loop = new ClaimLoop({
+      logger: options.logger,
+      what: 'deliveries',
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      claim: (room) => claimDue(options.sequelize, this.owner, room, this.leaseMs),
+      attempt: (claimed) => this.attempt(claimed),
+      logFields: (claimed) => ({ deliveryId: claimed.id }),
+      release: () => releaseLeases(options.sequelize, this.owner),
+    });
   }
 
   start(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
     // Its leases carry this id: an operator can tell whose claims a stopped instance left behind.
     this.options.logger.info({ leaseOwner: this.owner }, 'delivery worker started');
   }
 
-  /** Deliveries were queued (or an attempt ended and freed room): look again now rather than after the poll. */
+  /** Deliveries were queued: look again now rather than after the poll. */
   nudge(): void {
-    this.nudged = true;
-    this.wake?.();
+    this.loop.nudge();
   }
 
-  /** Stops claiming, lets attempts in hand finish for up to `graceMs`, then gives back the leases still held. */
-  async stop(graceMs: number): Promise<void> {
-    this.running = false;
-    this.nudge();
-    await this.loop;
-    const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
-    await Promise.race([Promise.all(this.attempts), grace]);
-    await releaseLeases(this.options.sequelize, this.owner).catch((error: unknown) =>
-      this.options.logger.warn({ err: error }, 'could not give back the leases still held; they run out by themselves'),
-    );
+  stop(graceMs: number): Promise<void> {
+    return this.loop.stop(graceMs);
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      const room = this.options.concurrency - this.attempts.size;
-      let claimed: ClaimedDelivery[] = [];
-      if (room > 0) {
-        try {
-          claimed = await claimDue(this.options.sequelize, this.owner, room, this.leaseMs);
-          failures = 0;
-        } catch (error) {
-          failures += 1;
-          this.options.logger.warn({ err: error, failures }, 'could not claim due deliveries; retrying');
-        }
-      }
-      for (const delivery of claimed) this.attempt(delivery);
-      // A full batch may have left more due behind it.
-      if (room > 0 && claimed.length === room) continue;
-      await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS) : this.options.pollMs);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.nudged || !this.running) {
-      this.nudged = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = undefined;
-        this.nudged = false;
-        done();
-      };
-    });
-  }
-
-  private attempt(claimed: ClaimedDelivery): void {
-    const { logger } = this.options;
+  private async attempt(claimed: ClaimedDelivery): Promise<void> {
     deliveriesInFlight.inc();
-    const body = JSON.stringify(
-      webhookPayload({ id: claimed.event_id, type: claimed.type, occurredAt: claimed.occurred_at, object: claimed.object }),
-    );
-    const attempt = deliver(
-      { url: claimed.url, id: claimed.event_id, body, secrets: claimed.secrets },
-      { policy: this.options.policy, resolve: this.options.resolve, timeoutMs: this.options.timeoutMs },
-    )
-      .then((outcome) => this.record(claimed, outcome))
-      .catch((error: unknown) => logger.error({ err: error, deliveryId: claimed.id }, 'delivery attempt failed; its lease runs out and it is tried again'))
-      .finally(() => {
-        this.attempts.delete(attempt);
-        deliveriesInFlight.dec();
-        this.nudge();
-      });
-    this.attempts.add(attempt);
+    try {
+      const body = JSON.stringify(
+        webhookPayload({ id: claimed.event_id, type: claimed.type, occurredAt: claimed.occurred_at, object: claimed.object }),
+      );
+      const outcome = await deliver(
+        { url: claimed.url, id: claimed.event_id, body, secrets: claimed.secrets },
+        { policy: this.options.policy, resolve: this.options.resolve, timeoutMs: this.options.timeoutMs },
+      );
+      await this.record(claimed, outcome);
+    } finally {
+      deliveriesInFlight.dec();
+    }
   }
 
   /** Records the attempt, retrying while the database is away, for as long as the lease lasts. */

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, type DeliveryOutcome, type RetrySchedule } from '@libs/webhooks';
+import { queueEndpointDisabledMail } from '../mail/endpoint-mail';
 import type { ClaimedDelivery } from './claim';
 
 export type AttemptVerdict = 'delivered' | 'gone' | 'retry' | 'failed';
@@ -20,7 +21,7 @@ function attemptColumns(outcome: DeliveryOutcome) {
 /**
  * Records one attempt and what follows from it, in one transaction: delivered on 2xx; otherwise the next attempt
  * per the schedule, or `failed` once it is spent; 410 disables the endpoint, and so do five days in which every
- * attempt failed. The delivery's state changes only under this instance's lease: if the lease ran out and another
+ * attempt failed (and the owner is told by mail). The delivery's state changes only under this instance's lease: if the lease ran out and another
  * instance took the delivery, that one decides (the attempt is still logged).
  */
 export async function recordAttempt(
@@ -65,7 +66,10 @@ export async function recordAttempt(
           WHERE id = $1 AND enabled RETURNING 1`,
         [claimed.endpoint_id, disabled],
       );
-      if (changed) return { verdict: next ? outcome.result : 'failed', disabled };
+      if (changed) {
+        await queueEndpointDisabledMail(sequelize, claimed.endpoint_id, disabled, transaction);
+        return { verdict: next ? outcome.result : 'failed', disabled };
+      }
     }
     return { verdict: next ? outcome.result : 'failed' };
   });

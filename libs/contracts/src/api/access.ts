@@ -41,6 +41,8 @@ const GRANTS = {
   'users:manage': ['admin'],
   // Webhook endpoints: anyone may own some; what each receives is narrowed by the notifications service's reach.
   'webhooks:manage': ['reader', 'student', 'bursar', 'clinician', 'admin'],
+  // One's own mail preferences (which categories of mail one receives).
+  'mail:preferences': ['reader', 'student', 'bursar', 'clinician', 'admin'],
   // Another user's endpoints and deliveries.
   'webhooks:any-owner': ['admin'],
   // /readyz's checks and breakers: they name internal addresses.

@@ -1896,6 +1896,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which categories of mail you receive
+         * @description Requires a session token (from login) or an API key, of any role.
+         */
+        get: operations["getMailPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turn categories of mail on or off
+         * @description Requires a session token (from login) or an API key, of any role.
+         */
+        patch: operations["updateMailPreferences"];
+        trace?: never;
+    };
+    "/api/v1/notifications/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058): turn off the category a mail link names
+         * @description The link of a mail's `List-Unsubscribe` header; it needs no key. Repeating it changes nothing.
+         *
+         *     Public: no API key needed.
+         */
+        post: operations["unsubscribeMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -18360,6 +18406,293 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMailPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your preferences. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Proof of payment processed and resolved. */
+                        finance: boolean;
+                        /** @description Appointment booked, moved and cancelled. */
+                        appointments: boolean;
+                        /** @description Appointment reminders. */
+                        reminders: boolean;
+                    };
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateMailPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Proof of payment processed and resolved. */
+                    finance?: boolean;
+                    /** @description Appointment booked, moved and cancelled. */
+                    appointments?: boolean;
+                    /** @description Appointment reminders. */
+                    reminders?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Your preferences after the change. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Proof of payment processed and resolved. */
+                        finance: boolean;
+                        /** @description Appointment booked, moved and cancelled. */
+                        appointments: boolean;
+                        /** @description Appointment reminders. */
+                        reminders: boolean;
+                    };
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unsubscribeMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description From the mail; signed by the service. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category is off. */
+            204: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such unsubscribe link. */
+            404: {
+                headers: {
                     /** @description The request id: the one sent, when plain, or a generated one. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;

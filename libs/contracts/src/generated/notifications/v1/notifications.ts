@@ -228,6 +228,39 @@ export interface QueueAccountMailResponse {
   queued: boolean;
 }
 
+/** true: the category's mail is sent. Verification, reset and webhook notices cannot be turned off. */
+export interface MailPreferences {
+  finance: boolean;
+  appointments: boolean;
+  reminders: boolean;
+}
+
+export interface GetMailPreferencesRequest {
+}
+
+export interface UpdateMailPreferencesRequest {
+  finance?: boolean | undefined;
+  appointments?: boolean | undefined;
+  reminders?: boolean | undefined;
+}
+
+export interface GetMailPreferencesResponse {
+  preferences?: MailPreferences | undefined;
+}
+
+export interface UpdateMailPreferencesResponse {
+  preferences?: MailPreferences | undefined;
+}
+
+export interface UnsubscribeRequest {
+  token: string;
+}
+
+export interface UnsubscribeResponse {
+  /** The category turned off. */
+  category: string;
+}
+
 function createBaseEndpoint(): Endpoint {
   return {
     id: "",
@@ -3146,6 +3179,532 @@ export const QueueAccountMailResponse: MessageFns<QueueAccountMailResponse> = {
   },
 };
 
+function createBaseMailPreferences(): MailPreferences {
+  return { finance: false, appointments: false, reminders: false };
+}
+
+export const MailPreferences: MessageFns<MailPreferences> = {
+  encode(message: MailPreferences, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.finance !== false) {
+      writer.uint32(8).bool(message.finance);
+    }
+    if (message.appointments !== false) {
+      writer.uint32(16).bool(message.appointments);
+    }
+    if (message.reminders !== false) {
+      writer.uint32(24).bool(message.reminders);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MailPreferences {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMailPreferences();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.finance = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appointments = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.reminders = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MailPreferences {
+    return {
+      finance: isSet(object.finance) ? globalThis.Boolean(object.finance) : false,
+      appointments: isSet(object.appointments) ? globalThis.Boolean(object.appointments) : false,
+      reminders: isSet(object.reminders) ? globalThis.Boolean(object.reminders) : false,
+    };
+  },
+
+  toJSON(message: MailPreferences): unknown {
+    const obj: any = {};
+    if (message.finance !== false) {
+      obj.finance = message.finance;
+    }
+    if (message.appointments !== false) {
+      obj.appointments = message.appointments;
+    }
+    if (message.reminders !== false) {
+      obj.reminders = message.reminders;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MailPreferences>): MailPreferences {
+    return MailPreferences.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MailPreferences>): MailPreferences {
+    const message = createBaseMailPreferences();
+    message.finance = object.finance ?? false;
+    message.appointments = object.appointments ?? false;
+    message.reminders = object.reminders ?? false;
+    return message;
+  },
+};
+
+function createBaseGetMailPreferencesRequest(): GetMailPreferencesRequest {
+  return {};
+}
+
+export const GetMailPreferencesRequest: MessageFns<GetMailPreferencesRequest> = {
+  encode(_: GetMailPreferencesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMailPreferencesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMailPreferencesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetMailPreferencesRequest {
+    return {};
+  },
+
+  toJSON(_: GetMailPreferencesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetMailPreferencesRequest>): GetMailPreferencesRequest {
+    return GetMailPreferencesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetMailPreferencesRequest>): GetMailPreferencesRequest {
+    const message = createBaseGetMailPreferencesRequest();
+    return message;
+  },
+};
+
+function createBaseUpdateMailPreferencesRequest(): UpdateMailPreferencesRequest {
+  return { finance: undefined, appointments: undefined, reminders: undefined };
+}
+
+export const UpdateMailPreferencesRequest: MessageFns<UpdateMailPreferencesRequest> = {
+  encode(message: UpdateMailPreferencesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.finance !== undefined) {
+      writer.uint32(8).bool(message.finance);
+    }
+    if (message.appointments !== undefined) {
+      writer.uint32(16).bool(message.appointments);
+    }
+    if (message.reminders !== undefined) {
+      writer.uint32(24).bool(message.reminders);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMailPreferencesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMailPreferencesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.finance = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appointments = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.reminders = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMailPreferencesRequest {
+    return {
+      finance: isSet(object.finance) ? globalThis.Boolean(object.finance) : undefined,
+      appointments: isSet(object.appointments) ? globalThis.Boolean(object.appointments) : undefined,
+      reminders: isSet(object.reminders) ? globalThis.Boolean(object.reminders) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateMailPreferencesRequest): unknown {
+    const obj: any = {};
+    if (message.finance !== undefined) {
+      obj.finance = message.finance;
+    }
+    if (message.appointments !== undefined) {
+      obj.appointments = message.appointments;
+    }
+    if (message.reminders !== undefined) {
+      obj.reminders = message.reminders;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateMailPreferencesRequest>): UpdateMailPreferencesRequest {
+    return UpdateMailPreferencesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateMailPreferencesRequest>): UpdateMailPreferencesRequest {
+    const message = createBaseUpdateMailPreferencesRequest();
+    message.finance = object.finance ?? undefined;
+    message.appointments = object.appointments ?? undefined;
+    message.reminders = object.reminders ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetMailPreferencesResponse(): GetMailPreferencesResponse {
+  return { preferences: undefined };
+}
+
+export const GetMailPreferencesResponse: MessageFns<GetMailPreferencesResponse> = {
+  encode(message: GetMailPreferencesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.preferences !== undefined) {
+      MailPreferences.encode(message.preferences, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMailPreferencesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMailPreferencesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.preferences = MailPreferences.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMailPreferencesResponse {
+    return { preferences: isSet(object.preferences) ? MailPreferences.fromJSON(object.preferences) : undefined };
+  },
+
+  toJSON(message: GetMailPreferencesResponse): unknown {
+    const obj: any = {};
+    if (message.preferences !== undefined) {
+      obj.preferences = MailPreferences.toJSON(message.preferences);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetMailPreferencesResponse>): GetMailPreferencesResponse {
+    return GetMailPreferencesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetMailPreferencesResponse>): GetMailPreferencesResponse {
+    const message = createBaseGetMailPreferencesResponse();
+    message.preferences = (object.preferences !== undefined && object.preferences !== null)
+      ? MailPreferences.fromPartial(object.preferences)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateMailPreferencesResponse(): UpdateMailPreferencesResponse {
+  return { preferences: undefined };
+}
+
+export const UpdateMailPreferencesResponse: MessageFns<UpdateMailPreferencesResponse> = {
+  encode(message: UpdateMailPreferencesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.preferences !== undefined) {
+      MailPreferences.encode(message.preferences, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMailPreferencesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMailPreferencesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.preferences = MailPreferences.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMailPreferencesResponse {
+    return { preferences: isSet(object.preferences) ? MailPreferences.fromJSON(object.preferences) : undefined };
+  },
+
+  toJSON(message: UpdateMailPreferencesResponse): unknown {
+    const obj: any = {};
+    if (message.preferences !== undefined) {
+      obj.preferences = MailPreferences.toJSON(message.preferences);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateMailPreferencesResponse>): UpdateMailPreferencesResponse {
+    return UpdateMailPreferencesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateMailPreferencesResponse>): UpdateMailPreferencesResponse {
+    const message = createBaseUpdateMailPreferencesResponse();
+    message.preferences = (object.preferences !== undefined && object.preferences !== null)
+      ? MailPreferences.fromPartial(object.preferences)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUnsubscribeRequest(): UnsubscribeRequest {
+  return { token: "" };
+}
+
+export const UnsubscribeRequest: MessageFns<UnsubscribeRequest> = {
+  encode(message: UnsubscribeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnsubscribeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnsubscribeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnsubscribeRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: UnsubscribeRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UnsubscribeRequest>): UnsubscribeRequest {
+    return UnsubscribeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UnsubscribeRequest>): UnsubscribeRequest {
+    const message = createBaseUnsubscribeRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseUnsubscribeResponse(): UnsubscribeResponse {
+  return { category: "" };
+}
+
+export const UnsubscribeResponse: MessageFns<UnsubscribeResponse> = {
+  encode(message: UnsubscribeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== "") {
+      writer.uint32(10).string(message.category);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnsubscribeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnsubscribeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnsubscribeResponse {
+    return { category: isSet(object.category) ? globalThis.String(object.category) : "" };
+  },
+
+  toJSON(message: UnsubscribeResponse): unknown {
+    const obj: any = {};
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UnsubscribeResponse>): UnsubscribeResponse {
+    return UnsubscribeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UnsubscribeResponse>): UnsubscribeResponse {
+    const message = createBaseUnsubscribeResponse();
+    message.category = object.category ?? "";
+    return message;
+  },
+};
+
 /**
  * Webhooks: endpoints that receive a signed POST for each event their owner could read through the API. Events
  * arrive over RabbitMQ (finance.events, scheduling.events); deliveries are retried on a schedule. Every call acts for
@@ -3292,6 +3851,43 @@ export const NotificationsServiceService = {
       Buffer.from(QueueAccountMailResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): QueueAccountMailResponse => QueueAccountMailResponse.decode(value),
   },
+  /** The actor's mail preferences: which of the categories that can be turned off they receive. */
+  getMailPreferences: {
+    path: "/notifications.v1.NotificationsService/GetMailPreferences" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMailPreferencesRequest): Buffer =>
+      Buffer.from(GetMailPreferencesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMailPreferencesRequest => GetMailPreferencesRequest.decode(value),
+    responseSerialize: (value: GetMailPreferencesResponse): Buffer =>
+      Buffer.from(GetMailPreferencesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMailPreferencesResponse => GetMailPreferencesResponse.decode(value),
+  },
+  /** Turns the actor's categories on or off; fields left out are not changed. */
+  updateMailPreferences: {
+    path: "/notifications.v1.NotificationsService/UpdateMailPreferences" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateMailPreferencesRequest): Buffer =>
+      Buffer.from(UpdateMailPreferencesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateMailPreferencesRequest => UpdateMailPreferencesRequest.decode(value),
+    responseSerialize: (value: UpdateMailPreferencesResponse): Buffer =>
+      Buffer.from(UpdateMailPreferencesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateMailPreferencesResponse => UpdateMailPreferencesResponse.decode(value),
+  },
+  /**
+   * One-click unsubscribe (RFC 8058): turns off the category a mail's signed link names, for the user it names.
+   * Only the gateway, acting for itself, calls it (the link needs no key); a token it did not sign is NOT_FOUND.
+   */
+  unsubscribe: {
+    path: "/notifications.v1.NotificationsService/Unsubscribe" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnsubscribeRequest): Buffer => Buffer.from(UnsubscribeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnsubscribeRequest => UnsubscribeRequest.decode(value),
+    responseSerialize: (value: UnsubscribeResponse): Buffer => Buffer.from(UnsubscribeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnsubscribeResponse => UnsubscribeResponse.decode(value),
+  },
 } as const;
 
 export interface NotificationsServiceServer extends UntypedServiceImplementation {
@@ -3320,6 +3916,15 @@ export interface NotificationsServiceServer extends UntypedServiceImplementation
    * acting for itself (its signed service actor, GATEWAY_ACTOR in @libs/grpc), may call it.
    */
   queueAccountMail: handleUnaryCall<QueueAccountMailRequest, QueueAccountMailResponse>;
+  /** The actor's mail preferences: which of the categories that can be turned off they receive. */
+  getMailPreferences: handleUnaryCall<GetMailPreferencesRequest, GetMailPreferencesResponse>;
+  /** Turns the actor's categories on or off; fields left out are not changed. */
+  updateMailPreferences: handleUnaryCall<UpdateMailPreferencesRequest, UpdateMailPreferencesResponse>;
+  /**
+   * One-click unsubscribe (RFC 8058): turns off the category a mail's signed link names, for the user it names.
+   * Only the gateway, acting for itself, calls it (the link needs no key); a token it did not sign is NOT_FOUND.
+   */
+  unsubscribe: handleUnaryCall<UnsubscribeRequest, UnsubscribeResponse>;
 }
 
 export interface NotificationsServiceClient extends Client {
@@ -3515,6 +4120,57 @@ export interface NotificationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: QueueAccountMailResponse) => void,
+  ): ClientUnaryCall;
+  /** The actor's mail preferences: which of the categories that can be turned off they receive. */
+  getMailPreferences(
+    request: GetMailPreferencesRequest,
+    callback: (error: ServiceError | null, response: GetMailPreferencesResponse) => void,
+  ): ClientUnaryCall;
+  getMailPreferences(
+    request: GetMailPreferencesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMailPreferencesResponse) => void,
+  ): ClientUnaryCall;
+  getMailPreferences(
+    request: GetMailPreferencesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMailPreferencesResponse) => void,
+  ): ClientUnaryCall;
+  /** Turns the actor's categories on or off; fields left out are not changed. */
+  updateMailPreferences(
+    request: UpdateMailPreferencesRequest,
+    callback: (error: ServiceError | null, response: UpdateMailPreferencesResponse) => void,
+  ): ClientUnaryCall;
+  updateMailPreferences(
+    request: UpdateMailPreferencesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateMailPreferencesResponse) => void,
+  ): ClientUnaryCall;
+  updateMailPreferences(
+    request: UpdateMailPreferencesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateMailPreferencesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One-click unsubscribe (RFC 8058): turns off the category a mail's signed link names, for the user it names.
+   * Only the gateway, acting for itself, calls it (the link needs no key); a token it did not sign is NOT_FOUND.
+   */
+  unsubscribe(
+    request: UnsubscribeRequest,
+    callback: (error: ServiceError | null, response: UnsubscribeResponse) => void,
+  ): ClientUnaryCall;
+  unsubscribe(
+    request: UnsubscribeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnsubscribeResponse) => void,
+  ): ClientUnaryCall;
+  unsubscribe(
+    request: UnsubscribeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnsubscribeResponse) => void,
   ): ClientUnaryCall;
 }
 

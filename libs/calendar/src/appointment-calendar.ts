@@ -5,6 +5,16 @@ import { localTimeOf, vtimezone } from './vtimezone';
 /** The UID's domain part: a UID names the appointment for good, whichever gateway served it. */
 const UID_DOMAIN = 'appointments.clinical-reference';
 
+/**
+ * An iTIP message (RFC 5546) instead of a published file: REQUEST invites (or updates) the attendee, CANCEL takes
+ * the event back. Both need the organizer and the attendee by their addresses.
+ */
+export interface ItipEnvelope {
+  method: 'REQUEST' | 'CANCEL';
+  organizer: { email: string; name?: string };
+  attendee: { email: string };
+}
+
 export interface CalendarNames {
   /** The service's name (SUMMARY). */
   service: string;
@@ -22,7 +32,7 @@ export interface CalendarNames {
  * same names gives the same file (a renamed service or location changes it, so the HTTP answer is tagged by
  * its body, not by the version).
  */
-export function appointmentCalendar(appointment: schedulingV1.Appointment, names: CalendarNames): string {
+export function appointmentCalendar(appointment: schedulingV1.Appointment, names: CalendarNames, itip?: ItipEnvelope): string {
   const zone = appointment.timeZone;
   const localStart = zone ? localTimeOf(appointment.start, zone) : undefined;
   const localEnd = zone ? localTimeOf(appointment.end, zone) : undefined;
@@ -32,7 +42,7 @@ export function appointmentCalendar(appointment: schedulingV1.Appointment, names
     'VERSION:2.0',
     'PRODID:-//Clinical reference and student finance//Appointments//EN',
     'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
+    `METHOD:${itip?.method ?? 'PUBLISH'}`,
     ...(local ? vtimezone(zone, appointment.start, appointment.end) : []),
     'BEGIN:VEVENT',
     `UID:${appointment.id}@${UID_DOMAIN}`,
@@ -46,7 +56,21 @@ export function appointmentCalendar(appointment: schedulingV1.Appointment, names
     `LOCATION:${escapeText(names.location)}`,
     `STATUS:${CALENDAR_STATUS[appointment.status as appointmentsApi.AppointmentStatus] ?? 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
+    ...(itip ? itipLines(itip) : []),
     'END:VEVENT',
     'END:VCALENDAR',
   ]);
 }
+
+/** The organizer and the attendee of an iTIP message, as `mailto:` addresses (RFC 5546 §3.2.2, §3.2.5). */
+function itipLines(itip: ItipEnvelope): string[] {
+  const organizerName = itip.organizer.name ? `;CN=${quotedParameter(itip.organizer.name)}` : '';
+  return [
+    `ORGANIZER${organizerName}:mailto:${itip.organizer.email}`,
+    `ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:${itip.attendee.email}`,
+  ];
+}
+
+/** A parameter value in double quotes (RFC 5545 §3.2): it may hold no quote and no control character. */
+// eslint-disable-next-line no-control-regex
+const quotedParameter = (value: string) => `"${value.replace(/["\u0000-\u001f\u007f]/g, '')}"`;

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'calendar', preset: '../../jest.preset.cjs' };
