@@ -24,6 +24,9 @@ const commaList = (description: string) =>
 const detail = (description: string) => queryBoolean(false).meta({ description });
 const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
 const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
+const searchStopped = problem(
+  'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
+);
 const byId = (what: string) => z.object({ id: z.string().meta({ description: `${what} id (a decimal string).` }) });
 
 export const searchDiseases = operation({
@@ -54,9 +57,7 @@ export const searchDiseases = operation({
       searchOf('ValueSet'),
       'No disease matches.',
     ),
-    '429': problem(
-      'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
-    ),
+    '429': searchStopped,
   },
 });
 
@@ -129,12 +130,22 @@ export const listDrugs = operation({
   method: 'get',
   path: '/api/v1/drugs',
   operationId: 'listDrugs',
-  summary: `Every drug, ${drugPage} a page`,
-  description: 'The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
+  summary: `Every drug by name, or a drug search; ${drugPage} a page`,
+  description:
+    'Without `n`, every drug in name order. With `n`, a typo-tolerant search by brand name, generic name or active ingredient (salt forms included: `metformin` finds `metformin hydrochloride`), ignoring case and accents, best match first. The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
   tag,
   access,
-  request: { query: z.object({ cursor, _format: format }) },
-  responses: referenceResponses(`A page of ${drugPage} drugs.`, page('drugs', schemas.drug, drugPage), searchOf('MedicationKnowledge')),
+  request: {
+    query: z.object({
+      n: queryText(termMaxLength).optional().meta({ description: 'Brand name, generic name or active ingredient to search for.' }),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: {
+    ...referenceResponses(`A page of ${drugPage} drugs.`, page('drugs', schemas.drug, drugPage), searchOf('MedicationKnowledge')),
+    '429': searchStopped,
+  },
 });
 
 export const getDrug = operation({

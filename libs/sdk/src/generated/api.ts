@@ -316,8 +316,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every drug, 50 a page
-         * @description The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.
+         * Every drug by name, or a drug search; 50 a page
+         * @description Without `n`, every drug in name order. With `n`, a typo-tolerant search by brand name, generic name or active ingredient (salt forms included: `metformin` finds `metformin hydrochloride`), ignoring case and accents, best match first. The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.
          *
          *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
          */
@@ -5517,6 +5517,8 @@ export interface operations {
     listDrugs: {
         parameters: {
             query?: {
+                /** @description Brand name, generic name or active ingredient to search for. */
+                n?: string;
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */

@@ -110,6 +110,11 @@ export interface DrugSummary {
 
 export interface ListDrugsRequest {
   cursor: string;
+  /**
+   * Empty: every drug by name. Otherwise a typo-tolerant search by brand name, generic name or active
+   * ingredient, best match first; the cursor is bound to it.
+   */
+  name: string;
 }
 
 export interface ListDrugsResponse {
@@ -1656,13 +1661,16 @@ export const DrugSummary: MessageFns<DrugSummary> = {
 };
 
 function createBaseListDrugsRequest(): ListDrugsRequest {
-  return { cursor: "" };
+  return { cursor: "", name: "" };
 }
 
 export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
   encode(message: ListDrugsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.cursor !== "") {
       writer.uint32(10).string(message.cursor);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
     }
     return writer;
   },
@@ -1688,6 +1696,14 @@ export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
             message.cursor = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1701,13 +1717,19 @@ export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
   },
 
   fromJSON(object: any): ListDrugsRequest {
-    return { cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "" };
+    return {
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
   },
 
   toJSON(message: ListDrugsRequest): unknown {
     const obj: any = {};
     if (message.cursor !== "") {
       obj.cursor = message.cursor;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
     }
     return obj;
   },
@@ -1718,6 +1740,7 @@ export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
   fromPartial(object: DeepPartial<ListDrugsRequest>): ListDrugsRequest {
     const message = createBaseListDrugsRequest();
     message.cursor = object.cursor ?? "";
+    message.name = object.name ?? "";
     return message;
   },
 };
