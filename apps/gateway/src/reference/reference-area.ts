@@ -3,6 +3,7 @@ import { declaredIn } from '../platform/routing/area';
 import type { OperationSpec } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { categoryRoutes } from './category-routes';
+import { codeRoutes } from './code-routes';
 import { conditionRoutes } from './condition-routes';
 import { diseaseRoutes } from './disease-routes';
 import { dosageRoutes } from './dosage-routes';
@@ -23,5 +24,5 @@ interface ReferenceDependencies {
 /** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md). */
 export const referenceArea = declaredIn(op, ({ upstreams, releases, operations }: ReferenceDependencies) => [
   ...metadataRoutes(operations, newestRelease(releases)),
-  ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes].flatMap((routes) => routes(upstreams)),
+  ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes, codeRoutes].flatMap((routes) => routes(upstreams)),
 ]);

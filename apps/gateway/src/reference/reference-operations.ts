@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { REFERENCE_LIMITS } from '@libs/contracts';
+import { CODE_SYSTEMS, REFERENCE_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { cursor, listPattern, NON_BLANK_PATTERN, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
-import { format, referenceResponses } from './reference-response';
+import { format, referenceJsonResponses, referenceResponses } from './reference-response';
 import * as schemas from './schemas';
 
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
@@ -247,6 +247,25 @@ export const searchPremises = operation({
     page('premises', schemas.premise, premisePage),
     searchOf('Location'),
   ),
+});
+
+export const lookupCode = operation({
+  method: 'get',
+  path: '/api/v1/codes',
+  operationId: 'lookupCode',
+  summary: 'The concepts a source code names: a disease by MeSH or OMIM id, a drug by DrugBank id or FDA number, …',
+  description:
+    'Resolves a code of one of the sources\' systems to the catalogue\'s concepts: `mesh` and `omim` (diseases, by id or alternative id), `doid` (conditions, and diseases that carry the DOID), `drugbank`, `fda-application` and `fda-product` (`<ApplNo>-<ProductNo>`) for drugs, `atc` (categories), `loinc` (lab tests). The code may carry its prefix (`MESH:D003920`) or not (`D003920`).',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      system: queryChoice(CODE_SYSTEMS).meta({ description: 'The code system.' }),
+      // A blank code names nothing (404), as a code of the wrong form does.
+      code: queryText(termMaxLength, 'is required: the code to look up').meta({ description: 'The code.', pattern: NON_BLANK_PATTERN }),
+    }),
+  },
+  responses: referenceJsonResponses('The code as the catalogue writes it, and its concepts.', schemas.codeLookup, 'The code names nothing.'),
 });
 
 export const fhirMetadata = operation({

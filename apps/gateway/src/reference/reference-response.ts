@@ -14,10 +14,35 @@ const CACHE_CONTROL = 'private, max-age=300';
  * 304. Only successes are marked cacheable.
  */
 export function sendReference(res: Response, representation: Representation, views: { json: () => unknown; fhir: () => unknown }): void {
+  markCacheable(res);
+  sendRepresentation(res, representation, views);
+}
+
+/** Sends a reference answer that has no FHIR form (a code lookup: FHIR clients have CodeSystem/$lookup), as cacheable. */
+export function sendReferenceJson(res: Response, body: unknown): void {
+  markCacheable(res);
+  res.json(body);
+}
+
+function markCacheable(res: Response): void {
   res.setHeader('Cache-Control', CACHE_CONTROL);
   res.vary('Accept');
   res.vary('Authorization');
-  sendRepresentation(res, representation, views);
+}
+
+/** The headers of a cacheable reference answer, as documented. */
+const cacheHeaders = {
+  ETag: { description: 'A digest of the body; send it as `If-None-Match` to revalidate.', schema: z.string() },
+  'Cache-Control': { schema: z.string().meta({ examples: [CACHE_CONTROL] }) },
+};
+
+/** The answers of a cacheable reference read in JSON alone. */
+export function referenceJsonResponses(description: string, schema: z.ZodType, notFound: string): Record<string, ResponseDoc> {
+  return {
+    '200': { description, headers: cacheHeaders, content: { 'application/json': schema } },
+    '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },
+    '404': problem(notFound),
+  };
 }
 
 /**
@@ -30,10 +55,7 @@ export function referenceResponses(description: string, schema: z.ZodType, fhir:
     '200': {
       description,
       fhir,
-      headers: {
-        ETag: { description: 'A digest of the body; send it as `If-None-Match` to revalidate.', schema: z.string() },
-        'Cache-Control': { schema: z.string().meta({ examples: [CACHE_CONTROL] }) },
-      },
+      headers: cacheHeaders,
       content: { 'application/json': schema, 'application/fhir+json': fhirSchema(fhir) },
     },
     '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },

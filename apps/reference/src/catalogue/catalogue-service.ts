@@ -3,6 +3,7 @@ import { catalogueV1 } from '@libs/contracts';
 import { grpcService, type HandlerOptions, type ServiceRegistration } from '@libs/grpc';
 import type { SearchDb } from '@libs/reference-db';
 import { categoryHandlers } from './categories';
+import { codeLookupHandlers } from './code-lookup';
 import { conditionHandlers } from './conditions';
 import { dosageHandlers } from './dosages';
 import { drugHandlers } from './drugs';
@@ -19,5 +20,6 @@ export function catalogueService(search: SearchDb, cursors: CursorCodec, handlin
     ...categoryHandlers(sequelize, cursors),
     ...conditionHandlers(sequelize, cursors),
     ...premiseHandlers(sequelize, cursors),
+    ...codeLookupHandlers(sequelize),
   });
 }

@@ -42,6 +42,8 @@ export const REFERENCE_LIMITS = {
   categoryPage: 25,
   conditionPage: 10,
   premisePage: 25,
+  /** Concepts one code lookup answers at most (an FDA application names a few drugs, an id a few diseases). */
+  codeMatches: 50,
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const FINANCE_LIMITS = {

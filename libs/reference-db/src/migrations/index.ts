@@ -5,6 +5,7 @@ import { m0003DiseaseSearch } from './0003-disease-search';
 import { m0004TrigramPendingLists } from './0004-trigram-pending-lists';
 import { m0005TermStatistics } from './0005-term-statistics';
 import { m0006DrugSearch } from './0006-drug-search';
+import { m0007CodeLookup } from './0007-code-lookup';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   m0004TrigramPendingLists,
   m0005TermStatistics,
   m0006DrugSearch,
+  m0007CodeLookup,
 ];

@@ -252,6 +252,31 @@ export interface GetPremiseResponse {
   premise?: Premise | undefined;
 }
 
+/**
+ * A code of one of the sources' systems: "mesh" and "omim" (diseases, by id or alternative id), "doid"
+ * (conditions, and diseases whose alternative ids hold it), "drugbank", "fda-application" and "fda-product"
+ * (drugs), "atc" (categories), "loinc" (lab tests). The code with or without its prefix ("MESH:D003920",
+ * "D003920"); an FDA product as "<ApplNo>-<ProductNo>".
+ */
+export interface LookupCodeRequest {
+  system: string;
+  code: string;
+}
+
+export interface CodeConcept {
+  /** disease, condition, drug, category or lab. */
+  type: string;
+  /** The concept's id in its list (a category's is its ATC code). */
+  id: string;
+  name: string;
+}
+
+/** The code as the catalogue writes it, and the concepts it names; none when it names nothing. */
+export interface LookupCodeResponse {
+  code: string;
+  concepts: CodeConcept[];
+}
+
 function createBaseLabTestResult(): LabTestResult {
   return { name: "", normalRange: "", units: "" };
 }
@@ -3824,6 +3849,279 @@ export const GetPremiseResponse: MessageFns<GetPremiseResponse> = {
   },
 };
 
+function createBaseLookupCodeRequest(): LookupCodeRequest {
+  return { system: "", code: "" };
+}
+
+export const LookupCodeRequest: MessageFns<LookupCodeRequest> = {
+  encode(message: LookupCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.system !== "") {
+      writer.uint32(10).string(message.system);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupCodeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupCodeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.system = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupCodeRequest {
+    return {
+      system: isSet(object.system) ? globalThis.String(object.system) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: LookupCodeRequest): unknown {
+    const obj: any = {};
+    if (message.system !== "") {
+      obj.system = message.system;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<LookupCodeRequest>): LookupCodeRequest {
+    return LookupCodeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LookupCodeRequest>): LookupCodeRequest {
+    const message = createBaseLookupCodeRequest();
+    message.system = object.system ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseCodeConcept(): CodeConcept {
+  return { type: "", id: "", name: "" };
+}
+
+export const CodeConcept: MessageFns<CodeConcept> = {
+  encode(message: CodeConcept, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CodeConcept {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCodeConcept();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CodeConcept {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: CodeConcept): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CodeConcept>): CodeConcept {
+    return CodeConcept.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CodeConcept>): CodeConcept {
+    const message = createBaseCodeConcept();
+    message.type = object.type ?? "";
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseLookupCodeResponse(): LookupCodeResponse {
+  return { code: "", concepts: [] };
+}
+
+export const LookupCodeResponse: MessageFns<LookupCodeResponse> = {
+  encode(message: LookupCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    for (const v of message.concepts) {
+      CodeConcept.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupCodeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupCodeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.concepts.push(CodeConcept.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupCodeResponse {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      concepts: globalThis.Array.isArray(object?.concepts)
+        ? object.concepts.map((e: any) => CodeConcept.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LookupCodeResponse): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.concepts?.length) {
+      obj.concepts = message.concepts.map((e) => CodeConcept.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<LookupCodeResponse>): LookupCodeResponse {
+    return LookupCodeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LookupCodeResponse>): LookupCodeResponse {
+    const message = createBaseLookupCodeResponse();
+    message.code = object.code ?? "";
+    message.concepts = object.concepts?.map((e) => CodeConcept.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * The reference catalogue besides diseases: laboratory tests, drugs and their
  * dosages, ATC drug categories, conditions with their indications, premises and
@@ -3933,6 +4231,15 @@ export const CatalogueServiceService = {
     responseSerialize: (value: GetPremiseResponse): Buffer => Buffer.from(GetPremiseResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPremiseResponse => GetPremiseResponse.decode(value),
   },
+  lookupCode: {
+    path: "/reference.v1.CatalogueService/LookupCode" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupCodeRequest): Buffer => Buffer.from(LookupCodeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupCodeRequest => LookupCodeRequest.decode(value),
+    responseSerialize: (value: LookupCodeResponse): Buffer => Buffer.from(LookupCodeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupCodeResponse => LookupCodeResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogueServiceServer extends UntypedServiceImplementation {
@@ -3946,6 +4253,7 @@ export interface CatalogueServiceServer extends UntypedServiceImplementation {
   listConditions: handleUnaryCall<ListConditionsRequest, ListConditionsResponse>;
   listPremises: handleUnaryCall<ListPremisesRequest, ListPremisesResponse>;
   getPremise: handleUnaryCall<GetPremiseRequest, GetPremiseResponse>;
+  lookupCode: handleUnaryCall<LookupCodeRequest, LookupCodeResponse>;
 }
 
 export interface CatalogueServiceClient extends Client {
@@ -4098,6 +4406,21 @@ export interface CatalogueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPremiseResponse) => void,
+  ): ClientUnaryCall;
+  lookupCode(
+    request: LookupCodeRequest,
+    callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
+  ): ClientUnaryCall;
+  lookupCode(
+    request: LookupCodeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
+  ): ClientUnaryCall;
+  lookupCode(
+    request: LookupCodeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
   ): ClientUnaryCall;
 }
 

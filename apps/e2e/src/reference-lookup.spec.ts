@@ -11,11 +11,12 @@ interface Drug {
 }
 
 /**
- * Drug search (`GET /api/v1/drugs?n=`, docs/SEARCH.md "Drug search") through the gateway, gRPC and the
- * reference database: the default data, and products written as the Drugs@FDA import writes them (active
- * ingredient as the drug, the brand on each product).
+ * Finding a concept through the gateway, gRPC and the reference database: drug search
+ * (`GET /api/v1/drugs?n=`, docs/SEARCH.md "Drug search") and code lookup (`GET /api/v1/codes`,
+ * docs/REFERENCE.md "Code lookup"), on the default data and on products written as the Drugs@FDA import
+ * writes them (active ingredient as the drug, the brand on each product).
  */
-describe('drug search', () => {
+describe('reference lookup', () => {
   let system: RunningSystem;
   const products = [
     ['METFORMIN HYDROCHLORIDE', 'GLUCOPHAGE'],
@@ -126,5 +127,76 @@ describe('drug search', () => {
     expect(response.body.drugs).toHaveLength(50);
     const initials = response.body.drugs.map((drug: Drug) => drug.name[0].toLowerCase());
     expect(initials).toEqual([...initials].sort());
+  });
+
+  describe('code lookup', () => {
+    const lookup = (system: string, code: string) => get(`/api/v1/codes?system=${system}&code=${encodeURIComponent(code)}`);
+
+    it.each([
+      ['mesh', 'MESH:D003920', 'MESH:D003920', 'disease', 'Diabetes Mellitus'],
+      ['mesh', 'd003920', 'MESH:D003920', 'disease', 'Diabetes Mellitus'],
+      ['omim', 'OMIM:222100', 'OMIM:222100', 'disease', 'Diabetes Mellitus, Type 1'], // an alternative id
+      ['omim', '125853', 'OMIM:125853', 'disease', 'Diabetes Mellitus, Type 2'],
+      ['drugbank', 'db00331', 'DB00331', 'drug', 'Metformin'],
+      ['atc', 'a10ba02', 'A10BA02', 'category', expect.stringMatching(/metformin/i)],
+      ['loinc', '62292-8', '62292-8', 'lab', '25-hydroxyvitamin D'],
+      ['fda-application', '900000', '900000', 'drug', 'METFORMIN HYDROCHLORIDE'],
+      ['fda-product', '900000-3', '900000-003', 'drug', 'IBUPROFEN'],
+    ])('%s %s → %s, a %s', async (system, code, written, type, name) => {
+      const response = await lookup(system, code);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('private, max-age=300');
+      expect(response.body.code).toBe(written);
+      expect(response.body.concepts[0]).toEqual({ type, id: expect.any(String), name });
+    });
+
+    it('resolves a DOID to its condition and to the diseases that carry it', async () => {
+      const { body } = await lookup('doid', 'DOID:9352');
+      expect(body.concepts).toEqual(
+        expect.arrayContaining([
+          { type: 'condition', id: expect.any(String), name: 'Type 2 diabetes mellitus' },
+          { type: 'disease', id: expect.any(String), name: 'Diabetes Mellitus, Type 2' },
+        ]),
+      );
+    });
+
+    it('gives ids that open the concept', async () => {
+      const { body } = await lookup('drugbank', 'DB00331');
+      const drug = await get(`/api/v1/drugs/${body.concepts[0].id}`);
+      expect(drug.body.drugbankId).toBe('DB00331');
+    });
+
+    it('lists every drug of an FDA application', async () => {
+      const { body } = await lookup('fda-application', '900000');
+      expect(body.concepts.map((c: { name: string }) => c.name).sort()).toEqual([
+        'GLIPIZIDE; METFORMIN HYDROCHLORIDE',
+        'IBUPROFEN',
+        'METFORMIN HYDROCHLORIDE',
+        'Pyriméthamine',
+      ]);
+    });
+
+    it.each([
+      ['mesh', 'D999999999'],
+      ['mesh', 'not a code'],
+      ['drugbank', 'DB0033'],
+      ['loinc', ' '],
+    ])('%s %s → 404 problem', async (system, code) => {
+      const response = await lookup(system, code);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    });
+
+    it.each([
+      ['/api/v1/codes?code=D003920', 'system'],
+      ['/api/v1/codes?system=icd10&code=E11', 'system'],
+      ['/api/v1/codes?system=mesh', 'code'],
+      [`/api/v1/codes?system=mesh&code=${'D'.repeat(201)}`, 'code'],
+      ['/api/v1/codes?system=mesh&code=D00%0039', 'code'],
+    ])('%s → 400 problem naming %s', async (path, field) => {
+      const response = await get(path);
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([{ field, message: expect.any(String) }]);
+    });
   });
 });
