@@ -199,4 +199,60 @@ describe('reference lookup', () => {
       expect(response.body.errors).toEqual([{ field, message: expect.any(String) }]);
     });
   });
+
+  describe('type-ahead', () => {
+    interface Suggestion {
+      type: string;
+      id: string;
+      display: string;
+      matched: string | null;
+    }
+    const suggest = async (query: string): Promise<Suggestion[]> => {
+      const response = await get(`/api/v1/suggest?${query}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('private, max-age=3600');
+      return response.body.suggestions;
+    };
+
+    it('ranks metformin first for "metfromin"', async () => {
+      const [first] = await suggest('q=metfromin');
+      expect(first).toMatchObject({ type: 'drug', display: expect.stringMatching(/^metformin/i) });
+    });
+
+    it('completes a partial word from names and synonyms, diseases and drugs alike', async () => {
+      const diseases = await suggest('q=diab');
+      expect(diseases[0]).toMatchObject({ type: 'disease', display: expect.stringMatching(/^diabet/i) });
+      // A brand: the drug is shown with the brand it matched.
+      expect((await suggest('q=glucoph'))[0]).toEqual({ type: 'drug', id: expect.any(String), display: 'METFORMIN HYDROCHLORIDE', matched: 'glucophage' });
+      // A typo in a prefix.
+      expect((await suggest('q=daibetes'))[0]).toMatchObject({ type: 'disease', display: expect.stringMatching(/^diabetes/i) });
+    });
+
+    it('keeps to the types asked for and to the limit', async () => {
+      const drugs = await suggest('q=me&types=drugs&limit=3');
+      expect(drugs.length).toBeGreaterThan(0);
+      expect(drugs.length).toBeLessThanOrEqual(3);
+      expect(new Set(drugs.map((item) => item.type))).toEqual(new Set(['drug']));
+      expect(await suggest('q=qqxxzzqq')).toEqual([]);
+    });
+
+    it('gives ids that open the concept', async () => {
+      const [drug] = await suggest('q=ibuprofen&types=drugs');
+      expect((await get(`/api/v1/drugs/${drug.id}`)).body.name.toLowerCase()).toBe('ibuprofen');
+    });
+
+    it.each([
+      ['q=a', 'q'],
+      ['types=drugs', 'q'],
+      ['q=%00a', 'q'],
+      [`q=${'x'.repeat(201)}`, 'q'],
+      ['q=ab&types=labs,drugs', 'types'],
+      ['q=ab&limit=21', 'limit'],
+      ['q=ab&limit=0', 'limit'],
+    ])('%s → 400 problem naming %s', async (query, field) => {
+      const response = await get(`/api/v1/suggest?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([{ field, message: expect.any(String) }]);
+    });
+  });
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CODE_SYSTEMS, REFERENCE_LIMITS } from '@libs/contracts';
+import { CODE_SYSTEMS, REFERENCE_LIMITS, SUGGEST_TYPES } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { cursor, listPattern, NON_BLANK_PATTERN, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
-import { format, referenceJsonResponses, referenceResponses } from './reference-response';
+import { format, referenceJsonResponses, referenceResponses, TYPE_AHEAD_CACHE_CONTROL } from './reference-response';
 import * as schemas from './schemas';
 
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
@@ -266,6 +266,32 @@ export const lookupCode = operation({
     }),
   },
   responses: referenceJsonResponses('The code as the catalogue writes it, and its concepts.', schemas.codeLookup, 'The code names nothing.'),
+});
+
+export const suggest = operation({
+  method: 'get',
+  path: '/api/v1/suggest',
+  operationId: 'suggest',
+  summary: 'Type-ahead across diseases and drugs: a short ranked list for a partial word',
+  description: `Completes a partial word of ${REFERENCE_LIMITS.suggestMinLength} characters or more from names and synonyms (brands and ingredients for drugs), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").`,
+  tag,
+  access,
+  request: {
+    query: z.object({
+      q: queryText(termMaxLength, 'is required: the text typed so far').meta({
+        description: `What the user typed so far, at least ${REFERENCE_LIMITS.suggestMinLength} characters.`,
+        pattern: NON_BLANK_PATTERN,
+      }),
+      types: queryText(REFERENCE_LIMITS.termListMaxLength)
+        .optional()
+        .meta({ description: `Comma list of the vocabularies: ${Object.keys(SUGGEST_TYPES).join(', ')}. Default: all of them.` }),
+      limit: queryInteger(REFERENCE_LIMITS.suggestLimit).meta({ description: 'Suggestions at most.' }),
+    }),
+  },
+  responses: {
+    ...referenceJsonResponses('The suggestions, best first (empty when nothing is near).', schemas.suggestions, undefined, TYPE_AHEAD_CACHE_CONTROL),
+    '429': searchStopped,
+  },
 });
 
 export const fhirMetadata = operation({

@@ -142,3 +142,19 @@ export const codeLookup = z
     ),
   })
   .meta({ id: 'CodeLookup' });
+
+export const suggestions = z
+  .object({
+    suggestions: z.array(
+      z.object({
+        type: z.enum(['disease', 'drug']),
+        id: z.string().meta({ description: 'Its id in its list: `/api/v1/drugs/{id}`, or the disease\'s.' }),
+        display: z.string().meta({ description: 'The concept\'s name.' }),
+        matched: z
+          .string()
+          .nullable()
+          .meta({ description: 'The synonym, brand or ingredient that matched, lower-cased as indexed; null when the name did.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'Suggestions' });

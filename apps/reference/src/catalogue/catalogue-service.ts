@@ -9,6 +9,7 @@ import { dosageHandlers } from './dosages';
 import { drugHandlers } from './drugs';
 import { labTestHandlers } from './lab-tests';
 import { premiseHandlers } from './premises';
+import { suggestHandlers } from './suggest';
 
 /** reference.v1.CatalogueService: every reference resource besides diseases. Drug search runs as disease search does (`search`). */
 export function catalogueService(search: SearchDb, cursors: CursorCodec, handling: HandlerOptions): ServiceRegistration {
@@ -21,5 +22,6 @@ export function catalogueService(search: SearchDb, cursors: CursorCodec, handlin
     ...conditionHandlers(sequelize, cursors),
     ...premiseHandlers(sequelize, cursors),
     ...codeLookupHandlers(sequelize),
+    ...suggestHandlers(search),
   });
 }

@@ -7,3 +7,10 @@ export const CODE_SYSTEMS = ['mesh', 'omim', 'doid', 'drugbank', 'fda-applicatio
 export type CodeSystem = (typeof CODE_SYSTEMS)[number];
 
 export const isCodeSystem = (name: string): name is CodeSystem => (CODE_SYSTEMS as readonly string[]).includes(name);
+
+/** The vocabularies type-ahead (`GET /api/v1/suggest`, docs/SEARCH.md "Type-ahead") completes from, and the type of their items. */
+export const SUGGEST_TYPES = { diseases: 'disease', drugs: 'drug' } as const;
+
+export type SuggestType = keyof typeof SUGGEST_TYPES;
+
+export const isSuggestType = (name: string): name is SuggestType => Object.hasOwn(SUGGEST_TYPES, name);

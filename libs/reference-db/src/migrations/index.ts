@@ -6,6 +6,7 @@ import { m0004TrigramPendingLists } from './0004-trigram-pending-lists';
 import { m0005TermStatistics } from './0005-term-statistics';
 import { m0006DrugSearch } from './0006-drug-search';
 import { m0007CodeLookup } from './0007-code-lookup';
+import { m0008TypeAhead } from './0008-type-ahead';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   m0005TermStatistics,
   m0006DrugSearch,
   m0007CodeLookup,
+  m0008TypeAhead,
 ];

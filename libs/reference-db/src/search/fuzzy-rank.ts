@@ -53,6 +53,9 @@ export function compareKeys(a: readonly number[], b: readonly number[]): number 
 export interface RankedMatch {
   pk: string;
   nameKey?: string;
+  /** The best-matching term, and whether it is the concept's own name (type-ahead shows the synonym it matched). */
+  term: string;
+  isName: boolean;
   key: RankKey;
   /** How many of its terms are within the allowed typos of the whole query: none means only part matches. */
   closeTerms: number;
@@ -61,22 +64,25 @@ export interface RankedMatch {
 /** Each concept once, scored by its best-matching name or synonym. */
 export function rankMatches(query: string, candidates: FuzzyCandidate[]): RankedMatch[] {
   const typos = allowedTypos(query);
-  const concepts = new Map<string, { nameKey?: string; best: TermKey; close: Set<string> }>();
+  const concepts = new Map<string, { nameKey?: string; best: TermKey; bestTerm: FuzzyCandidate; close: Set<string> }>();
   for (const candidate of candidates) {
     const key = termKey(query, candidate);
     let concept = concepts.get(candidate.pk);
     if (!concept) {
-      concept = { nameKey: candidate.nameKey, best: key, close: new Set() };
+      concept = { nameKey: candidate.nameKey, best: key, bestTerm: candidate, close: new Set() };
       concepts.set(candidate.pk, concept);
     } else if (compareKeys(key, concept.best) < 0) {
       concept.best = key;
+      concept.bestTerm = candidate;
     }
     // A term can come from both candidate passes: count it once.
     if (key[1] <= typos) concept.close.add(candidate.term);
   }
-  return [...concepts].map(([pk, { nameKey, best, close }]) => ({
+  return [...concepts].map(([pk, { nameKey, best, bestTerm, close }]) => ({
     pk,
     nameKey,
+    term: bestTerm.term,
+    isName: bestTerm.isName,
     key: [best[0], best[1], best[2], -close.size, best[3], best[4]],
     closeTerms: close.size,
   }));

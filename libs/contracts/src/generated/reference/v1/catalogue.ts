@@ -277,6 +277,31 @@ export interface LookupCodeResponse {
   concepts: CodeConcept[];
 }
 
+/**
+ * Type-ahead over the vocabularies named in types ("diseases", "drugs"; none: all of them), for a partial
+ * word of 2 characters or more; limit 0 means the default (10), at most 20.
+ */
+export interface SuggestRequest {
+  text: string;
+  types: string[];
+  limit: number;
+}
+
+export interface Suggestion {
+  /** disease or drug. */
+  type: string;
+  id: string;
+  /** The concept's name. */
+  display: string;
+  /** The synonym, brand or ingredient that matched, as indexed (lower-case); empty when the name did. */
+  matched: string;
+}
+
+/** Best first. */
+export interface SuggestResponse {
+  suggestions: Suggestion[];
+}
+
 function createBaseLabTestResult(): LabTestResult {
   return { name: "", normalRange: "", units: "" };
 }
@@ -4122,6 +4147,295 @@ export const LookupCodeResponse: MessageFns<LookupCodeResponse> = {
   },
 };
 
+function createBaseSuggestRequest(): SuggestRequest {
+  return { text: "", types: [], limit: 0 };
+}
+
+export const SuggestRequest: MessageFns<SuggestRequest> = {
+  encode(message: SuggestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    for (const v of message.types) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SuggestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.types.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SuggestRequest {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => globalThis.String(e)) : [],
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: SuggestRequest): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.types?.length) {
+      obj.types = message.types;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SuggestRequest>): SuggestRequest {
+    return SuggestRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SuggestRequest>): SuggestRequest {
+    const message = createBaseSuggestRequest();
+    message.text = object.text ?? "";
+    message.types = object.types?.map((e) => e) || [];
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseSuggestion(): Suggestion {
+  return { type: "", id: "", display: "", matched: "" };
+}
+
+export const Suggestion: MessageFns<Suggestion> = {
+  encode(message: Suggestion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.display !== "") {
+      writer.uint32(26).string(message.display);
+    }
+    if (message.matched !== "") {
+      writer.uint32(34).string(message.matched);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Suggestion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.display = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.matched = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Suggestion {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      display: isSet(object.display) ? globalThis.String(object.display) : "",
+      matched: isSet(object.matched) ? globalThis.String(object.matched) : "",
+    };
+  },
+
+  toJSON(message: Suggestion): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.display !== "") {
+      obj.display = message.display;
+    }
+    if (message.matched !== "") {
+      obj.matched = message.matched;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Suggestion>): Suggestion {
+    return Suggestion.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Suggestion>): Suggestion {
+    const message = createBaseSuggestion();
+    message.type = object.type ?? "";
+    message.id = object.id ?? "";
+    message.display = object.display ?? "";
+    message.matched = object.matched ?? "";
+    return message;
+  },
+};
+
+function createBaseSuggestResponse(): SuggestResponse {
+  return { suggestions: [] };
+}
+
+export const SuggestResponse: MessageFns<SuggestResponse> = {
+  encode(message: SuggestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.suggestions) {
+      Suggestion.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SuggestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.suggestions.push(Suggestion.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SuggestResponse {
+    return {
+      suggestions: globalThis.Array.isArray(object?.suggestions)
+        ? object.suggestions.map((e: any) => Suggestion.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SuggestResponse): unknown {
+    const obj: any = {};
+    if (message.suggestions?.length) {
+      obj.suggestions = message.suggestions.map((e) => Suggestion.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SuggestResponse>): SuggestResponse {
+    return SuggestResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SuggestResponse>): SuggestResponse {
+    const message = createBaseSuggestResponse();
+    message.suggestions = object.suggestions?.map((e) => Suggestion.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * The reference catalogue besides diseases: laboratory tests, drugs and their
  * dosages, ATC drug categories, conditions with their indications, premises and
@@ -4240,6 +4554,15 @@ export const CatalogueServiceService = {
     responseSerialize: (value: LookupCodeResponse): Buffer => Buffer.from(LookupCodeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): LookupCodeResponse => LookupCodeResponse.decode(value),
   },
+  suggest: {
+    path: "/reference.v1.CatalogueService/Suggest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SuggestRequest): Buffer => Buffer.from(SuggestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SuggestRequest => SuggestRequest.decode(value),
+    responseSerialize: (value: SuggestResponse): Buffer => Buffer.from(SuggestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SuggestResponse => SuggestResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogueServiceServer extends UntypedServiceImplementation {
@@ -4254,6 +4577,7 @@ export interface CatalogueServiceServer extends UntypedServiceImplementation {
   listPremises: handleUnaryCall<ListPremisesRequest, ListPremisesResponse>;
   getPremise: handleUnaryCall<GetPremiseRequest, GetPremiseResponse>;
   lookupCode: handleUnaryCall<LookupCodeRequest, LookupCodeResponse>;
+  suggest: handleUnaryCall<SuggestRequest, SuggestResponse>;
 }
 
 export interface CatalogueServiceClient extends Client {
@@ -4421,6 +4745,21 @@ export interface CatalogueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
+  ): ClientUnaryCall;
+  suggest(
+    request: SuggestRequest,
+    callback: (error: ServiceError | null, response: SuggestResponse) => void,
+  ): ClientUnaryCall;
+  suggest(
+    request: SuggestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SuggestResponse) => void,
+  ): ClientUnaryCall;
+  suggest(
+    request: SuggestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SuggestResponse) => void,
   ): ClientUnaryCall;
 }
 
