@@ -7,7 +7,7 @@ import { rebuildDrugTerms } from '../writers/drug-terms-writer';
  * in a table of the same shape and with the same indexes as disease_terms
  * (the search's TermIndex), so that drugs are searched by the same candidate
  * statements, plans and bounds: the trigram GIN index with the smallest
- * pending list (0004), the B-tree on the term, the one on its length (0003),
+ * pending list (0004), the B-tree on the term in pattern order (0008), the one on its length (0003),
  * and statistics short enough for pg_trgm's fixed estimate (0005). Dosages
  * gain the brand name their product is sold under. The drugs already stored
  * get their terms here; the writers keep them up to date.
@@ -25,7 +25,7 @@ export const m0006DrugSearch: Migration = {
         is_name boolean NOT NULL,
         PRIMARY KEY (drug_pk, term)
       );
-      CREATE INDEX drug_terms_exact ON drug_terms (term);
+      CREATE INDEX drug_terms_prefix ON drug_terms (term text_pattern_ops);
       CREATE INDEX drug_terms_trgm ON drug_terms USING gin (term gin_trgm_ops) WITH (gin_pending_list_limit = 64);
       CREATE INDEX drug_terms_length ON drug_terms (length(term));
       ALTER TABLE drug_terms ALTER COLUMN term SET STATISTICS 5;

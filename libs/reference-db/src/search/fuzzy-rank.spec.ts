@@ -64,7 +64,10 @@ describe('rankMatches', () => {
       candidate('7', 'mellitus', false), // offered by both candidate passes
       candidate('7', 'melitus', false),
     ]);
-    expect(ranked).toEqual([{ pk: '7', nameKey: 'diabetes mellitus', key: [0, 0, 0, -2, 500, 1], closeTerms: 2 }]);
+    // The best term is the one type-ahead shows as matched.
+    expect(ranked).toEqual([
+      { pk: '7', nameKey: 'diabetes mellitus', term: 'mellitus', isName: false, key: [0, 0, 0, -2, 500, 1], closeTerms: 2 },
+    ]);
   });
 
   it('prefers common slips to uncommon ones, then the disease more of whose terms are near', () => {

@@ -3,9 +3,9 @@
  * and synonyms, or a drug's names, salt-free forms, ingredients and brands),
  * each row naming its concept by primary key and saying whether it is the
  * concept's own name. Each terms table carries the same indexes: a pg_trgm
- * GIN index (`<terms>_trgm`), a B-tree on the term (`<terms>_exact`) and one
- * on its length (`<terms>_length`), and one in pattern order for prefixes
- * (`<terms>_prefix`), so every vocabulary is searched with the
+ * GIN index (`<terms>_trgm`), a B-tree on the term in pattern order for exact
+ * terms and prefixes (`<terms>_prefix`) and one on its length
+ * (`<terms>_length`), so every vocabulary is searched with the
  * same plans and bounds (docs/SEARCH.md).
  */
 export interface TermIndex {
