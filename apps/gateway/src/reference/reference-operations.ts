@@ -24,6 +24,9 @@ const commaList = (description: string) =>
 const detail = (description: string) => queryBoolean(false).meta({ description });
 const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
 const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
+/** The types list as the service reads it: known names, spaces around them and blank terms allowed. */
+const suggestType = `\\s*(?:${Object.keys(SUGGEST_TYPES).join('|')})?\\s*`;
+const SUGGEST_TYPES_PATTERN = `^${suggestType}(?:,${suggestType})*$`;
 const searchStopped = problem(
   'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
 );
@@ -278,13 +281,18 @@ export const suggest = operation({
   access,
   request: {
     query: z.object({
-      q: queryText(termMaxLength, 'is required: the text typed so far').meta({
+      q: queryText(termMaxLength, 'is required: the text typed so far')
+        .min(REFERENCE_LIMITS.suggestMinLength, { message: `must be at least ${REFERENCE_LIMITS.suggestMinLength} characters`, abort: true })
+        .meta({
         description: `What the user typed so far, at least ${REFERENCE_LIMITS.suggestMinLength} characters.`,
         pattern: NON_BLANK_PATTERN,
       }),
       types: queryText(REFERENCE_LIMITS.termListMaxLength)
         .optional()
-        .meta({ description: `Comma list of the vocabularies: ${Object.keys(SUGGEST_TYPES).join(', ')}. Default: all of them.` }),
+        .meta({
+          description: `Comma list of the vocabularies: ${Object.keys(SUGGEST_TYPES).join(', ')}. Default: all of them.`,
+          pattern: SUGGEST_TYPES_PATTERN,
+        }),
       limit: queryInteger(REFERENCE_LIMITS.suggestLimit).meta({ description: 'Suggestions at most.' }),
     }),
   },
