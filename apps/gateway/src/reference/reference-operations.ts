@@ -264,7 +264,6 @@ export const lookupCode = operation({
   request: {
     query: z.object({
       system: queryChoice(CODE_SYSTEMS).meta({ description: 'The code system.' }),
-      // A blank code names nothing (404), as a code of the wrong form does.
       code: queryText(termMaxLength, 'is required: the code to look up').meta({ description: 'The code.', pattern: NON_BLANK_PATTERN }),
     }),
   },

@@ -63,6 +63,7 @@ export function codeLookupHandlers(sequelize: Sequelize) {
   return {
     async lookupCode(request: catalogueV1.LookupCodeRequest): Promise<catalogueV1.LookupCodeResponse> {
       if (!isCodeSystem(request.system)) throw RpcError.invalidArgument('system', 'is not a code system the catalogue knows');
+      if (request.code.trim() === '') throw RpcError.invalidArgument('code', 'is required: the code to look up');
       const lookup = LOOKUPS[request.system];
       const code = lookup.normalise(request.code.trim());
       if (code === undefined) return { code: request.code, concepts: [] };
