@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, fuzzyPage, listDiseases, migrations } from '@libs/reference-db';
+import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, DISEASE_TERMS, fuzzyPage, listDiseases, migrations } from '@libs/reference-db';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { misspell, seededRandom } from '../search-quality/typos';
 import { generateDiseases } from './diseases';
@@ -26,8 +26,8 @@ describe('npm run generate -- diseases', () => {
     const exact = await listDiseases(search, { exactTerm: sample.name.toLowerCase(), order: 'id', limit: 5 }, 'names');
     expect(exact.map((row) => row.id)).toContain(sample.id);
     const misspelt = misspell(sample.name.toLowerCase(), seededRandom(7));
-    const fuzzy = await fuzzyPage(search, misspelt, 'relevance', 25);
-    expect(fuzzy.diseasePks[0]).toBe(sample.id);
+    const fuzzy = await fuzzyPage(search, DISEASE_TERMS, misspelt, 'relevance', 25);
+    expect(fuzzy.pks[0]).toBe(sample.id);
   });
 
   it('adds to what is there, with new ids', async () => {

@@ -46,7 +46,8 @@ const HEADER_TEXT = /^[^\u0000-\u0008\u000a-\u001f\u007f\u0100-\uffff]*$/;
 function filler(parameter: Parameter): string {
   if (parameter.in === 'path') return parameter.name === 'id' ? '00000000-0000-4000-8000-000000000000' : '1';
   if (Array.isArray(parameter.schema.enum)) return String(parameter.schema.enum[0]);
-  return 'a';
+  // As short as the document allows (type-ahead's q needs two characters).
+  return 'a'.repeat(Math.max(1, Number(parameter.schema.minLength ?? 1)));
 }
 
 /** Runs `work` over `items`, `width` at a time. */

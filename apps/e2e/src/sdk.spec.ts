@@ -37,6 +37,16 @@ describe('the typed SDK against the running system', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('searches drugs and resolves a code to the concept it names', async () => {
+    const reader = client(system.keys.reader);
+    const found = await ok(reader.GET('/api/v1/drugs', { params: { query: { n: 'ibuprofn' } } }));
+    expect(found.drugs[0].name).toBe('Ibuprofen');
+    const lookup = await ok(reader.GET('/api/v1/codes', { params: { query: { system: 'mesh', code: 'D003920' } } }));
+    const concepts: { type: string; name: string }[] = lookup.concepts;
+    expect(lookup.code).toBe('MESH:D003920');
+    expect(concepts).toEqual([{ type: 'disease', id: expect.any(String), name: 'Diabetes Mellitus' }]);
+  });
+
   it('throws problem+json errors as ApiProblemError, with the fields and the request id', async () => {
     const reader = client(system.keys.reader);
     const bad = await reader.GET('/api/v1/diseases', { params: { query: { b: 0 } } }).catch((error: unknown) => error);

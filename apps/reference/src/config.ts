@@ -14,7 +14,7 @@ export const configSchema = z.object({
   SEARCH_STATEMENT_TIMEOUT_MS: env
     .int(DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, 1, 60_000)
     .describe(
-      'longest a disease search statement may run at the database; a search it stops is answered 429 with `Retry-After` ([docs/SEARCH.md](docs/SEARCH.md#bounds-what-one-search-may-cost))',
+      'longest a disease or drug search statement may run at the database; a search it stops is answered 429 with `Retry-After` ([docs/SEARCH.md](docs/SEARCH.md#bounds-what-one-search-may-cost))',
     ),
 });
 

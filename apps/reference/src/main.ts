@@ -15,14 +15,15 @@ async function main(): Promise<void> {
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
   const cursors = new CursorCodec(config.CURSOR_SECRET);
-  const diseases = diseaseHandlers({ sequelize, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }, cursors);
+  const search = { sequelize, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS };
+  const diseases = diseaseHandlers(search, cursors);
   // Reference data reads the same for every role: its calls are served for no actor.
   const handling = { logger, actors: null };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [grpcService(referenceV1.ReferenceServiceService, handling, diseases), catalogueService(sequelize, cursors, handling)],
+    services: [grpcService(referenceV1.ReferenceServiceService, handling, diseases), catalogueService(search, cursors, handling)],
   });
 
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });

@@ -27,6 +27,7 @@ export * from './identity-entities';
 export { messageOf, type Entity, type Field, type FieldKind, type RecordOf } from './reference/fields';
 export { jsonOf, jsonShapeOf } from './reference/json';
 export { DISEASE, type DiseaseRecord } from './reference/disease-fields';
+export { CODE_SYSTEMS, isCodeSystem, isSuggestType, SUGGEST_TYPES, type CodeSystem, type SuggestType } from './reference/code-systems';
 export {
   AUDIT_SCHEMA_VERSION,
   SUBJECTS_VERSION,

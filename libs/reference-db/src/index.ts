@@ -14,6 +14,7 @@ export { upsertPremises } from './writers/premise-writer';
 export { upsertFoodInteractions } from './writers/food-interaction-writer';
 export { MissingReferenceError } from './writers/upsert-records';
 export * from './records';
+export { drugTerms, foldText, withoutSalt } from './drug-terms';
 export {
   atcLevel,
   atcParent,

@@ -55,6 +55,8 @@ export interface DosageRecord {
   strength?: string;
   /** e.g. "Prescription", "Over-the-counter", "Discontinued". */
   marketingStatus?: string;
+  /** The name the product is sold under (Drugs@FDA DrugName, e.g. "GLUCOPHAGE"): the drug is found by it. */
+  brandName?: string;
 }
 
 /** A WHO ATC group or substance; its level and parent follow from the code. */

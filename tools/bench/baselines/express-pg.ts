@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { createSequelize } from '@libs/db';
-import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, diseasesByPk, fuzzyPage, listDiseases, type DiseaseName } from '@libs/reference-db';
+import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, DISEASE_TERMS, diseasesByPk, fuzzyPage, listDiseases, type DiseaseName } from '@libs/reference-db';
 
 const POOL = 10; // DB_POOL_MAX's default: the pool each service runs with.
 function databaseUrl(name: string): string {
@@ -31,7 +31,7 @@ async function searchDiseases(req: Request, res: Response): Promise<void> {
   const limit = 25;
   const rows =
     term && !exact
-      ? await diseasesByPk(reference, (await fuzzyPage(reference, term, 'relevance', limit)).diseasePks, 'names')
+      ? await diseasesByPk(reference, (await fuzzyPage(reference, DISEASE_TERMS, term, 'relevance', limit)).pks, 'names')
       : await listDiseases(reference, { exactTerm: term || undefined, order: 'id', limit }, 'names');
   if (rows.length === 0) {
     res.status(404).type('application/problem+json').json({ title: 'Not Found', status: 404 });

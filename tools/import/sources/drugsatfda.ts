@@ -36,6 +36,7 @@ export const drugsAtFdaSource: ImportSource<FdaProduct> = {
         adminMethod: product.route,
         strength: product.strength.split(';').map((s) => s.trim()).join('; '),
         marketingStatus: product.marketingStatus || undefined,
+        brandName: product.drugName || undefined,
       })),
       transaction,
     );

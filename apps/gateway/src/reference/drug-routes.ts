@@ -41,7 +41,7 @@ export function drugRoutes(upstreams: Upstreams): Route[] {
   return [
     route(listDrugs, async ({ query }, { req, res, upstream }) => {
       refusePageSize(req);
-      const page = await catalogue.call((client) => client.listDrugs, { cursor: query.cursor ?? '' }, upstream);
+      const page = await catalogue.call((client) => client.listDrugs, { cursor: query.cursor ?? '', name: query.n ?? '' }, upstream);
       sendReference(res, representationOf(req, query._format), {
         json: () => ({ drugs: page.drugs.map(drug), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }),
         fhir: () => searchsetBundle(req, page.drugs.map((d) => drugKnowledge(d)), page.nextCursor),

@@ -3,6 +3,7 @@ import { declaredIn } from '../platform/routing/area';
 import type { OperationSpec } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { categoryRoutes } from './category-routes';
+import { codeRoutes } from './code-routes';
 import { conditionRoutes } from './condition-routes';
 import { diseaseRoutes } from './disease-routes';
 import { dosageRoutes } from './dosage-routes';
@@ -10,6 +11,7 @@ import { drugRoutes } from './drug-routes';
 import { labRoutes } from './lab-routes';
 import { metadataRoutes } from './metadata-routes';
 import { premiseRoutes } from './premise-routes';
+import { suggestRoutes } from './suggest-routes';
 import * as op from './reference-operations';
 
 interface ReferenceDependencies {
@@ -23,5 +25,5 @@ interface ReferenceDependencies {
 /** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md). */
 export const referenceArea = declaredIn(op, ({ upstreams, releases, operations }: ReferenceDependencies) => [
   ...metadataRoutes(operations, newestRelease(releases)),
-  ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes].flatMap((routes) => routes(upstreams)),
+  ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes, codeRoutes, suggestRoutes].flatMap((routes) => routes(upstreams)),
 ]);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { REFERENCE_LIMITS } from '@libs/contracts';
+import { CODE_SYSTEMS, REFERENCE_LIMITS, SUGGEST_TYPES } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { cursor, listPattern, NON_BLANK_PATTERN, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
-import { format, referenceResponses } from './reference-response';
+import { format, referenceJsonResponses, referenceResponses, TYPE_AHEAD_CACHE_CONTROL } from './reference-response';
 import * as schemas from './schemas';
 
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
@@ -24,6 +24,12 @@ const commaList = (description: string) =>
 const detail = (description: string) => queryBoolean(false).meta({ description });
 const searchOf = (resourceType: string) => ({ resourceType, interaction: 'search-type' }) as const;
 const readOf = (resourceType: string) => ({ resourceType, interaction: 'read' }) as const;
+/** The types list as the service reads it: known names, spaces around them and blank terms allowed. */
+const suggestType = `\\s*(?:${Object.keys(SUGGEST_TYPES).join('|')})?\\s*`;
+const SUGGEST_TYPES_PATTERN = `^${suggestType}(?:,${suggestType})*$`;
+const searchStopped = problem(
+  'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
+);
 const byId = (what: string) => z.object({ id: z.string().meta({ description: `${what} id (a decimal string).` }) });
 
 export const searchDiseases = operation({
@@ -54,9 +60,7 @@ export const searchDiseases = operation({
       searchOf('ValueSet'),
       'No disease matches.',
     ),
-    '429': problem(
-      'The search ran longer than the reference service allows at its database and was stopped (its statement timeout); `Retry-After` says when to try again.',
-    ),
+    '429': searchStopped,
   },
 });
 
@@ -129,12 +133,22 @@ export const listDrugs = operation({
   method: 'get',
   path: '/api/v1/drugs',
   operationId: 'listDrugs',
-  summary: `Every drug, ${drugPage} a page`,
-  description: 'The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
+  summary: `Every drug by name, or a drug search; ${drugPage} a page`,
+  description:
+    'Without `n`, every drug in name order. With `n`, a typo-tolerant search by brand name, generic name or active ingredient (salt forms included: `metformin` finds `metformin hydrochloride`), ignoring case and accents, best match first. The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.',
   tag,
   access,
-  request: { query: z.object({ cursor, _format: format }) },
-  responses: referenceResponses(`A page of ${drugPage} drugs.`, page('drugs', schemas.drug, drugPage), searchOf('MedicationKnowledge')),
+  request: {
+    query: z.object({
+      n: queryText(termMaxLength).optional().meta({ description: 'Brand name, generic name or active ingredient to search for.' }),
+      cursor,
+      _format: format,
+    }),
+  },
+  responses: {
+    ...referenceResponses(`A page of ${drugPage} drugs.`, page('drugs', schemas.drug, drugPage), searchOf('MedicationKnowledge')),
+    '429': searchStopped,
+  },
 });
 
 export const getDrug = operation({
@@ -236,6 +250,55 @@ export const searchPremises = operation({
     page('premises', schemas.premise, premisePage),
     searchOf('Location'),
   ),
+});
+
+export const lookupCode = operation({
+  method: 'get',
+  path: '/api/v1/codes',
+  operationId: 'lookupCode',
+  summary: 'The concepts a source code names: a disease by MeSH or OMIM id, a drug by DrugBank id or FDA number, …',
+  description:
+    'Resolves a code of one of the sources\' systems to the catalogue\'s concepts: `mesh` and `omim` (diseases, by id or alternative id), `doid` (conditions, and diseases that carry the DOID), `drugbank`, `fda-application` and `fda-product` (`<ApplNo>-<ProductNo>`) for drugs, `atc` (categories), `loinc` (lab tests). The code may carry its prefix (`MESH:D003920`) or not (`D003920`).',
+  tag,
+  access,
+  request: {
+    query: z.object({
+      system: queryChoice(CODE_SYSTEMS).meta({ description: 'The code system.' }),
+      code: queryText(termMaxLength, 'is required: the code to look up').meta({ description: 'The code.', pattern: NON_BLANK_PATTERN }),
+    }),
+  },
+  responses: referenceJsonResponses('The code as the catalogue writes it, and its concepts.', schemas.codeLookup, 'The code names nothing.'),
+});
+
+export const suggest = operation({
+  method: 'get',
+  path: '/api/v1/suggest',
+  operationId: 'suggest',
+  summary: 'Type-ahead across diseases and drugs: a short ranked list for a partial word',
+  description: `Completes a partial word of ${REFERENCE_LIMITS.suggestMinLength} characters or more from names and synonyms (brands and ingredients for drugs), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").`,
+  tag,
+  access,
+  request: {
+    query: z.object({
+      q: queryText(termMaxLength, 'is required: the text typed so far')
+        .min(REFERENCE_LIMITS.suggestMinLength, { message: `must be at least ${REFERENCE_LIMITS.suggestMinLength} characters`, abort: true })
+        .meta({
+        description: `What the user typed so far, at least ${REFERENCE_LIMITS.suggestMinLength} characters.`,
+        pattern: NON_BLANK_PATTERN,
+      }),
+      types: queryText(REFERENCE_LIMITS.termListMaxLength)
+        .optional()
+        .meta({
+          description: `Comma list of the vocabularies: ${Object.keys(SUGGEST_TYPES).join(', ')}. Default: all of them.`,
+          pattern: SUGGEST_TYPES_PATTERN,
+        }),
+      limit: queryInteger(REFERENCE_LIMITS.suggestLimit).meta({ description: 'Suggestions at most.' }),
+    }),
+  },
+  responses: {
+    ...referenceJsonResponses('The suggestions, best first (empty when nothing is near).', schemas.suggestions, undefined, TYPE_AHEAD_CACHE_CONTROL),
+    '429': searchStopped,
+  },
 });
 
 export const fhirMetadata = operation({

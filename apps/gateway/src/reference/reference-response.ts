@@ -7,6 +7,11 @@ export { format, representationOf } from '../platform/http/fhir-response';
 
 /** How long a client may reuse a reference answer; data changes only on import. */
 const CACHE_CONTROL = 'private, max-age=300';
+/**
+ * Type-ahead asks again at every keystroke, each prefix once per user and form: an hour lets a browser answer
+ * the prefixes typed before from its cache (data changes only on import, and a stale suggestion only suggests).
+ */
+export const TYPE_AHEAD_CACHE_CONTROL = 'private, max-age=3600';
 
 /**
  * Sends a reference answer in the representation asked for, as cacheable:
@@ -14,10 +19,40 @@ const CACHE_CONTROL = 'private, max-age=300';
  * 304. Only successes are marked cacheable.
  */
 export function sendReference(res: Response, representation: Representation, views: { json: () => unknown; fhir: () => unknown }): void {
-  res.setHeader('Cache-Control', CACHE_CONTROL);
+  markCacheable(res);
+  sendRepresentation(res, representation, views);
+}
+
+/** Sends a reference answer that has no FHIR form (a code lookup: FHIR clients have CodeSystem/$lookup), as cacheable. */
+export function sendReferenceJson(res: Response, body: unknown, cacheControl = CACHE_CONTROL): void {
+  markCacheable(res, cacheControl);
+  res.json(body);
+}
+
+function markCacheable(res: Response, cacheControl = CACHE_CONTROL): void {
+  res.setHeader('Cache-Control', cacheControl);
   res.vary('Accept');
   res.vary('Authorization');
-  sendRepresentation(res, representation, views);
+}
+
+/** The headers of a cacheable reference answer, as documented. */
+const cacheHeaders = (cacheControl = CACHE_CONTROL) => ({
+  ETag: { description: 'A digest of the body; send it as `If-None-Match` to revalidate.', schema: z.string() },
+  'Cache-Control': { schema: z.string().meta({ examples: [cacheControl] }) },
+});
+
+/** The answers of a cacheable reference read in JSON alone. */
+export function referenceJsonResponses(
+  description: string,
+  schema: z.ZodType,
+  notFound?: string,
+  cacheControl = CACHE_CONTROL,
+): Record<string, ResponseDoc> {
+  return {
+    '200': { description, headers: cacheHeaders(cacheControl), content: { 'application/json': schema } },
+    '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },
+    ...(notFound ? { '404': problem(notFound) } : {}),
+  };
 }
 
 /**
@@ -30,10 +65,7 @@ export function referenceResponses(description: string, schema: z.ZodType, fhir:
     '200': {
       description,
       fhir,
-      headers: {
-        ETag: { description: 'A digest of the body; send it as `If-None-Match` to revalidate.', schema: z.string() },
-        'Cache-Control': { schema: z.string().meta({ examples: [CACHE_CONTROL] }) },
-      },
+      headers: cacheHeaders(),
       content: { 'application/json': schema, 'application/fhir+json': fhirSchema(fhir) },
     },
     '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },

@@ -129,3 +129,32 @@ export const premise = z
     description:
       'A pharmacy, hospital, clinic or laboratory. The default dataset holds fictional sample premises (`sampleData: true`). The other fields only with `r=true`.',
   });
+
+export const codeLookup = z
+  .object({
+    code: z.string().meta({ description: 'The code as the catalogue writes it, e.g. `MESH:D003920`.', examples: ['MESH:D003920'] }),
+    concepts: z.array(
+      z.object({
+        type: z.enum(['disease', 'condition', 'drug', 'category', 'lab']),
+        id: z.string().meta({ description: 'Its id in its list (`/api/v1/drugs/{id}`, …); a category\'s is its ATC code.' }),
+        name: text,
+      }),
+    ),
+  })
+  .meta({ id: 'CodeLookup' });
+
+export const suggestions = z
+  .object({
+    suggestions: z.array(
+      z.object({
+        type: z.enum(['disease', 'drug']),
+        id: z.string().meta({ description: 'Its id in its list: `/api/v1/drugs/{id}`, or the disease\'s.' }),
+        display: z.string().meta({ description: 'The concept\'s name.' }),
+        matched: z
+          .string()
+          .nullable()
+          .meta({ description: 'The synonym, brand or ingredient that matched, lower-cased as indexed; null when the name did.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'Suggestions' });

@@ -1,22 +1,27 @@
-import type { Sequelize } from 'sequelize';
 import type { CursorCodec } from '@libs/cursor';
 import { catalogueV1 } from '@libs/contracts';
 import { grpcService, type HandlerOptions, type ServiceRegistration } from '@libs/grpc';
+import type { SearchDb } from '@libs/reference-db';
 import { categoryHandlers } from './categories';
+import { codeLookupHandlers } from './code-lookup';
 import { conditionHandlers } from './conditions';
 import { dosageHandlers } from './dosages';
 import { drugHandlers } from './drugs';
 import { labTestHandlers } from './lab-tests';
 import { premiseHandlers } from './premises';
+import { suggestHandlers } from './suggest';
 
-/** reference.v1.CatalogueService: every reference resource besides diseases. */
-export function catalogueService(sequelize: Sequelize, cursors: CursorCodec, handling: HandlerOptions): ServiceRegistration {
+/** reference.v1.CatalogueService: every reference resource besides diseases. Drug search runs as disease search does (`search`). */
+export function catalogueService(search: SearchDb, cursors: CursorCodec, handling: HandlerOptions): ServiceRegistration {
+  const { sequelize } = search;
   return grpcService(catalogueV1.CatalogueServiceService, handling, {
     ...labTestHandlers(sequelize, cursors),
     ...dosageHandlers(sequelize, cursors),
-    ...drugHandlers(sequelize, cursors),
+    ...drugHandlers(search, cursors),
     ...categoryHandlers(sequelize, cursors),
     ...conditionHandlers(sequelize, cursors),
     ...premiseHandlers(sequelize, cursors),
+    ...codeLookupHandlers(sequelize),
+    ...suggestHandlers(search),
   });
 }

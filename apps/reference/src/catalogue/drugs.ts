@@ -1,7 +1,11 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
-import { isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
+import { QueryTypes } from 'sequelize';
+import { cursorPosition, isTextPair, keysetPage, type CursorCodec } from '@libs/cursor';
 import { REFERENCE_LIMITS, type catalogueV1 } from '@libs/contracts';
+import { RpcError } from '@libs/grpc';
+import { DRUG_TERMS, foldText, FUZZY_RANKING, fuzzyPage, type SearchDb } from '@libs/reference-db';
+import { LINE_TEXT } from '@libs/safe-text';
 import { notFound } from '@libs/validation';
+import { answeringTimeouts, isFuzzyPosition } from '../search-errors';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
@@ -28,7 +32,44 @@ const toDrug = (row: DrugRow): catalogueV1.Drug => ({
 
 const SEVERITY_ORDER = `CASE f.severity WHEN 'major' THEN 0 WHEN 'moderate' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END`;
 
-export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+/** A drug name searched (`n`): longer text is no drug name, and would only make the trigram scan slower. */
+const MAX_SEARCH_LENGTH = REFERENCE_LIMITS.termMaxLength;
+
+/** The drug search's text, folded as the terms are (case and accents ignored); refused as disease search refuses it. */
+function searchText(name: string): string {
+  if (name.length > MAX_SEARCH_LENGTH) throw RpcError.invalidArgument('n', `must be at most ${MAX_SEARCH_LENGTH} characters`);
+  // The fuzzy search sends its text as a literal, where a NUL would break the whole message (search-statement.ts).
+  if (!LINE_TEXT.accepts(name)) throw RpcError.invalidArgument('n', LINE_TEXT.message);
+  return foldText(name);
+}
+
+export function drugHandlers(search: SearchDb, cursors: CursorCodec) {
+  const { sequelize } = search;
+
+  /** The rows of these drugs, in the order given. */
+  async function drugsByPk(pks: string[]): Promise<DrugRow[]> {
+    if (pks.length === 0) return [];
+    const rows = await sequelize.query<DrugRow>(`SELECT t.id::text AS id, ${DRUG_COLUMNS} FROM drugs t WHERE t.id = ANY($1::bigint[])`, {
+      bind: [pks],
+      type: QueryTypes.SELECT,
+    });
+    const byPk = new Map(rows.map((row) => [row.id, row]));
+    return pks.flatMap((pk) => byPk.get(pk) ?? []);
+  }
+
+  /** A page of the typo-tolerant drug search, best match first (docs/SEARCH.md, "Drug search"). */
+  async function searchDrugs(term: string, cursor: string): Promise<catalogueV1.ListDrugsResponse> {
+    // The ranking is bound: a cursor's position means nothing to another.
+    const query = { drugs: term, ranking: FUZZY_RANKING };
+    const page = await answeringTimeouts(() =>
+      fuzzyPage(search, DRUG_TERMS, term, 'relevance', REFERENCE_LIMITS.drugPage, cursorPosition(cursors, cursor, query, isFuzzyPosition)),
+    );
+    return {
+      drugs: (await drugsByPk(page.pks)).map(toDrug),
+      nextCursor: page.next ? cursors.encode(query, page.next) : '',
+    };
+  }
+
   async function findDrug(id: string): Promise<DrugRow> {
     const [row] = await sequelize.query<DrugRow>(`SELECT t.id::text AS id, ${DRUG_COLUMNS} FROM drugs t WHERE t.id = $1::bigint`, {
       bind: [catalogueId(id, 'drug')],
@@ -40,6 +81,8 @@ export function drugHandlers(sequelize: Sequelize, cursors: CursorCodec) {
 
   return {
     async listDrugs(request: catalogueV1.ListDrugsRequest): Promise<catalogueV1.ListDrugsResponse> {
+      const term = searchText(request.name);
+      if (term !== '') return searchDrugs(term, request.cursor);
       const page = await keysetPage({
         cursors,
         cursor: request.cursor,

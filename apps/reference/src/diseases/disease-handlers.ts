@@ -1,22 +1,22 @@
 import { cursorPosition, isTextPair, keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
-import { GrpcStatus, RpcError } from '@libs/grpc';
+import { RpcError } from '@libs/grpc';
 import { DISEASE, messageOf, REFERENCE_LIMITS, referenceV1 } from '@libs/contracts';
 import { LINE_TEXT } from '@libs/safe-text';
 import {
+  DISEASE_TERMS,
   diseasesByPk,
   FUZZY_RANKING,
   fuzzyPage,
   listDiseases,
-  SearchTimeoutError,
   type DiseaseFields,
   type DiseaseKey,
   type DiseaseName,
   type DiseaseRow,
   type FuzzyOrder,
-  type FuzzyPosition,
   type ListOrder,
   type SearchDb,
 } from '@libs/reference-db';
+import { answeringTimeouts, isFuzzyPosition } from '../search-errors';
 
 /** Diseases per page: `b` in the API. */
 export const DISEASE_BATCH = REFERENCE_LIMITS.diseaseBatch;
@@ -34,29 +34,6 @@ function nameOrder(request: referenceV1.SearchDiseasesRequest): 'name-asc' | 'na
   return request.order === referenceV1.SortOrder.SORT_ORDER_DESC ? 'name-desc' : 'name-asc';
 }
 
-/** A busy database's moment passes quickly; a second is long enough not to add to it. */
-const SEARCH_RETRY_AFTER_SECONDS = 1;
-
-/**
- * A search the database stopped at its statement timeout. Not INVALID_ARGUMENT: every query is bounded to
- * be cheap (docs/SEARCH.md), so this means a busy database, and the same search may well pass later. Not
- * UNAVAILABLE or DEADLINE_EXCEEDED either: the service is up and answered, and the gateway's breaker must
- * not open because one client's searches are slow. RESOURCE_EXHAUSTED with a Retry-After → 429.
- */
-const searchTooCostly = (error: SearchTimeoutError) =>
-  new RpcError(
-    GrpcStatus.RESOURCE_EXHAUSTED,
-    `the search ran longer than the ${error.timeoutMs} ms allowed at the database and was stopped; retry later, or search for something more specific`,
-    [],
-    SEARCH_RETRY_AFTER_SECONDS,
-  );
-
-/** The fuzzy walk's position: the pass it searches and the sort tuple of the last disease served. */
-const isFuzzyPosition = (position: unknown): position is FuzzyPosition => {
-  const { pass, after } = (position ?? {}) as Partial<FuzzyPosition>;
-  return (pass === 0 || pass === 1) && Array.isArray(after) && after.every((part) => typeof part === 'string' || typeof part === 'number');
-};
-
 export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
   // Neither the page size nor names_only is part of the query a cursor is bound to: a client may change b mid-walk,
   // and the fields read change no match, order or position, so a cursor made with names alone serves the detailed
@@ -65,9 +42,9 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
     // The ranking is bound: a cursor's position means nothing to another.
     const query = { term, exact: false, order, ranking: FUZZY_RANKING };
     // The fuzzy pass ranks every candidate in memory (fuzzyPage), so it finds the next page itself.
-    const page = await fuzzyPage(db, term, order, limit, cursorPosition(cursors, cursor, query, isFuzzyPosition));
+    const page = await fuzzyPage(db, DISEASE_TERMS, term, order, limit, cursorPosition(cursors, cursor, query, isFuzzyPosition));
     return {
-      rows: await diseasesByPk(db, page.diseasePks, fields),
+      rows: await diseasesByPk(db, page.pks, fields),
       nextCursor: page.next ? cursors.encode(query, page.next) : '',
     };
   }
@@ -93,15 +70,12 @@ export function diseaseHandlers(db: SearchDb, cursors: CursorCodec) {
       const term = request.name.trim().toLowerCase();
       const byName = nameOrder(request);
       const fields: DiseaseFields = request.namesOnly ? 'names' : 'all';
-      try {
-        const page =
-          term !== '' && !request.exact
-            ? await fuzzy(term, byName ?? 'relevance', limit, request.cursor, fields)
-            : await listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor, fields);
-        return { diseases: page.rows.map(toDisease), nextCursor: page.nextCursor };
-      } catch (error) {
-        throw error instanceof SearchTimeoutError ? searchTooCostly(error) : error;
-      }
+      const page = await answeringTimeouts(() =>
+        term !== '' && !request.exact
+          ? fuzzy(term, byName ?? 'relevance', limit, request.cursor, fields)
+          : listing(term === '' ? undefined : term, byName ?? 'id', limit, request.cursor, fields),
+      );
+      return { diseases: page.rows.map(toDisease), nextCursor: page.nextCursor };
     },
   };
 }

@@ -1,14 +1,12 @@
 import fc from 'fast-check';
-import pg, { escapeLiteral } from 'pg';
-import { QueryTypes, Sequelize } from 'sequelize';
 import { CursorCodec } from '@libs/cursor';
-import type { Statement } from '@libs/db';
 import { referenceV1 } from '@libs/contracts';
 import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, MAX_QUERY_WORDS, MAX_WORD_LENGTH, migrations } from '@libs/reference-db';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { CTD_ABSENT_NOTE, CTD_DISEASES, DEFAULT_DISEASES, loadDiseases } from '../testing/disease-data';
 import { diseaseHandlers } from './disease-handlers';
 import { searchRequest } from './search-request.fixture';
+import { explain, nodesOf, recordingSequelize, textOf, wholeTableReads, type SearchStatement } from '../testing/search-plans';
 
 /**
  * Every disease search statement must be served by an index whatever the
@@ -19,37 +17,11 @@ import { searchRequest } from './search-request.fixture';
  * the generic plan PostgreSQL switches to after five runs.
  */
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
-/** Reads of a whole table: a sequential scan, or an index walked from end to end (an index scan without a condition). */
-function wholeTableReads(plan: PlanNode): string[] {
-  return nodesOf(plan)
-    .filter(
-      (node) =>
-        node['Node Type'] === 'Seq Scan' || (/^Index (Only )?Scan$/.test(node['Node Type']) && node['Index Cond'] === undefined),
-    )
-    .map((node) => `${node['Node Type']} on ${node['Index Name'] ?? node['Relation Name']}`);
-}
-
 /** The index a statement must start from: a trigram one for candidates (or, in the wide pass, the length index), else the term or primary key index. */
 function startingIndex(message: string): RegExp {
   if (message.includes('FROM disease_terms t')) return /^disease_terms_(trgm|length)$/;
-  return message.includes('FROM disease_terms WHERE term =') ? /^disease_terms_exact$/ : /^diseases_pkey$/;
+  return message.includes('FROM disease_terms WHERE term =') ? /^disease_terms_prefix$/ : /^diseases_pkey$/;
 }
-
-/** What the search sent to pg: a simple-query message, or a prepared statement with its values. */
-type Sent = string | Statement;
-
-/** A search statement to plan: a message of settings and a SELECT, or a prepared SELECT and the settings its transaction began with. */
-type SearchStatement = { message: string } | { settings: string[]; prepared: Statement };
 
 interface RecordedSearch {
   search: ReturnType<typeof diseaseHandlers>['searchDiseases'];
@@ -58,84 +30,12 @@ interface RecordedSearch {
   close(): Promise<void>;
 }
 
-/** The search statements among what was sent: BEGIN's message gives its settings to the prepared statements after it. */
-function searchStatements(sent: Sent[]): SearchStatement[] {
-  const statements: SearchStatement[] = [];
-  let settings: string[] = [];
-  for (const query of sent) {
-    if (typeof query !== 'string') statements.push({ settings, prepared: query });
-    else if (query.startsWith('BEGIN')) settings = query.split(';\n').slice(1);
-    else if (query !== 'COMMIT') statements.push({ message: query });
-  }
-  return statements;
-}
-
 /** The service's disease search on its own connection, recording every query it sends to pg. */
 function recordedSearch(db: ScratchDatabase): RecordedSearch {
-  const sent: Sent[] = [];
-  const sequelize = new Sequelize(db.url, { dialect: 'postgres', dialectModule: pg, logging: false });
-  const { connectionManager } = sequelize;
-  const lend = connectionManager.getConnection.bind(connectionManager);
-  const recording = new WeakSet<object>();
-  connectionManager.getConnection = async (options) => {
-    const client = (await lend(options)) as unknown as { query: (query: Sent, ...rest: unknown[]) => unknown };
-    if (!recording.has(client)) {
-      recording.add(client);
-      const query = client.query.bind(client);
-      client.query = (message: Sent, ...rest: unknown[]) => {
-        sent.push(message);
-        return query(message, ...rest);
-      };
-    }
-    return client as never;
-  };
+  const { sequelize, take } = recordingSequelize(db);
   const handlers = diseaseHandlers({ sequelize, statementTimeoutMs: DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS }, new CursorCodec('test-cursor-secret-0123456789'));
-  return {
-    search: handlers.searchDiseases,
-    take: () => searchStatements(sent.splice(0)),
-    close: () => sequelize.close(),
-  };
+  return { search: handlers.searchDiseases, take, close: () => sequelize.close() };
 }
-
-const planOf = (rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[]) => rows[0]['QUERY PLAN'][0].Plan;
-
-/** A value as a literal of EXECUTE's argument list (an array in PostgreSQL's text form). */
-const literal = (value: unknown) => escapeLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value));
-
-let explained = 0;
-
-/**
- * A recorded search statement planned again: a message's settings, then EXPLAIN of its last statement (the
- * SELECT); a prepared statement's settings, then EXPLAIN EXECUTE with its values, planned as a custom and as
- * the generic plan.
- */
-async function explain(db: ScratchDatabase, statement: SearchStatement, plannerCosts: string[] = []): Promise<PlanNode[]> {
-  if ('message' in statement) {
-    const statements = statement.message.split(';\n');
-    const select = statements.pop() as string;
-    const rows = await db.sequelize.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      [...plannerCosts, ...statements, `EXPLAIN (FORMAT JSON) ${select}`].join(';\n'),
-      { type: QueryTypes.SELECT },
-    );
-    return [planOf(rows)];
-  }
-  const { settings, prepared } = statement;
-  // A prepared statement outlives its transaction: a name of its own, deallocated at the end.
-  const name = `explained_${(explained += 1)}`;
-  return db.sequelize.transaction(async (transaction) => {
-    const run = (sql: string) => db.sequelize.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(sql, { type: QueryTypes.SELECT, transaction });
-    await run([...plannerCosts, ...settings, `PREPARE ${name} AS ${prepared.text}`].join(';\n'));
-    const plans: PlanNode[] = [];
-    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
-      plans.push(planOf(await run(`SET LOCAL plan_cache_mode = ${mode};\nEXPLAIN (FORMAT JSON) EXECUTE ${name}(${prepared.values.map(literal).join(', ')})`)));
-    }
-    await run(`DEALLOCATE ${name}`);
-    return plans;
-  });
-}
-
-/** The search statement's SQL text. */
-const textOf = (statement: SearchStatement) => ('message' in statement ? statement.message : statement.prepared.text);
 
 /** Every way to search by name: fuzzy by relevance and by name both ways, exact by id and by name. */
 const SEARCH_KINDS: Partial<referenceV1.SearchDiseasesRequest>[] = [

@@ -42,6 +42,12 @@ export const REFERENCE_LIMITS = {
   categoryPage: 25,
   conditionPage: 10,
   premisePage: 25,
+  /** Concepts one code lookup answers at most (an FDA application names a few drugs, an id a few diseases). */
+  codeMatches: 50,
+  /** Type-ahead starts at this many characters (`q`): one letter begins a tenth of every vocabulary. */
+  suggestMinLength: 2,
+  /** Type-ahead suggestions (`limit`). */
+  suggestLimit: { min: 1, max: 20, default: 10 },
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const FINANCE_LIMITS = {

@@ -4,6 +4,9 @@ import { m0002Catalogue } from './0002-catalogue';
 import { m0003DiseaseSearch } from './0003-disease-search';
 import { m0004TrigramPendingLists } from './0004-trigram-pending-lists';
 import { m0005TermStatistics } from './0005-term-statistics';
+import { m0006DrugSearch } from './0006-drug-search';
+import { m0007CodeLookup } from './0007-code-lookup';
+import { m0008TypeAhead } from './0008-type-ahead';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -12,4 +15,7 @@ export const migrations: Migration[] = [
   m0003DiseaseSearch,
   m0004TrigramPendingLists,
   m0005TermStatistics,
+  m0006DrugSearch,
+  m0007CodeLookup,
+  m0008TypeAhead,
 ];

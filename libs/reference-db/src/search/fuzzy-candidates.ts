@@ -2,6 +2,7 @@ import { escapeLiteral } from 'pg';
 import { allowedTypos } from './edit-distance';
 import type { FuzzyCandidate } from './fuzzy-rank';
 import { runSearchStatement, type SearchDb } from './search-statement';
+import type { TermIndex } from './term-index';
 
 /**
  * How many different trigrams pg_trgm takes from a text: those of each word (a
@@ -56,7 +57,8 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
 
 /**
  * The candidate search: the settings it runs with and the SELECT of names and
- * synonyms similar to the query, from the trigram GIN index on disease_terms:
+ * synonyms similar to the query, from the trigram GIN index of the vocabulary's
+ * terms table (disease_terms, drug_terms: term-index.ts):
  * `%` (whole-term similarity) and `<%` (the query against the most similar
  * part of a longer term). The query is bounded (boundedQuery) by the caller.
  *
@@ -77,6 +79,7 @@ export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
  * key (no less database CPU for any query, and unstable).
  */
 export function candidateStatements(
+  index: TermIndex,
   query: string,
   filter: CandidateFilter,
   withNameKeys: boolean,
@@ -97,26 +100,32 @@ export function candidateStatements(
     ],
     select: `
   WITH candidates AS MATERIALIZED (
-    SELECT t.disease_pk, t.term, t.is_name, similarity(t.term, ${term}) AS similarity
-      FROM disease_terms t
+    SELECT t.${index.owner} AS pk, t.term, t.is_name, similarity(t.term, ${term}) AS similarity
+      FROM ${index.terms} t
      WHERE ${match}
        ${filter.length ? `AND length(t.term) BETWEEN ${Number(filter.length.min)} AND ${Number(filter.length.max)}` : ''}
   )
-  SELECT c.disease_pk::text, ${withNameKeys ? '(SELECT lower(d.name) FROM diseases d WHERE d.id = c.disease_pk)' : 'NULL'} AS name_key,
+  SELECT c.pk::text, ${withNameKeys ? `(SELECT lower(d.name) FROM ${index.owners} d WHERE d.id = c.pk)` : 'NULL'} AS name_key,
          c.term, c.is_name, c.similarity
     FROM candidates c`,
   };
 }
 
-export async function fuzzyCandidates(db: SearchDb, query: string, pass: 0 | 1, withNameKeys: boolean): Promise<FuzzyCandidate[]> {
-  const { settings, select } = candidateStatements(query, candidateFilter(query, pass), withNameKeys);
-  const rows = await runSearchStatement<{ disease_pk: string; name_key: string | null; term: string; is_name: boolean; similarity: number }>(
+export async function fuzzyCandidates(
+  db: SearchDb,
+  index: TermIndex,
+  query: string,
+  pass: 0 | 1,
+  withNameKeys: boolean,
+): Promise<FuzzyCandidate[]> {
+  const { settings, select } = candidateStatements(index, query, candidateFilter(query, pass), withNameKeys);
+  const rows = await runSearchStatement<{ pk: string; name_key: string | null; term: string; is_name: boolean; similarity: number }>(
     db,
     settings,
     select,
   );
   return rows.map((row) => ({
-    diseasePk: row.disease_pk,
+    pk: row.pk,
     nameKey: row.name_key ?? undefined,
     term: row.term,
     isName: row.is_name,

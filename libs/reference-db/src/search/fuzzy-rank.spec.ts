@@ -1,5 +1,5 @@
 import { editDistances } from './edit-distance';
-import { compareKeys, rankDiseases, type FuzzyCandidate } from './fuzzy-rank';
+import { compareKeys, rankMatches, type FuzzyCandidate } from './fuzzy-rank';
 
 describe('editDistances', () => {
   it.each([
@@ -34,18 +34,18 @@ describe('editDistances', () => {
   });
 });
 
-describe('rankDiseases', () => {
-  const candidate = (diseasePk: string, term: string, isName = true, similarity = 0.5): FuzzyCandidate => ({
-    diseasePk,
+describe('rankMatches', () => {
+  const candidate = (pk: string, term: string, isName = true, similarity = 0.5): FuzzyCandidate => ({
+    pk,
     nameKey: term,
     term,
     isName,
     similarity,
   });
   const order = (query: string, candidates: FuzzyCandidate[]) =>
-    rankDiseases(query, candidates)
-      .sort((a, b) => compareKeys(a.key, b.key) || Number(a.diseasePk) - Number(b.diseasePk))
-      .map((d) => d.diseasePk);
+    rankMatches(query, candidates)
+      .sort((a, b) => compareKeys(a.key, b.key) || Number(a.pk) - Number(b.pk))
+      .map((d) => d.pk);
 
   it('puts an exact match first, then an exact prefix, then the fewest typos', () => {
     const candidates = [
@@ -58,13 +58,16 @@ describe('rankDiseases', () => {
   });
 
   it('scores a disease by its best name or synonym, and counts its terms within the allowed typos once each', () => {
-    const ranked = rankDiseases('mellitus', [
+    const ranked = rankMatches('mellitus', [
       candidate('7', 'diabetes mellitus'),
       candidate('7', 'mellitus', false),
       candidate('7', 'mellitus', false), // offered by both candidate passes
       candidate('7', 'melitus', false),
     ]);
-    expect(ranked).toEqual([{ diseasePk: '7', nameKey: 'diabetes mellitus', key: [0, 0, 0, -2, 500, 1], closeTerms: 2 }]);
+    // The best term is the one type-ahead shows as matched.
+    expect(ranked).toEqual([
+      { pk: '7', nameKey: 'diabetes mellitus', term: 'mellitus', isName: false, key: [0, 0, 0, -2, 500, 1], closeTerms: 2 },
+    ]);
   });
 
   it('prefers common slips to uncommon ones, then the disease more of whose terms are near', () => {
@@ -73,6 +76,6 @@ describe('rankDiseases', () => {
   });
 
   it('counts no term of a disease matched only in part', () => {
-    expect(rankDiseases('alzhiemer', [candidate('3', 'alzheimer disease')])[0].closeTerms).toBe(0);
+    expect(rankMatches('alzhiemer', [candidate('3', 'alzheimer disease')])[0].closeTerms).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 import { allowedTypos, editDistances } from './edit-distance';
 
-/** A name or synonym that the trigram index offered for a query. */
+/** A name or synonym that the trigram index offered for a query; `pk` names its concept (a disease, a drug). */
 export interface FuzzyCandidate {
-  diseasePk: string;
-  /** Lower-cased name of the disease, when the matches are to be ordered by name. */
+  pk: string;
+  /** Lower-cased name of the concept (disease, drug), when the matches are to be ordered by name. */
   nameKey?: string;
   term: string;
   isName: boolean;
@@ -18,7 +18,7 @@ export interface FuzzyCandidate {
  * 2. uncommon edits among those of element 0 (a wrong letter, an extra letter that doubles none of its
  *    neighbours: see edit-distance.ts);
  * 3. trigram dissimilarity in thousandths (how much of the query's text the term shares);
- * 4. 0 for the disease's own name, 1 for a synonym.
+ * 4. 0 for the concept's own name, 1 for a synonym.
  */
 type TermKey = [number, number, number, number, number];
 
@@ -35,13 +35,13 @@ function termKey(query: string, candidate: FuzzyCandidate): TermKey {
 }
 
 /**
- * Relevance of a disease: the key of its best term, with, after the edits, how
+ * Relevance of a concept (a disease, a drug): the key of its best term, with, after the edits, how
  * many of its names and synonyms are within the allowed typos of the whole
- * query (negated, so that more comes first). Of two diseases whose best terms
+ * query (negated, so that more comes first). Of two concepts whose best terms
  * are equally near, the one that more of its terms would explain is the
  * likelier meant: "dystoia" is one dropped letter from both "dystocia" and
  * "dystonia", and two from "dystocias" too.
- * The disease id breaks the remaining ties, so the order is total and stable for keyset paging.
+ * The concept's id breaks the remaining ties, so the order is total and stable for keyset paging.
  */
 export type RankKey = [number, number, number, number, number, number];
 
@@ -50,33 +50,39 @@ export function compareKeys(a: readonly number[], b: readonly number[]): number 
   return 0;
 }
 
-export interface RankedDisease {
-  diseasePk: string;
+export interface RankedMatch {
+  pk: string;
   nameKey?: string;
+  /** The best-matching term, and whether it is the concept's own name (type-ahead shows the synonym it matched). */
+  term: string;
+  isName: boolean;
   key: RankKey;
   /** How many of its terms are within the allowed typos of the whole query: none means only part matches. */
   closeTerms: number;
 }
 
-/** Each disease once, scored by its best-matching name or synonym. */
-export function rankDiseases(query: string, candidates: FuzzyCandidate[]): RankedDisease[] {
+/** Each concept once, scored by its best-matching name or synonym. */
+export function rankMatches(query: string, candidates: FuzzyCandidate[]): RankedMatch[] {
   const typos = allowedTypos(query);
-  const diseases = new Map<string, { nameKey?: string; best: TermKey; close: Set<string> }>();
+  const concepts = new Map<string, { nameKey?: string; best: TermKey; bestTerm: FuzzyCandidate; close: Set<string> }>();
   for (const candidate of candidates) {
     const key = termKey(query, candidate);
-    let disease = diseases.get(candidate.diseasePk);
-    if (!disease) {
-      disease = { nameKey: candidate.nameKey, best: key, close: new Set() };
-      diseases.set(candidate.diseasePk, disease);
-    } else if (compareKeys(key, disease.best) < 0) {
-      disease.best = key;
+    let concept = concepts.get(candidate.pk);
+    if (!concept) {
+      concept = { nameKey: candidate.nameKey, best: key, bestTerm: candidate, close: new Set() };
+      concepts.set(candidate.pk, concept);
+    } else if (compareKeys(key, concept.best) < 0) {
+      concept.best = key;
+      concept.bestTerm = candidate;
     }
     // A term can come from both candidate passes: count it once.
-    if (key[1] <= typos) disease.close.add(candidate.term);
+    if (key[1] <= typos) concept.close.add(candidate.term);
   }
-  return [...diseases].map(([diseasePk, { nameKey, best, close }]) => ({
-    diseasePk,
+  return [...concepts].map(([pk, { nameKey, best, bestTerm, close }]) => ({
+    pk,
     nameKey,
+    term: bestTerm.term,
+    isName: bestTerm.isName,
     key: [best[0], best[1], best[2], -close.size, best[3], best[4]],
     closeTerms: close.size,
   }));

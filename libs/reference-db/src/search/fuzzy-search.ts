@@ -1,7 +1,8 @@
 import { candidateFilter, fuzzyCandidates } from './fuzzy-candidates';
-import { rankDiseases, type RankedDisease } from './fuzzy-rank';
+import { rankMatches, type RankedMatch } from './fuzzy-rank';
 import { boundedQuery } from './query-bounds';
 import type { SearchDb } from './search-statement';
+import type { TermIndex } from './term-index';
 
 export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';
 
@@ -17,17 +18,17 @@ export const FUZZY_RANKING = 2;
  * Where a page of a fuzzy search ends: the candidates the walk uses (0: the
  * first pass's; 1: those and the wide pass's), fixed by its first page so that
  * rows added mid-walk cannot switch them, and the sort tuple of the last
- * disease served, ending with its id.
+ * concept served, ending with its id.
  */
 export interface FuzzyPosition {
   pass: 0 | 1;
   after: (number | string)[];
 }
 
-function sortTuple(order: FuzzyOrder, disease: RankedDisease): (number | string)[] {
-  const id = Number(disease.diseasePk);
-  // Candidates carry their disease's name key whenever the order is by name (rankedMatches).
-  return order === 'relevance' ? [...disease.key, id] : [disease.nameKey as string, id];
+function sortTuple(order: FuzzyOrder, match: RankedMatch): (number | string)[] {
+  const id = Number(match.pk);
+  // Candidates carry their concept's name key whenever the order is by name (rankedMatches).
+  return order === 'relevance' ? [...match.key, id] : [match.nameKey as string, id];
 }
 
 function compareTuples(a: (number | string)[], b: (number | string)[]): number {
@@ -48,13 +49,13 @@ const widens = (query: string) => candidateFilter(query, 1).similarity < candida
  * a term too many typos away is no reason to stop looking for what was
  * misspelt ("polydipsia", which only the wide pass finds).
  */
-async function rankedMatches(db: SearchDb, query: string, order: FuzzyOrder, position?: FuzzyPosition) {
+async function rankedMatches(db: SearchDb, index: TermIndex, query: string, order: FuzzyOrder, position?: FuzzyPosition) {
   const byName = order !== 'relevance';
-  const first = await fuzzyCandidates(db, query, 0, byName);
-  const matches = rankDiseases(query, first);
-  const wide = position ? position.pass === 1 : widens(query) && !matches.some((disease) => disease.closeTerms > 0);
+  const first = await fuzzyCandidates(db, index, query, 0, byName);
+  const matches = rankMatches(query, first);
+  const wide = position ? position.pass === 1 : widens(query) && !matches.some((match) => match.closeTerms > 0);
   if (!wide) return { pass: 0 as const, matches };
-  return { pass: 1 as const, matches: rankDiseases(query, [...first, ...(await fuzzyCandidates(db, query, 1, byName))]) };
+  return { pass: 1 as const, matches: rankMatches(query, [...first, ...(await fuzzyCandidates(db, index, query, 1, byName))]) };
 }
 
 /**
@@ -63,24 +64,26 @@ async function rankedMatches(db: SearchDb, query: string, order: FuzzyOrder, pos
  * the keyset position. Every page recomputes the same candidate set, so a
  * walk is stable without server-side state. What is searched and ranked is
  * the bounded query (boundedQuery), the same for every page of a walk.
+ * `index` says which vocabulary (DISEASE_TERMS, DRUG_TERMS).
  */
 export async function fuzzyPage(
   db: SearchDb,
+  index: TermIndex,
   text: string,
   order: FuzzyOrder,
   limit: number,
   position?: FuzzyPosition,
-): Promise<{ diseasePks: string[]; next?: FuzzyPosition }> {
+): Promise<{ pks: string[]; next?: FuzzyPosition }> {
   const query = boundedQuery(text);
-  const { pass, matches } = await rankedMatches(db, query, order, position);
+  const { pass, matches } = await rankedMatches(db, index, query, order, position);
   const direction = order === 'name-desc' ? -1 : 1;
-  let rows = matches.map((disease) => ({ disease, tuple: sortTuple(order, disease) }));
+  let rows = matches.map((match) => ({ match, tuple: sortTuple(order, match) }));
   rows.sort((a, b) => direction * compareTuples(a.tuple, b.tuple));
   if (position) rows = rows.filter((row) => direction * compareTuples(row.tuple, position.after) > 0);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    diseasePks: page.map((row) => row.disease.diseasePk),
+    pks: page.map((row) => row.match.pk),
     next: rows.length > limit && last ? { pass, after: last.tuple } : undefined,
   };
 }

@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DrugRecord } from '../records';
+import { rebuildDrugTerms } from './drug-terms-writer';
 import { catalogueTable } from './table';
 import { upsertRecords } from './upsert-records';
 
@@ -11,9 +12,13 @@ const DRUGS = catalogueTable<DrugRecord>({
   keepWhenBlank: ['drugbank_id', 'description'],
 });
 
-/** Inserts or updates drugs by their source id; given ATC codes replace the drug's stored ones. */
+/**
+ * Inserts or updates drugs by their source id, and rebuilds their search terms; given ATC codes replace the drug's
+ * stored ones.
+ */
 export async function upsertDrugs(sequelize: Sequelize, drugs: DrugRecord[], transaction: Transaction): Promise<void> {
   const written = await upsertRecords(sequelize, DRUGS, drugs, transaction);
+  await rebuildDrugTerms(sequelize, written.map((row) => row.id), transaction);
   const idOf = new Map(written.map((row) => [row.key, row.id]));
   const codes = [...new Map(drugs.filter((d) => d.atcCodes).map((d) => [d.sourceId, d.atcCodes ?? []])).entries()].map(
     ([sourceId, atcCodes]) => ({ drug_pk: idOf.get(sourceId), codes: atcCodes }),

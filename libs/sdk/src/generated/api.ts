@@ -426,12 +426,34 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every drug, 50 a page
-         * @description The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.
+         * Every drug by name, or a drug search; 50 a page
+         * @description Without `n`, every drug in name order. With `n`, a typo-tolerant search by brand name, generic name or active ingredient (salt forms included: `metformin` finds `metformin hydrochloride`), ignoring case and accents, best match first. The page size is fixed: `BATCH_COUNT` or `b`, with any value, is refused with 400.
          *
          *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
          */
         get: operations["listDrugs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The concepts a source code names: a disease by MeSH or OMIM id, a drug by DrugBank id or FDA number, …
+         * @description Resolves a code of one of the sources' systems to the catalogue's concepts: `mesh` and `omim` (diseases, by id or alternative id), `doid` (conditions, and diseases that carry the DOID), `drugbank`, `fda-application` and `fda-product` (`<ApplNo>-<ProductNo>`) for drugs, `atc` (categories), `loinc` (lab tests). The code may carry its prefix (`MESH:D003920`) or not (`D003920`).
+         *
+         *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["lookupCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -574,6 +596,28 @@ export interface paths {
          * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
          */
         get: operations["searchPremises"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Type-ahead across diseases and drugs: a short ranked list for a partial word
+         * @description Completes a partial word of 2 characters or more from names and synonyms (brands and ingredients for drugs), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").
+         *
+         *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["suggest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3205,6 +3249,20 @@ export interface components {
             effect: string | null;
             advice: string;
         };
+        CodeLookup: {
+            /**
+             * @description The code as the catalogue writes it, e.g. `MESH:D003920`.
+             * @example MESH:D003920
+             */
+            code: string;
+            concepts: {
+                /** @enum {string} */
+                type: "disease" | "condition" | "drug" | "category" | "lab";
+                /** @description Its id in its list (`/api/v1/drugs/{id}`, …); a category's is its ATC code. */
+                id: string;
+                name: string;
+            }[];
+        };
         /** @description `drugs` and `indications` only with `r=true`. */
         Condition: {
             id: string;
@@ -3301,6 +3359,18 @@ export interface components {
                 longitude: number;
             } | null;
             services?: string[];
+        };
+        Suggestions: {
+            suggestions: {
+                /** @enum {string} */
+                type: "disease" | "drug";
+                /** @description Its id in its list: `/api/v1/drugs/{id}`, or the disease's. */
+                id: string;
+                /** @description The concept's name. */
+                display: string;
+                /** @description The synonym, brand or ingredient that matched, lower-cased as indexed; null when the name did. */
+                matched: string | null;
+            }[];
         };
         NewTransaction: {
             /** @description null removes the student (PATCH). */
@@ -6464,6 +6534,8 @@ export interface operations {
     listDrugs: {
         parameters: {
             query?: {
+                /** @description Brand name, generic name or active ingredient to search for. */
+                n?: string;
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
                 /** @description Output format: `fhir` (or `Accept: application/fhir+json`) answers in HL7 FHIR R4 JSON. */
@@ -6612,6 +6684,136 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    lookupCode: {
+        parameters: {
+            query: {
+                /** @description The code system. */
+                system: "mesh" | "omim" | "doid" | "drugbank" | "fda-application" | "fda-product" | "atc" | "loinc";
+                /** @description The code. */
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code as the catalogue writes it, and its concepts. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeLookup"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code names nothing. */
+            404: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7781,6 +7983,127 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    suggest: {
+        parameters: {
+            query: {
+                /** @description What the user typed so far, at least 2 characters. */
+                q: string;
+                /** @description Comma list of the vocabularies: diseases, drugs. Default: all of them. */
+                types?: string;
+                /** @description Suggestions at most. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions, best first (empty when nothing is near). */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suggestions"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

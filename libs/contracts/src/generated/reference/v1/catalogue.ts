@@ -110,6 +110,11 @@ export interface DrugSummary {
 
 export interface ListDrugsRequest {
   cursor: string;
+  /**
+   * Empty: every drug by name. Otherwise a typo-tolerant search by brand name, generic name or active
+   * ingredient, best match first; the cursor is bound to it.
+   */
+  name: string;
 }
 
 export interface ListDrugsResponse {
@@ -245,6 +250,56 @@ export interface GetPremiseRequest {
 
 export interface GetPremiseResponse {
   premise?: Premise | undefined;
+}
+
+/**
+ * A code of one of the sources' systems: "mesh" and "omim" (diseases, by id or alternative id), "doid"
+ * (conditions, and diseases whose alternative ids hold it), "drugbank", "fda-application" and "fda-product"
+ * (drugs), "atc" (categories), "loinc" (lab tests). The code with or without its prefix ("MESH:D003920",
+ * "D003920"); an FDA product as "<ApplNo>-<ProductNo>".
+ */
+export interface LookupCodeRequest {
+  system: string;
+  code: string;
+}
+
+export interface CodeConcept {
+  /** disease, condition, drug, category or lab. */
+  type: string;
+  /** The concept's id in its list (a category's is its ATC code). */
+  id: string;
+  name: string;
+}
+
+/** The code as the catalogue writes it, and the concepts it names; none when it names nothing. */
+export interface LookupCodeResponse {
+  code: string;
+  concepts: CodeConcept[];
+}
+
+/**
+ * Type-ahead over the vocabularies named in types ("diseases", "drugs"; none: all of them), for a partial
+ * word of 2 characters or more; limit 0 means the default (10), at most 20.
+ */
+export interface SuggestRequest {
+  text: string;
+  types: string[];
+  limit: number;
+}
+
+export interface Suggestion {
+  /** disease or drug. */
+  type: string;
+  id: string;
+  /** The concept's name. */
+  display: string;
+  /** The synonym, brand or ingredient that matched, as indexed (lower-case); empty when the name did. */
+  matched: string;
+}
+
+/** Best first. */
+export interface SuggestResponse {
+  suggestions: Suggestion[];
 }
 
 function createBaseLabTestResult(): LabTestResult {
@@ -1656,13 +1711,16 @@ export const DrugSummary: MessageFns<DrugSummary> = {
 };
 
 function createBaseListDrugsRequest(): ListDrugsRequest {
-  return { cursor: "" };
+  return { cursor: "", name: "" };
 }
 
 export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
   encode(message: ListDrugsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.cursor !== "") {
       writer.uint32(10).string(message.cursor);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
     }
     return writer;
   },
@@ -1688,6 +1746,14 @@ export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
             message.cursor = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1701,13 +1767,19 @@ export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
   },
 
   fromJSON(object: any): ListDrugsRequest {
-    return { cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "" };
+    return {
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
   },
 
   toJSON(message: ListDrugsRequest): unknown {
     const obj: any = {};
     if (message.cursor !== "") {
       obj.cursor = message.cursor;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
     }
     return obj;
   },
@@ -1718,6 +1790,7 @@ export const ListDrugsRequest: MessageFns<ListDrugsRequest> = {
   fromPartial(object: DeepPartial<ListDrugsRequest>): ListDrugsRequest {
     const message = createBaseListDrugsRequest();
     message.cursor = object.cursor ?? "";
+    message.name = object.name ?? "";
     return message;
   },
 };
@@ -3801,6 +3874,568 @@ export const GetPremiseResponse: MessageFns<GetPremiseResponse> = {
   },
 };
 
+function createBaseLookupCodeRequest(): LookupCodeRequest {
+  return { system: "", code: "" };
+}
+
+export const LookupCodeRequest: MessageFns<LookupCodeRequest> = {
+  encode(message: LookupCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.system !== "") {
+      writer.uint32(10).string(message.system);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupCodeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupCodeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.system = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupCodeRequest {
+    return {
+      system: isSet(object.system) ? globalThis.String(object.system) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: LookupCodeRequest): unknown {
+    const obj: any = {};
+    if (message.system !== "") {
+      obj.system = message.system;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<LookupCodeRequest>): LookupCodeRequest {
+    return LookupCodeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LookupCodeRequest>): LookupCodeRequest {
+    const message = createBaseLookupCodeRequest();
+    message.system = object.system ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseCodeConcept(): CodeConcept {
+  return { type: "", id: "", name: "" };
+}
+
+export const CodeConcept: MessageFns<CodeConcept> = {
+  encode(message: CodeConcept, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CodeConcept {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCodeConcept();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CodeConcept {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: CodeConcept): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CodeConcept>): CodeConcept {
+    return CodeConcept.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CodeConcept>): CodeConcept {
+    const message = createBaseCodeConcept();
+    message.type = object.type ?? "";
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseLookupCodeResponse(): LookupCodeResponse {
+  return { code: "", concepts: [] };
+}
+
+export const LookupCodeResponse: MessageFns<LookupCodeResponse> = {
+  encode(message: LookupCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    for (const v of message.concepts) {
+      CodeConcept.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupCodeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupCodeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.concepts.push(CodeConcept.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupCodeResponse {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      concepts: globalThis.Array.isArray(object?.concepts)
+        ? object.concepts.map((e: any) => CodeConcept.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LookupCodeResponse): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.concepts?.length) {
+      obj.concepts = message.concepts.map((e) => CodeConcept.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<LookupCodeResponse>): LookupCodeResponse {
+    return LookupCodeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LookupCodeResponse>): LookupCodeResponse {
+    const message = createBaseLookupCodeResponse();
+    message.code = object.code ?? "";
+    message.concepts = object.concepts?.map((e) => CodeConcept.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSuggestRequest(): SuggestRequest {
+  return { text: "", types: [], limit: 0 };
+}
+
+export const SuggestRequest: MessageFns<SuggestRequest> = {
+  encode(message: SuggestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    for (const v of message.types) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SuggestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.types.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SuggestRequest {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => globalThis.String(e)) : [],
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: SuggestRequest): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.types?.length) {
+      obj.types = message.types;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SuggestRequest>): SuggestRequest {
+    return SuggestRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SuggestRequest>): SuggestRequest {
+    const message = createBaseSuggestRequest();
+    message.text = object.text ?? "";
+    message.types = object.types?.map((e) => e) || [];
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseSuggestion(): Suggestion {
+  return { type: "", id: "", display: "", matched: "" };
+}
+
+export const Suggestion: MessageFns<Suggestion> = {
+  encode(message: Suggestion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.display !== "") {
+      writer.uint32(26).string(message.display);
+    }
+    if (message.matched !== "") {
+      writer.uint32(34).string(message.matched);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Suggestion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.display = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.matched = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Suggestion {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      display: isSet(object.display) ? globalThis.String(object.display) : "",
+      matched: isSet(object.matched) ? globalThis.String(object.matched) : "",
+    };
+  },
+
+  toJSON(message: Suggestion): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.display !== "") {
+      obj.display = message.display;
+    }
+    if (message.matched !== "") {
+      obj.matched = message.matched;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Suggestion>): Suggestion {
+    return Suggestion.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Suggestion>): Suggestion {
+    const message = createBaseSuggestion();
+    message.type = object.type ?? "";
+    message.id = object.id ?? "";
+    message.display = object.display ?? "";
+    message.matched = object.matched ?? "";
+    return message;
+  },
+};
+
+function createBaseSuggestResponse(): SuggestResponse {
+  return { suggestions: [] };
+}
+
+export const SuggestResponse: MessageFns<SuggestResponse> = {
+  encode(message: SuggestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.suggestions) {
+      Suggestion.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SuggestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.suggestions.push(Suggestion.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SuggestResponse {
+    return {
+      suggestions: globalThis.Array.isArray(object?.suggestions)
+        ? object.suggestions.map((e: any) => Suggestion.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SuggestResponse): unknown {
+    const obj: any = {};
+    if (message.suggestions?.length) {
+      obj.suggestions = message.suggestions.map((e) => Suggestion.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SuggestResponse>): SuggestResponse {
+    return SuggestResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SuggestResponse>): SuggestResponse {
+    const message = createBaseSuggestResponse();
+    message.suggestions = object.suggestions?.map((e) => Suggestion.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * The reference catalogue besides diseases: laboratory tests, drugs and their
  * dosages, ATC drug categories, conditions with their indications, premises and
@@ -3910,6 +4545,24 @@ export const CatalogueServiceService = {
     responseSerialize: (value: GetPremiseResponse): Buffer => Buffer.from(GetPremiseResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPremiseResponse => GetPremiseResponse.decode(value),
   },
+  lookupCode: {
+    path: "/reference.v1.CatalogueService/LookupCode" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupCodeRequest): Buffer => Buffer.from(LookupCodeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupCodeRequest => LookupCodeRequest.decode(value),
+    responseSerialize: (value: LookupCodeResponse): Buffer => Buffer.from(LookupCodeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupCodeResponse => LookupCodeResponse.decode(value),
+  },
+  suggest: {
+    path: "/reference.v1.CatalogueService/Suggest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SuggestRequest): Buffer => Buffer.from(SuggestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SuggestRequest => SuggestRequest.decode(value),
+    responseSerialize: (value: SuggestResponse): Buffer => Buffer.from(SuggestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SuggestResponse => SuggestResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogueServiceServer extends UntypedServiceImplementation {
@@ -3923,6 +4576,8 @@ export interface CatalogueServiceServer extends UntypedServiceImplementation {
   listConditions: handleUnaryCall<ListConditionsRequest, ListConditionsResponse>;
   listPremises: handleUnaryCall<ListPremisesRequest, ListPremisesResponse>;
   getPremise: handleUnaryCall<GetPremiseRequest, GetPremiseResponse>;
+  lookupCode: handleUnaryCall<LookupCodeRequest, LookupCodeResponse>;
+  suggest: handleUnaryCall<SuggestRequest, SuggestResponse>;
 }
 
 export interface CatalogueServiceClient extends Client {
@@ -4075,6 +4730,36 @@ export interface CatalogueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPremiseResponse) => void,
+  ): ClientUnaryCall;
+  lookupCode(
+    request: LookupCodeRequest,
+    callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
+  ): ClientUnaryCall;
+  lookupCode(
+    request: LookupCodeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
+  ): ClientUnaryCall;
+  lookupCode(
+    request: LookupCodeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupCodeResponse) => void,
+  ): ClientUnaryCall;
+  suggest(
+    request: SuggestRequest,
+    callback: (error: ServiceError | null, response: SuggestResponse) => void,
+  ): ClientUnaryCall;
+  suggest(
+    request: SuggestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SuggestResponse) => void,
+  ): ClientUnaryCall;
+  suggest(
+    request: SuggestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SuggestResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,16 @@
+/**
+ * The code systems a reference concept can be looked up by (`GET /api/v1/codes`, docs/REFERENCE.md "Code
+ * lookup"): each id a source carries. The gateway offers these names, and the reference service resolves them.
+ */
+export const CODE_SYSTEMS = ['mesh', 'omim', 'doid', 'drugbank', 'fda-application', 'fda-product', 'atc', 'loinc'] as const;
+
+export type CodeSystem = (typeof CODE_SYSTEMS)[number];
+
+export const isCodeSystem = (name: string): name is CodeSystem => (CODE_SYSTEMS as readonly string[]).includes(name);
+
+/** The vocabularies type-ahead (`GET /api/v1/suggest`, docs/SEARCH.md "Type-ahead") completes from, and the type of their items. */
+export const SUGGEST_TYPES = { diseases: 'disease', drugs: 'drug' } as const;
+
+export type SuggestType = keyof typeof SUGGEST_TYPES;
+
+export const isSuggestType = (name: string): name is SuggestType => Object.hasOwn(SUGGEST_TYPES, name);
