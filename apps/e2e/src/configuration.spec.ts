@@ -3,6 +3,10 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../../..');
 
+/** Starts a built service with these variables over the environment; it is expected to stop at once. */
+const startWith = (service: string, env: Record<string, string>) =>
+  spawnSync(process.execPath, [join(ROOT, 'dist/apps', service, 'main.cjs')], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 10_000 });
+
 describe('configuration is validated at start', () => {
   it.each([
     ['gateway', 'PORT', 'not-a-port'],
@@ -15,11 +19,7 @@ describe('configuration is validated at start', () => {
     ['scheduling', 'REFERENCE_ADDR', 'no port here'],
     ['scheduling', 'HOLD_SWEEP_MS', '10'],
   ])('%s stops with one line naming %s', (service, variable, value) => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist/apps', service, 'main.cjs')], {
-      env: { ...process.env, [variable]: value },
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
+    const result = startWith(service, { [variable]: value });
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -33,11 +33,7 @@ describe('configuration is validated at start', () => {
     ['reference', 'GRPC_HOST', 'CURSOR_SECRET'],
     ['finance', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET'],
   ])('%s with %s=0.0.0.0 and no secret of its own stops with one line naming %s', (service, host, secret) => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist/apps', service, 'main.cjs')], {
-      env: { ...process.env, [host]: '0.0.0.0' },
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
+    const result = startWith(service, { [host]: '0.0.0.0' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
       `${service}: invalid configuration: ${secret}=(unset) is a development value, which is public; set a secret of your own with ${host}=0.0.0.0 (not loopback)`,
