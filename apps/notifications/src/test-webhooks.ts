@@ -42,7 +42,13 @@ export type NotificationsApi = ReturnType<typeof apiFor>;
 export const actorOf = (role: string): Actor => ({ userId: `${role}-${randomUUID().slice(0, 8)}`, role });
 
 /** A change as finance or scheduling records it; `subjects` absent is an event of the older schema. */
-export function eventOf(change: { action: string; entityType: string; id?: string; subjects?: string[] }): AuditEvent & { subjects?: string[] } {
+export function eventOf(change: {
+  action: string;
+  entityType: string;
+  id?: string;
+  subjects?: string[];
+  after?: Record<string, unknown>;
+}): AuditEvent & { subjects?: string[] } {
   const id = change.id ?? randomUUID();
   return {
     eventId: randomUUID(),
@@ -54,7 +60,7 @@ export function eventOf(change: { action: string; entityType: string; id?: strin
     requestId: 'notifications-spec',
     schemaVersion: AUDIT_SCHEMA_VERSION,
     before: null,
-    after: { id, version: 1 },
+    after: { id, version: 1, ...change.after },
     ...(change.subjects ? { subjects: change.subjects } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES, financeV1, type EventTypeDeclaration } from '@libs/contracts';
 import { ActorSigner, callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type ServiceError } from '@libs/grpc';
 import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
@@ -158,13 +159,16 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
         secret = given;
         receivers.set(role, Object.assign(receiver, { endpointId: endpoint?.id ?? '' }));
       }
+      // A user event shows the account as identity.events does (the recipients read model takes nothing less).
+      const snapshotOf = (entityType: string) =>
+        entityType === 'user' ? { email: `walk-${randomUUID()}@example.org`, role: 'reader', emailVerified: true } : undefined;
       // Every owner but the admin (whose reach names no one), so that each role's 'named' reach is walked.
       const named = roles.filter((role) => role !== 'admin').map((role) => owners[role].actor.userId);
       // Of every type, one event naming those owners among its subjects, and one naming someone else.
       const walk = (Object.entries(EVENT_TYPES) as [string, EventTypeDeclaration][])
         .filter(([, { source, entityType }]) => source !== 'webhooks' && entityType)
         .flatMap(([action, { source, entityType = '' }]) =>
-          [named, ['someone-else']].map((subjects) => ({ source, entityType, subjects, event: eventOf({ action, entityType, subjects }) })),
+          [named, ['someone-else']].map((subjects) => ({ source, entityType, subjects, event: eventOf({ action, entityType, subjects, after: snapshotOf(entityType) }) })),
         );
       expect(new Set(walk.map((step) => step.entityType))).toEqual(new Set(Object.keys(READS)));
       await finance.publish(...walk.filter((step) => step.source === 'finance').map((step) => step.event));

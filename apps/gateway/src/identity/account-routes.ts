@@ -35,7 +35,7 @@ export const REGISTRATION_ACCEPTED = {
   detail:
     'If this email had no account, it has one now, and a link that proves the address is on its way to it ' +
     '(POST /api/v1/auth/verify-email); sign in with this email and password (POST /api/v1/auth/login). ' +
-    'An email that has an account already keeps it unchanged, and its owner is told of this attempt.',
+    'An email that has an account already keeps it unchanged, and its owner, once they have proved the address, is told of this attempt.',
 } as const;
 
 /** Sign-up, sign-in, sign-out and who am I. Register and login are public. */
