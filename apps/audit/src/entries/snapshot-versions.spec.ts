@@ -106,6 +106,9 @@ const transactionV2 = {
   createdAt: AT,
   updatedAt: AT,
   version: 1,
+  // Fields added since version 1 (snapshot-versions.ts, ADDED_SINCE): null for a record stored before them.
+  reversalOf: null,
+  reversedBy: null,
 };
 const paymentV2 = {
   ...paymentV1,
@@ -115,6 +118,9 @@ const paymentV2 = {
   processedAt: null,
   resolvedBy: null,
   resolvedAt: null,
+  reversedBy: null,
+  reversedAt: null,
+  reversalReason: null,
 };
 
 const expected: [unknown, unknown][] = [
@@ -135,7 +141,7 @@ const expected: [unknown, unknown][] = [
   ],
   [
     null,
-    { id: ID.line, studentId: ID.student, semesterId: null, date: '2026-09-01', description: 'Fees', debit: 125000, credit: 0, balance: -125000, createdAt: AT, updatedAt: AT },
+    { id: ID.line, studentId: ID.student, semesterId: null, date: '2026-09-01', description: 'Fees', debit: 125000, credit: 0, balance: -125000, createdAt: AT, updatedAt: AT, reversalOf: null },
   ],
 ];
 

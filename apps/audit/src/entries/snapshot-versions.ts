@@ -58,15 +58,39 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * Fields an entity gained after version 1, whose absence meant what null means now: a transaction, payment or
+ * statement line stored before reversals existed was neither reversed nor a reversal. A version-1 entry is converted
+ * anyway, so it is shown with them; entries of later versions stay as stored (their hash covers what was stored).
+ */
+const ADDED_SINCE: Record<string, string[]> = {
+  transaction: ['reversalOf', 'reversedBy'],
+  payment: ['reversedBy', 'reversedAt', 'reversalReason'],
+  financial_statement: ['reversalOf'],
+};
+
+function withAddedFields(record: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  const missing = fields.filter((field) => !(field in record));
+  return missing.length === 0 ? record : { ...record, ...Object.fromEntries(missing.map((field) => [field, null])) };
+}
+
+/**
  * A stored `before`/`after` in the current shape of its entity (AUDITED_ENTITIES), whatever version
  * stored it. Only what is shown changes: the stored entry and its hash stay as they were, so /verify
  * checks what was stored. What version 1 never recorded stays absent (a bulk create's items had no
  * names, timestamps or version); anything not recognised is shown as stored.
  */
 export function currentShape(entityType: string, schemaVersion: number | undefined, snapshot: unknown): unknown {
-  // Versions 2 and 3 (AUDIT_SCHEMA_VERSION) are shown as stored: 3 only writes null where 2 wrote "" for empty text.
+  // Versions 2 and up (AUDIT_SCHEMA_VERSION) are shown exactly as stored, so that a client can recompute the hash: 3
+  // only writes null where 2 wrote "" for empty text, and 4 adds subjects beside the snapshots. A field an entity
+  // gained since (ADDED_SINCE) is absent from the entries stored before it.
   const differences = VERSION_1[entityType];
   if (schemaVersion !== undefined || differences === undefined) return snapshot;
-  const upgrade = (item: unknown) => (isRecord(item) ? upgradeRecord(item, differences) : item);
+  const added = ADDED_SINCE[entityType] ?? [];
+  const upgrade = (item: unknown) => {
+    if (!isRecord(item)) return item;
+    const upgraded = upgradeRecord(item, differences);
+    // A version-1 bulk create's items never held a record's whole shape: nothing is added to them.
+    return 'id' in upgraded && 'createdAt' in upgraded ? withAddedFields(upgraded, added) : upgraded;
+  };
   return Array.isArray(snapshot) ? snapshot.map(upgrade) : upgrade(snapshot);
 }
