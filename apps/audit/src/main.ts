@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const { logger, tracing, sequelize } = await startServiceFoundation('audit', config, migrations);
 
-  // One consumer per stream (finance's, scheduling's), each on its own queue, all into the same chain.
+  // One consumer per stream (finance's, scheduling's, identity's), each on its own queue, all into the same chain.
   const handle = auditMessageHandler(sequelize, logger);
   const streams = EVENT_STREAMS.map((stream) => {
     const topology = busTopology(config.AMQP_NAMESPACE, stream);
