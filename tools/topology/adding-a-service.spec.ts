@@ -29,6 +29,8 @@ describe('a service added to the declaration', () => {
         GRPC_PORT: '50056',
         METRICS_PORT: '9470',
         FINANCE_ADDR: '127.0.0.1:50052',
+        // npm start points every service at its mail catcher (tools/dev/services.ts).
+        SMTP_URL: 'smtp://127.0.0.1:1025',
       },
     });
     expect(plan.gateway.env.REMINDERS_ADDR).toBe('127.0.0.1:50056');
