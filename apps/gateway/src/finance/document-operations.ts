@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { financeApi } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { byId } from '../platform/routing/path-ids';
-import { queryOf } from '../platform/routing/query-fields';
 import { problem } from '../platform/routing/responses';
-import { documentFormat, documentHeaders, pdfHeaders, tag } from './finance-operation-parts';
+import { dateRange, documentFormat, documentHeaders, pdfHeaders, tag } from './finance-operation-parts';
 
 /** Finance documents besides the statement's (record-operations.ts): a receipt, the ledger as CSV (docs/FINANCE.md, "Documents"). */
 
@@ -39,8 +37,7 @@ export const exportTransactions = operation({
   access: { key: 'finance:read' },
   request: {
     query: z.object({
-      from: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive first date, YYYY-MM-DD.' }),
-      to: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive last date, YYYY-MM-DD.' }),
+      ...dateRange,
       format: documentFormat(['csv']),
     }),
   },

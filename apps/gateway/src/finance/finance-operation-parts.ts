@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { FINANCE_LIMITS } from '@libs/contracts';
-import { queryChoice, queryInteger } from '../platform/routing/query-fields';
+import { FINANCE_LIMITS, financeApi } from '@libs/contracts';
+import { queryChoice, queryInteger, queryOf } from '../platform/routing/query-fields';
 
 /** What the transaction and payment declarations share. */
 
 export const tag = 'Finance';
+
+/** The ledger's date filter: the transactions list and its CSV export take the same range. */
+export const dateRange = {
+  from: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive first date, YYYY-MM-DD.' }),
+  to: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive last date, YYYY-MM-DD.' }),
+};
 
 export const limit = queryInteger(FINANCE_LIMITS.page).meta({ description: 'Page size.' });
 

@@ -5,7 +5,7 @@ import { operation } from '../platform/routing/operation';
 import { byId } from '../platform/routing/path-ids';
 import { cursor, queryOf } from '../platform/routing/query-fields';
 import { etagHeader, json, page, problem, locationHeader } from '../platform/routing/responses';
-import { limit, tag } from './finance-operation-parts';
+import { dateRange, limit, tag } from './finance-operation-parts';
 import { ids, transaction } from './schemas';
 
 /** Transactions (docs/FINANCE.md). */
@@ -19,8 +19,7 @@ export const listTransactions = operation({
   access: { key: 'finance:read' },
   request: {
     query: z.object({
-      from: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive first date, YYYY-MM-DD.' }),
-      to: queryOf(financeApi.isoDate).optional().meta({ description: 'Inclusive last date, YYYY-MM-DD.' }),
+      ...dateRange,
       accountId: queryOf(financeApi.uuid).optional().meta({ description: 'Only this account.' }),
       limit,
       cursor,
