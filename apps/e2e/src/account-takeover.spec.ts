@@ -157,6 +157,16 @@ describe('account takeover, reset and enumeration (real processes)', () => {
     const resetUnknown = await post('/api/v1/auth/password-reset', { email: 'nobody-at-all@example.org' });
     expect(resetKnown.status).toBe(202);
     expect(visible(resetKnown)).toEqual(visible(resetUnknown));
+    // Both were only stored when answered; the relay then mails the account's owner, and closes the other request
+    // with nothing sent to the address that has no account.
+    await linkToken('known@example.org', 'password_reset');
+    await waitFor('the unknown email’s request to be closed', () =>
+      withPgClient(system.databaseUrl('gateway'), async (client) => {
+        const { rows } = await client.query<{ queued: boolean | null }>(`SELECT queued FROM account_mails WHERE email = 'nobody-at-all@example.org' AND handed_at IS NOT NULL`);
+        return rows.length === 1 ? rows[0].queued : undefined;
+      }).then((queued) => (queued === false ? true : undefined)),
+    );
+    expect(await mailsTo('nobody-at-all@example.org')).toEqual([]);
   }, 60_000);
 
   it('records every identity change in the audit log’s chain, and no stored event holds a secret', async () => {

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { notificationsV1 } from '@libs/contracts';
 import type { Logger } from '@libs/logging';
+import { resolveResetRequests } from './password-reset-requests';
 
 /**
  * Account mails (verification, password reset, "someone tried to register"). They carry a one-time token, so they
  * are not events: the gateway stores each in its own database, in the transaction of the change that asks for it,
  * and hands it to the notifications service (QueueAccountMail) after the commit, again and again until notifications
  * has stored it. An acknowledged registration therefore never loses its mail, whatever is down when it happens
- * (docs/decisions/0015). The raw token waits in `account_mails.link_token` only until then.
+ * (docs/decisions/0015). The raw token waits in `account_mails.link_token` only until then. A password reset is
+ * stored as a request first and becomes a mail here (password-reset-requests.ts).
  */
 export type AccountTemplate = 'verify_email' | 'password_reset' | 'registration_attempt';
 
@@ -101,18 +103,23 @@ export class AccountMailRelay {
     this.timer.unref();
   }
 
-  /** One batch of due mails, each handed over and marked in the claiming transaction. */
+  /**
+   * Resolves stored reset requests into mails (or into nothing), then hands over one batch of due mails, each marked
+   * in the claiming transaction. A reset request not yet resolved is never handed over: it has no user and no token.
+   */
   private async pass(): Promise<void> {
+    const resolved = await resolveResetRequests(this.sequelize, this.options.batchSize);
     const handed = await this.sequelize.transaction(async (transaction) => {
       const due = await this.sequelize.query<PendingMail>(
         `SELECT id, template, email, user_id, link_token, attempts FROM account_mails
-          WHERE handed_at IS NULL AND next_attempt <= now() ORDER BY next_attempt LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          WHERE handed_at IS NULL AND next_attempt <= now() AND NOT (template = 'password_reset' AND user_id IS NULL)
+          ORDER BY next_attempt LIMIT $1 FOR UPDATE SKIP LOCKED`,
         { bind: [this.options.batchSize], type: QueryTypes.SELECT, transaction },
       );
       for (const mail of due) await this.handOne(mail, transaction);
       return due.length;
     });
-    if (handed === this.options.batchSize) this.again = true;
+    if (handed === this.options.batchSize || resolved === this.options.batchSize) this.again = true;
   }
 
   private async handOne(mail: PendingMail, transaction: Transaction): Promise<void> {

@@ -3,13 +3,13 @@ import { HttpProblem } from '@libs/http-problems';
 import { route, type Route } from '../platform/routing/operation';
 import { changeBy, changeByGateway, requireSession, signedIn } from './access-guard';
 import { refuseWhenThrottled } from './account-routes';
-import { storeAccountMail } from './account-mails';
-import { issueToken, TOKEN_LIFETIME_MINUTES, tokenIsLive, useToken } from './account-tokens';
+import { TOKEN_LIFETIME_MINUTES, tokenIsLive, useToken } from './account-tokens';
 import * as op from './identity-operations';
 import type { KeyVerifier } from './key-verifier';
 import { revokeKeysOf } from './key-store';
 import { admitLoginAttempt, admitResetRequest, forgiveLoginAttempt } from './login-throttle';
 import { hashPassword, verifyPassword } from './password';
+import { storeResetRequest } from './password-reset-requests';
 import { revokeSessions } from './session-store';
 import { findUser, findUserCredentials, markEmailVerified, setPassword } from './user-store';
 
@@ -40,15 +40,9 @@ export function passwordRoutes(sequelize: Sequelize, keys: KeyVerifier, afterCom
 
     route(op.requestPasswordReset, async ({ body: { email } }, { req, res }) => {
       refuseWhenThrottled(await admitResetRequest(sequelize, req.ip ?? 'unknown'), 'password reset requests from this address');
-      // Nearly the same work either way, and no hash in either: one transaction that looks the email up and, when
-      // it has an account, stores a token and its mail (two inserts, well within one answer's jitter). The mail
-      // itself goes later (account-mails.ts), so its delivery's time is nobody's to see.
-      await sequelize.transaction(async (transaction) => {
-        const found = await findUserCredentials(sequelize, email, transaction);
-        if (!found) return;
-        const { id, token } = await issueToken(sequelize, transaction, found.user.id, 'password_reset');
-        await storeAccountMail(sequelize, transaction, { id, template: 'password_reset', email, userId: found.user.id, linkToken: token });
-      });
+      // The same one insert whether or not the email has an account; the relay looks it up later
+      // (password-reset-requests.ts), so the answer's time tells nobody which emails do.
+      await storeResetRequest(sequelize, email);
       afterCommit();
       res.status(202).json(RESET_ACCEPTED);
     }),
