@@ -4,6 +4,9 @@ import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, grpcService, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
+import { CheckpointKeys } from './checkpoints/checkpoint-keys';
+import { checkpointHandlers } from './checkpoints/checkpoint-handlers';
+import { startCheckpointTimer } from './checkpoints/checkpoint-timer';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
 import { auditMessageHandler } from './consumer/handle-audit-message';
@@ -39,24 +42,29 @@ async function main(): Promise<void> {
   const queueWatches = streams.map(({ topology, consumer }) => watchQueueDepths(depths, topology, consumer, logger));
   // Every method is for admins, so every call must carry an actor the gateway signed.
   const handling = { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) };
+  const checkpointKeys = new CheckpointKeys(config.CHECKPOINT_SECRET, config.CHECKPOINT_TRUSTED_KEYS);
+  const cursors = new CursorCodec(config.CURSOR_SECRET);
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
     services: [
       grpcService(auditV1.AuditServiceService, handling, {
-        ...entryHandlers(sequelize, new CursorCodec(config.CURSOR_SECRET)),
+        ...entryHandlers(sequelize, cursors, checkpointKeys),
+        ...checkpointHandlers(sequelize, checkpointKeys, cursors),
         ...deadLetterHandlers(deadLetters),
       }),
     ],
   });
 
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
+  const checkpoints = startCheckpointTimer(sequelize, checkpointKeys, config.CHECKPOINT_INTERVAL_MS, logger);
 
   onShutdownSignal(logger, async () => {
     // Finish the messages in hand and ack them before the connection goes;
     // anything unacked is redelivered to another consumer.
     for (const watch of queueWatches) watch.stop();
+    await checkpoints.stop();
     await Promise.all(streams.map(({ consumer }) => consumer.stop(config.SHUTDOWN_GRACE_MS / 2)));
     await server.shutdown(config.SHUTDOWN_GRACE_MS / 2);
     await bus.close();

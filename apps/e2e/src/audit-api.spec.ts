@@ -105,7 +105,34 @@ describe('GET /api/v1/audit, /verify and /dead-letters', () => {
   it('reports an intact chain', async () => {
     const entries = await allAuditEntries(system);
     // Every entry: the 7 transactions' and the identity area's (the run's demo users and keys).
-    expect((await get('/api/v1/audit/verify')).body).toEqual({ intact: true, checked: entries.length, lastHash: entries[0].hash });
+    expect((await get('/api/v1/audit/verify')).body).toEqual({ intact: true, checked: entries.length, lastHash: entries[0].hash, checkpointsChecked: 0 });
+  });
+
+  it('signs the head on demand, and the checkpoint verifies with the published JWK in WebCrypto', async () => {
+    const signed = await api(system.gatewayUrl, '/api/v1/audit/checkpoints', { method: 'POST', key: system.keys.admin });
+    expect(signed.status).toBe(200);
+    // The head is the entry stored last (the highest sequence); the list is ordered by when changes happened.
+    const head = (await allAuditEntries(system)).reduce((a, b) => (a.sequence > b.sequence ? a : b));
+    expect(signed.body).toMatchObject({ sequence: head.sequence, hash: head.hash });
+    // Asked again with no new entry: the same checkpoint, nothing new signed.
+    expect((await api(system.gatewayUrl, '/api/v1/audit/checkpoints', { method: 'POST', key: system.keys.admin })).body).toEqual(signed.body);
+
+    const listed = (await get('/api/v1/audit/checkpoints')).body;
+    expect(listed.checkpoints[0]).toEqual(signed.body);
+    const jwk = listed.keys.find((key: { keyId: string }) => key.keyId === signed.body.keyId);
+    expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', current: true });
+    const key = await crypto.subtle.importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, { name: 'Ed25519' }, false, ['verify']);
+    const { sequence, hash, signedAt, signature } = signed.body;
+    const message = (h: string) => new TextEncoder().encode(`audit-checkpoint:v1:${sequence}:${h}:${signedAt}`);
+    const bytes = Buffer.from(signature, 'base64url');
+    expect(await crypto.subtle.verify({ name: 'Ed25519' }, key, bytes, message(hash))).toBe(true);
+    expect(await crypto.subtle.verify({ name: 'Ed25519' }, key, bytes, message('0'.repeat(64)))).toBe(false);
+
+    expect((await get('/api/v1/audit/verify')).body).toMatchObject({ intact: true, checkpointsChecked: 1 });
+    for (const role of ['reader', 'student', 'bursar'] as const) {
+      expect((await get('/api/v1/audit/checkpoints', system.keys[role])).status).toBe(403);
+      expect((await api(system.gatewayUrl, '/api/v1/audit/checkpoints', { method: 'POST', key: system.keys[role] })).status).toBe(403);
+    }
   });
 
   it('dead-letters a malformed message at once, shows the depth, and replays dead letters', async () => {

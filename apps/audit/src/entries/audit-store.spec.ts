@@ -4,7 +4,7 @@ import { migrations } from '../migrations';
 import { appendEvent, appendEvents } from './audit-store';
 import { verifyChain } from './chain-verify';
 import { entryHash, GENESIS_HASH } from './entry-hash';
-import { testEvent } from './test-events';
+import { testCheckpointKeys, testEvent } from './test-events';
 
 interface ChainRow {
   sequence: string;
@@ -37,7 +37,7 @@ describe('audit store (PostgreSQL)', () => {
     expect(await appendEvents(db.sequelize, [a, b, c, a])).toEqual(['stored', 'duplicate', 'stored', 'duplicate']);
     const entries = await chain();
     expect(entries).toHaveLength(3);
-    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: '3', lastHash: entries[2].hash });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: true, checked: '3', lastHash: entries[2].hash });
     expect(entries[2].hash).toBe(entryHash(entries[1].hash, c));
   });
 
@@ -55,7 +55,7 @@ describe('audit store (PostgreSQL)', () => {
     const prevHashes = (await chain()).map((e) => e.prev_hash);
     expect(prevHashes).toHaveLength(40);
     expect(new Set(prevHashes).size).toBe(40);
-    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: '40' });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: true, checked: '40' });
   });
 
   it('verifies an untouched chain, including events without before/after and with odd JSON', async () => {
@@ -65,11 +65,11 @@ describe('audit store (PostgreSQL)', () => {
     await appendEvent(db.sequelize, bare as never);
     await appendEvent(db.sequelize, testEvent({ occurredAt: '2026-09-01T10:00:00.123456+02:00', after: { é: 'ü', n: 1.5, z: [] } }));
     const last = (await chain())[1];
-    expect(await verifyChain(db.sequelize)).toEqual({ intact: true, checked: '2', lastHash: last.hash });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toEqual({ intact: true, checked: '2', lastHash: last.hash, checkpointsChecked: '0' });
   });
 
   it('reports an empty chain as intact', async () => {
-    expect(await verifyChain(db.sequelize)).toEqual({ intact: true, checked: '0', lastHash: '' });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toEqual({ intact: true, checked: '0', lastHash: '', checkpointsChecked: '0' });
   });
 
   it('names the entry whose content was altered', async () => {
@@ -78,7 +78,7 @@ describe('audit store (PostgreSQL)', () => {
     await db.sequelize.query(`UPDATE audit_entries SET after = '{"amount":"999"}' WHERE event_id = $1`, {
       bind: [events[2].eventId],
     });
-    const result = await verifyChain(db.sequelize);
+    const result = await verifyChain(db.sequelize, testCheckpointKeys());
     expect(result).toMatchObject({
       intact: false,
       checked: '3',
@@ -90,7 +90,7 @@ describe('audit store (PostgreSQL)', () => {
     const events = Array.from({ length: 4 }, () => testEvent());
     for (const e of events) await appendEvent(db.sequelize, e);
     await db.sequelize.query('DELETE FROM audit_entries WHERE event_id = $1', { bind: [events[1].eventId] });
-    const result = await verifyChain(db.sequelize);
+    const result = await verifyChain(db.sequelize, testCheckpointKeys());
     expect(result).toMatchObject({
       intact: false,
       firstBreak: { eventId: events[2].eventId, problem: expect.stringMatching(/removed, inserted or altered/) },
@@ -101,7 +101,7 @@ describe('audit store (PostgreSQL)', () => {
     const first = testEvent();
     await appendEvent(db.sequelize, first);
     await db.sequelize.query(`UPDATE audit_entries SET prev_hash = repeat('1', 64)`);
-    expect(await verifyChain(db.sequelize)).toMatchObject({
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({
       intact: false,
       firstBreak: { eventId: first.eventId, problem: expect.stringMatching(/genesis/) },
     });

@@ -3,7 +3,7 @@ import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { BatchAppender } from './batch-appender';
 import { verifyChain } from './chain-verify';
-import { testEvent } from './test-events';
+import { testCheckpointKeys, testEvent } from './test-events';
 
 describe('BatchAppender (PostgreSQL)', () => {
   let db: ScratchDatabase;
@@ -22,7 +22,7 @@ describe('BatchAppender (PostgreSQL)', () => {
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(300);
     expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(1);
     expect(await count()).toBe(300);
-    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: '300' });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: true, checked: '300' });
   });
 
   it('refuses only the event the database cannot hold; the rest of its batch is stored', async () => {
@@ -32,6 +32,6 @@ describe('BatchAppender (PostgreSQL)', () => {
     const results = await Promise.allSettled([good[0], bad, good[1]].map((e) => appender.append(e)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await count()).toBe(2);
-    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: '2' });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: true, checked: '2' });
   });
 });

@@ -1,5 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { auditV1 } from '@libs/contracts';
+import type { CheckpointKeys } from '../checkpoints/checkpoint-keys';
+import { checkpointsBetween, firstCheckpointAfter } from '../checkpoints/checkpoint-store';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 import { ENTRY_COLUMNS, eventOf, type EntryRow } from './entry-row';
 
@@ -20,33 +22,62 @@ function problemOf(row: EntryRow, expectedPrev: string): string | undefined {
 }
 
 /**
- * Walks the whole chain in sequence order, in batches, recomputing every hash.
- * Stops at the first entry that does not fit: everything after it is suspect anyway.
+ * Why a signed checkpoint disagrees with the entry at its sequence, or undefined when it agrees. A chain rewritten
+ * with every later hash recomputed is consistent in itself; only a signature made before the rewrite, which the
+ * rewriter cannot make again without the service's key, tells.
  */
-export async function verifyChain(sequelize: Sequelize): Promise<auditV1.VerifyChainResponse> {
+function checkpointProblem(row: EntryRow, checkpoint: auditV1.Checkpoint, keys: CheckpointKeys): string | undefined {
+  if (!keys.verifies(checkpoint)) {
+    return `the checkpoint of this entry (key ${checkpoint.keyId}) does not verify with any trusted key (it was altered or forged)`;
+  }
+  if (checkpoint.hash !== row.hash) {
+    return `a checkpoint signed at ${checkpoint.signedAt} says this entry's hash is ${checkpoint.hash}, but it is ${row.hash} (this entry or one before it was rewritten, and the hashes after it recomputed)`;
+  }
+  return undefined;
+}
+
+const broken = (checked: number, checkpointsChecked: number, firstBreak: auditV1.ChainBreak): auditV1.VerifyChainResponse => ({
+  intact: false,
+  checked: String(checked),
+  lastHash: '',
+  firstBreak,
+  checkpointsChecked: String(checkpointsChecked),
+});
+
+/**
+ * Walks the whole chain in sequence order, in batches, recomputing every hash and checking every signed checkpoint
+ * against the entry it names. Stops at the first entry that does not fit: everything after it is suspect anyway. A
+ * checkpoint past the last entry means entries were cut from the end.
+ */
+export async function verifyChain(sequelize: Sequelize, keys: CheckpointKeys): Promise<auditV1.VerifyChainResponse> {
   let expectedPrev = GENESIS_HASH;
   let after = '0';
   let checked = 0;
+  let checkpointsChecked = 0;
   for (;;) {
     const rows = await sequelize.query<EntryRow>(
       `SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE sequence > $1::bigint ORDER BY audit_entries.sequence LIMIT $2`,
       { bind: [after, BATCH], type: QueryTypes.SELECT },
     );
+    const last = rows.at(-1)?.sequence;
+    const checkpoints = new Map(last === undefined ? [] : (await checkpointsBetween(sequelize, after, last)).map((checkpoint) => [checkpoint.sequence, checkpoint]));
     for (const row of rows) {
       checked += 1;
-      const problem = problemOf(row, expectedPrev);
-      if (problem) {
-        return {
-          intact: false,
-          checked: String(checked),
-          lastHash: '',
-          firstBreak: { sequence: row.sequence, eventId: row.event_id, problem },
-        };
-      }
+      const checkpoint = checkpoints.get(row.sequence);
+      const problem = problemOf(row, expectedPrev) ?? (checkpoint && checkpointProblem(row, checkpoint, keys));
+      if (problem) return broken(checked, checkpointsChecked, { sequence: row.sequence, eventId: row.event_id, problem });
+      if (checkpoint) checkpointsChecked += 1;
       expectedPrev = row.hash;
     }
+    if (last !== undefined) after = last;
     if (rows.length < BATCH) break;
-    after = rows[rows.length - 1].sequence;
   }
-  return { intact: true, checked: String(checked), lastHash: checked > 0 ? expectedPrev : '' };
+  const beyond = await firstCheckpointAfter(sequelize, after);
+  if (beyond) {
+    const problem = keys.verifies(beyond)
+      ? `a checkpoint signed at ${beyond.signedAt} names entry ${beyond.sequence}, but the chain ends at ${after} (entries were removed from its end)`
+      : `a checkpoint past the chain's end (entry ${beyond.sequence}) does not verify with any trusted key (it was forged)`;
+    return broken(checked, checkpointsChecked, { sequence: beyond.sequence, eventId: '', problem });
+  }
+  return { intact: true, checked: String(checked), lastHash: checked > 0 ? expectedPrev : '', checkpointsChecked: String(checkpointsChecked) };
 }

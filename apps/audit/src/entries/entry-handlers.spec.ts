@@ -5,7 +5,7 @@ import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { appendEvent } from './audit-store';
 import { entryHandlers } from './entry-handlers';
-import { testEvent } from './test-events';
+import { testCheckpointKeys, testEvent } from './test-events';
 
 const request = (overrides: Partial<auditV1.ListEntriesRequest> = {}): auditV1.ListEntriesRequest => ({
   entityType: '',
@@ -33,7 +33,7 @@ describe('listing audit entries (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createScratchDatabase('audit', migrations);
-    handlers = entryHandlers(db.sequelize, new CursorCodec('a-test-secret-of-some-length'));
+    handlers = entryHandlers(db.sequelize, new CursorCodec('a-test-secret-of-some-length'), testCheckpointKeys());
     for (const e of events) await appendEvent(db.sequelize, e);
   });
   afterAll(() => db?.drop());

@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { AUDIT_LIMITS, type auditV1 } from '@libs/contracts';
 import { keysetPage, pageSize, type CursorCodec } from '@libs/cursor';
 import { requirePermission, RpcError, type CallContext } from '@libs/grpc';
+import type { CheckpointKeys } from '../checkpoints/checkpoint-keys';
 import { verifyChain } from './chain-verify';
 import { listEntries, type EntryFilters } from './entry-query';
 
@@ -32,9 +33,9 @@ function filtersOf(request: auditV1.ListEntriesRequest): EntryFilters {
 }
 
 /** The audit walk's position: the last sequence served (a bigint, so text). */
-const isSequence = (position: unknown): position is string => typeof position === 'string' && /^\d{1,19}$/.test(position);
+export const isSequence = (position: unknown): position is string => typeof position === 'string' && /^\d{1,19}$/.test(position);
 
-export function entryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
+export function entryHandlers(sequelize: Sequelize, cursors: CursorCodec, checkpointKeys: CheckpointKeys) {
   return {
     async listEntries(request: auditV1.ListEntriesRequest, context: CallContext): Promise<auditV1.ListEntriesResponse> {
       requirePermission(context, 'audit:read');
@@ -54,7 +55,7 @@ export function entryHandlers(sequelize: Sequelize, cursors: CursorCodec) {
 
     async verifyChain(_: auditV1.VerifyChainRequest, context: CallContext): Promise<auditV1.VerifyChainResponse> {
       requirePermission(context, 'audit:read');
-      return verifyChain(sequelize);
+      return verifyChain(sequelize, checkpointKeys);
     },
   };
 }

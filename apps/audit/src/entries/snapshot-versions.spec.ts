@@ -8,7 +8,7 @@ import { appendEvents } from './audit-store';
 import { verifyChain } from './chain-verify';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 import { entryHandlers } from './entry-handlers';
-import { testEvent } from './test-events';
+import { testCheckpointKeys, testEvent } from './test-events';
 
 const ID = {
   transaction: '5b1e3c1a-7f0e-4b8e-9d6f-0a1b2c3d4e5f',
@@ -158,7 +158,7 @@ describe('entries stored before schemaVersion (version 1), read today (PostgreSQ
 
   beforeAll(async () => {
     db = await createScratchDatabase('audit', migrations);
-    handlers = entryHandlers(db.sequelize, new CursorCodec('a-test-secret-of-some-length'));
+    handlers = entryHandlers(db.sequelize, new CursorCodec('a-test-secret-of-some-length'), testCheckpointKeys());
     await appendEvents(db.sequelize, [...events, ...current]);
   });
   afterAll(() => db?.drop());
@@ -194,7 +194,7 @@ describe('entries stored before schemaVersion (version 1), read today (PostgreSQ
     // The hash of a version-1 entry is the one computed before schemaVersion existed: over the event as finance sent it.
     expect(stored[0].hash).toBe(entryHash(GENESIS_HASH, events[0]));
     expect(stored[events.length].hash).toBe(entryHash(stored[events.length - 1].hash, current[0]));
-    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true, checked: String(events.length + current.length) });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: true, checked: String(events.length + current.length) });
   });
 
   it('serves a version-2 entry so that a client can recompute its hash, and says which entries are converted', async () => {
@@ -219,7 +219,7 @@ describe('entries stored before schemaVersion (version 1), read today (PostgreSQ
 
   it('notices a version-2 entry whose schemaVersion was removed in SQL', async () => {
     await db.sequelize.query('UPDATE audit_entries SET schema_version = NULL WHERE event_id = $1', { bind: [current[0].eventId] });
-    expect(await verifyChain(db.sequelize)).toMatchObject({
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({
       intact: false,
       firstBreak: { eventId: current[0].eventId, problem: expect.stringMatching(/altered/) },
     });

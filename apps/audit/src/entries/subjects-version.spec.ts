@@ -8,7 +8,7 @@ import { appendEvents } from './audit-store';
 import { verifyChain } from './chain-verify';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 import { entryHandlers } from './entry-handlers';
-import { testEvent } from './test-events';
+import { testCheckpointKeys, testEvent } from './test-events';
 
 /** Events of the versions before subjects existed, stored first, then events that carry them: one chain. */
 describe('a chain of entries from before and after subjects (PostgreSQL)', () => {
@@ -22,7 +22,7 @@ describe('a chain of entries from before and after subjects (PostgreSQL)', () =>
 
   beforeAll(async () => {
     db = await createScratchDatabase('audit', migrations);
-    handlers = entryHandlers(db.sequelize, new CursorCodec('a-test-secret-of-some-length'));
+    handlers = entryHandlers(db.sequelize, new CursorCodec('a-test-secret-of-some-length'), testCheckpointKeys());
     await appendEvents(db.sequelize, older);
     await appendEvents(db.sequelize, newer);
   });
@@ -40,7 +40,7 @@ describe('a chain of entries from before and after subjects (PostgreSQL)', () =>
     expect(stored[0].hash).toBe(entryHash(GENESIS_HASH, older[0]));
     expect(stored[1].hash).toBe(entryHash(stored[0].hash, older[1]));
     expect(stored[2].hash).toBe(entryHash(stored[1].hash, newer[0]));
-    expect(await verifyChain(db.sequelize)).toEqual({ intact: true, checked: '4', lastHash: stored[3].hash });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toEqual({ intact: true, checked: '4', lastHash: stored[3].hash, checkpointsChecked: '0' });
   });
 
   it('serves each newer entry with its subjects, so that a client recomputes its hash from what it is served', async () => {
@@ -61,11 +61,11 @@ describe('a chain of entries from before and after subjects (PostgreSQL)', () =>
     const eventId = [...older, ...newer][index].eventId;
     await db.sequelize.query(`UPDATE audit_entries SET subjects = ${value} WHERE event_id = $1`, { bind: [eventId] });
     try {
-      expect(await verifyChain(db.sequelize)).toMatchObject({ intact: false, firstBreak: { eventId, problem: expect.stringMatching(/altered/) } });
+      expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: false, firstBreak: { eventId, problem: expect.stringMatching(/altered/) } });
     } finally {
       const original = [...older, ...newer][index].subjects ?? null;
       await db.sequelize.query('UPDATE audit_entries SET subjects = $2 WHERE event_id = $1', { bind: [eventId, original] });
     }
-    expect(await verifyChain(db.sequelize)).toMatchObject({ intact: true });
+    expect(await verifyChain(db.sequelize, testCheckpointKeys())).toMatchObject({ intact: true });
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '@libs/contracts';
+import { CheckpointKeys } from '../checkpoints/checkpoint-keys';
 
 /** A valid event for tests; override what the test is about. */
 export const testEvent = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
@@ -14,3 +15,6 @@ export const testEvent = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   after: { amount: '100', nested: { b: 1, a: [1, 2] } },
   ...overrides,
 });
+
+/** The checkpoint keys specs verify with: derived from a secret of their own, trusting no earlier key. */
+export const testCheckpointKeys = () => new CheckpointKeys('a checkpoint secret for the specs', '');

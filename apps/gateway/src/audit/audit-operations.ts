@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AUDIT_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryInteger, queryOf, queryText } from '../platform/routing/query-fields';
-import { json, page } from '../platform/routing/responses';
-import { auditEntry, chainVerdict, deadLetters, replayOutcome } from './schemas';
+import { json, page, problem } from '../platform/routing/responses';
+import { auditEntry, chainVerdict, checkpoint, checkpointKey, deadLetters, replayOutcome } from './schemas';
 import { instant } from './time-range';
 
 const tag = 'Audit';
@@ -41,6 +41,36 @@ export const verifyAuditChain = operation({
   access: { key: 'audit:read' },
   request: {},
   responses: { '200': json('The verdict.', chainVerdict) },
+});
+
+export const listAuditCheckpoints = operation({
+  method: 'get',
+  path: '/api/v1/audit/checkpoints',
+  operationId: 'listAuditCheckpoints',
+  summary: "Signed checkpoints of the chain's head, and the keys that verify them",
+  description:
+    'Keep copies of these outside the system: a checkpoint proves what the chain held when it was signed, so a ' +
+    'rewrite of older entries (with every later hash recomputed) contradicts it, and so does a deleted checkpoint you ' +
+    'still hold. Newest first.',
+  tag,
+  access: { key: 'audit:read' },
+  request: { query: z.object({ limit: queryInteger(AUDIT_LIMITS.checkpointPage).meta({ description: 'Page size.' }), cursor }) },
+  responses: { '200': json('Checkpoints and keys.', page('checkpoints', checkpoint).extend({ keys: z.array(checkpointKey) })) },
+});
+
+export const createAuditCheckpoint = operation({
+  method: 'post',
+  path: '/api/v1/audit/checkpoints',
+  operationId: 'createAuditCheckpoint',
+  summary: "Sign the chain's head now",
+  description: 'Answers the checkpoint of the current head; when that head is signed already, the same checkpoint (so asking again adds nothing).',
+  tag,
+  access: { key: 'audit:read' },
+  request: {},
+  responses: {
+    '200': json('The checkpoint of the head.', checkpoint),
+    '409': problem('The chain is empty: there is nothing to sign yet.'),
+  },
 });
 
 export const auditDeadLetters = operation({

@@ -1,4 +1,5 @@
 import { SUBJECTS_VERSION, type auditV1 } from '@libs/contracts';
+import { HttpProblem } from '@libs/http-problems';
 import { route, type Route } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import * as op from './audit-operations';
@@ -28,14 +29,18 @@ function toEntryJson(entry: auditV1.AuditEntry) {
 
 function toVerifyJson(result: auditV1.VerifyChainResponse) {
   const checked = Number(result.checked);
-  if (result.intact) return { intact: true, checked, lastHash: result.lastHash || null };
+  const checkpointsChecked = Number(result.checkpointsChecked);
+  if (result.intact) return { intact: true, checked, lastHash: result.lastHash || null, checkpointsChecked };
   const broken = result.firstBreak;
   return {
     intact: false,
     checked,
+    checkpointsChecked,
     firstBadEntry: broken && { sequence: Number(broken.sequence), eventId: broken.eventId, problem: broken.problem },
   };
 }
+
+const toCheckpointJson = (checkpoint: auditV1.Checkpoint) => ({ ...checkpoint, sequence: Number(checkpoint.sequence) });
 
 export function auditRoutes(upstreams: Upstreams): Route[] {
   const audit = upstreams.audit;
@@ -57,6 +62,19 @@ export function auditRoutes(upstreams: Upstreams): Route[] {
     }),
     route(op.verifyAuditChain, async (_input, { res, upstream }) => {
       res.json(toVerifyJson(await audit.call((client) => client.verifyChain, {}, upstream)));
+    }),
+    route(op.listAuditCheckpoints, async ({ query }, { res, upstream }) => {
+      const page = await audit.call((client) => client.listCheckpoints, { limit: query.limit, cursor: query.cursor ?? '' }, upstream);
+      res.json({
+        checkpoints: page.checkpoints.map(toCheckpointJson),
+        keys: page.keys.map(({ keyId, x, current }) => ({ keyId, kty: 'OKP', crv: 'Ed25519', x, current })),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      });
+    }),
+    route(op.createAuditCheckpoint, async (_input, { res, upstream }) => {
+      const { checkpoint } = await audit.call((client) => client.createCheckpoint, {}, upstream);
+      if (!checkpoint) throw new HttpProblem(409, 'The audit chain is empty: there is nothing to sign yet.');
+      res.json(toCheckpointJson(checkpoint));
     }),
     route(op.auditDeadLetters, async (_input, { res, upstream }) => {
       res.json(await audit.call((client) => client.getDeadLetters, {}, upstream));

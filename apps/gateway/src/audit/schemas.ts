@@ -40,11 +40,14 @@ export const auditEntry = z
   })
   .meta({ id: 'AuditEntry' });
 
+const checkpointsChecked = count.meta({ description: 'Signed checkpoints whose signature and hash matched the chain on the way (docs/AUDIT.md, "Checkpoints").' });
+
 export const chainVerdict = z.union([
-  z.object({ intact: z.literal(true), checked: count, lastHash: z.string().nullable() }),
+  z.object({ intact: z.literal(true), checked: count, lastHash: z.string().nullable(), checkpointsChecked }),
   z.object({
     intact: z.literal(false),
     checked: count,
+    checkpointsChecked,
     firstBadEntry: z.object({
       sequence: z.int(),
       eventId: z.string(),
@@ -56,3 +59,25 @@ export const chainVerdict = z.union([
 export const deadLetters = z.object({ queue: z.string(), depth: count });
 
 export const replayOutcome = z.object({ replayed: count, remaining: count, stoppedAtDeadline: z.boolean() });
+
+export const checkpoint = z
+  .object({
+    sequence: z.int().min(1).meta({ description: 'The entry whose hash is signed: the head of the chain when it was signed.' }),
+    hash: sha256,
+    signedAt: z.string().meta({ format: 'date-time' }),
+    keyId: z.string().meta({ description: 'The key that signed it (in `keys`).' }),
+    signature: z.string().meta({
+      description: 'Ed25519, base64url, over the UTF-8 bytes of `audit-checkpoint:v1:<sequence>:<hash>:<signedAt>`.',
+    }),
+  })
+  .meta({ id: 'AuditCheckpoint', description: "The chain's head at a moment, signed by the audit service's own key." });
+
+export const checkpointKey = z
+  .object({
+    keyId: z.string().meta({ description: 'The first 16 hex digits of the SHA-256 of the raw public key.' }),
+    kty: z.literal('OKP'),
+    crv: z.literal('Ed25519'),
+    x: z.string().meta({ description: 'The raw public key, base64url (RFC 8037).' }),
+    current: z.boolean().meta({ description: 'Whether the service signs with it now; the others are earlier keys it still trusts.' }),
+  })
+  .meta({ id: 'AuditCheckpointKey', description: 'A public key that verifies checkpoints, as a JWK.' });

@@ -78,6 +78,8 @@ export const AUDIT_LIMITS = {
   filterMaxLength: 64,
   /** `from` and `to`: a day or a timestamp with offset. */
   instantMaxLength: 40,
+  /** Signed checkpoints per page (`limit`). */
+  checkpointPage: { min: 1, max: 500, default: 100 },
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const SCHEDULING_LIMITS = {

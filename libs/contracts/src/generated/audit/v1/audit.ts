@@ -91,7 +91,54 @@ export interface VerifyChainResponse {
   /** The hash of the newest entry when intact; compare it with a copy kept elsewhere to detect truncation. */
   lastHash: string;
   /** The first entry that does not fit, when not intact. */
-  firstBreak?: ChainBreak | undefined;
+  firstBreak?:
+    | ChainBreak
+    | undefined;
+  /** Signed checkpoints whose signature and hash matched the chain (all of them when intact). */
+  checkpointsChecked: string;
+}
+
+/**
+ * The chain's head at a moment, signed by the audit service's own Ed25519 key: the signature is over the UTF-8 bytes
+ * of "audit-checkpoint:v1:<sequence>:<hash>:<signed_at>" (docs/AUDIT.md, "Checkpoints").
+ */
+export interface Checkpoint {
+  sequence: string;
+  /** The hash of the entry at that sequence. */
+  hash: string;
+  /** RFC 3339, milliseconds, UTC. */
+  signedAt: string;
+  /** Names the key (the first 16 hex digits of the SHA-256 of its raw public key). */
+  keyId: string;
+  /** base64url, 64 bytes. */
+  signature: string;
+}
+
+/** A public key that verifies checkpoints, as a JWK (RFC 8037: kty OKP, crv Ed25519, x). */
+export interface CheckpointKey {
+  keyId: string;
+  x: string;
+  /** Whether the service signs with it now (the others are earlier keys it still trusts). */
+  current: boolean;
+}
+
+export interface CreateCheckpointRequest {
+}
+
+export interface CreateCheckpointResponse {
+  /** Absent while the chain is empty. */
+  checkpoint?: Checkpoint | undefined;
+}
+
+export interface ListCheckpointsRequest {
+  limit: number;
+  cursor: string;
+}
+
+export interface ListCheckpointsResponse {
+  checkpoints: Checkpoint[];
+  keys: CheckpointKey[];
+  nextCursor: string;
 }
 
 export interface GetDeadLettersRequest {
@@ -1040,7 +1087,7 @@ export const ChainBreak: MessageFns<ChainBreak> = {
 };
 
 function createBaseVerifyChainResponse(): VerifyChainResponse {
-  return { intact: false, checked: "", lastHash: "", firstBreak: undefined };
+  return { intact: false, checked: "", lastHash: "", firstBreak: undefined, checkpointsChecked: "" };
 }
 
 export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
@@ -1056,6 +1103,9 @@ export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
     }
     if (message.firstBreak !== undefined) {
       ChainBreak.encode(message.firstBreak, writer.uint32(34).fork()).join();
+    }
+    if (message.checkpointsChecked !== "") {
+      writer.uint32(42).string(message.checkpointsChecked);
     }
     return writer;
   },
@@ -1105,6 +1155,14 @@ export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
             message.firstBreak = ChainBreak.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.checkpointsChecked = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1131,6 +1189,11 @@ export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
         : isSet(object.first_break)
         ? ChainBreak.fromJSON(object.first_break)
         : undefined,
+      checkpointsChecked: isSet(object.checkpointsChecked)
+        ? globalThis.String(object.checkpointsChecked)
+        : isSet(object.checkpoints_checked)
+        ? globalThis.String(object.checkpoints_checked)
+        : "",
     };
   },
 
@@ -1148,6 +1211,9 @@ export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
     if (message.firstBreak !== undefined) {
       obj.firstBreak = ChainBreak.toJSON(message.firstBreak);
     }
+    if (message.checkpointsChecked !== "") {
+      obj.checkpointsChecked = message.checkpointsChecked;
+    }
     return obj;
   },
 
@@ -1162,6 +1228,566 @@ export const VerifyChainResponse: MessageFns<VerifyChainResponse> = {
     message.firstBreak = (object.firstBreak !== undefined && object.firstBreak !== null)
       ? ChainBreak.fromPartial(object.firstBreak)
       : undefined;
+    message.checkpointsChecked = object.checkpointsChecked ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckpoint(): Checkpoint {
+  return { sequence: "", hash: "", signedAt: "", keyId: "", signature: "" };
+}
+
+export const Checkpoint: MessageFns<Checkpoint> = {
+  encode(message: Checkpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sequence !== "") {
+      writer.uint32(10).string(message.sequence);
+    }
+    if (message.hash !== "") {
+      writer.uint32(18).string(message.hash);
+    }
+    if (message.signedAt !== "") {
+      writer.uint32(26).string(message.signedAt);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(34).string(message.keyId);
+    }
+    if (message.signature !== "") {
+      writer.uint32(42).string(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Checkpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sequence = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Checkpoint {
+    return {
+      sequence: isSet(object.sequence) ? globalThis.String(object.sequence) : "",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      signedAt: isSet(object.signedAt)
+        ? globalThis.String(object.signedAt)
+        : isSet(object.signed_at)
+        ? globalThis.String(object.signed_at)
+        : "",
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+    };
+  },
+
+  toJSON(message: Checkpoint): unknown {
+    const obj: any = {};
+    if (message.sequence !== "") {
+      obj.sequence = message.sequence;
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.signedAt !== "") {
+      obj.signedAt = message.signedAt;
+    }
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Checkpoint>): Checkpoint {
+    return Checkpoint.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Checkpoint>): Checkpoint {
+    const message = createBaseCheckpoint();
+    message.sequence = object.sequence ?? "";
+    message.hash = object.hash ?? "";
+    message.signedAt = object.signedAt ?? "";
+    message.keyId = object.keyId ?? "";
+    message.signature = object.signature ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckpointKey(): CheckpointKey {
+  return { keyId: "", x: "", current: false };
+}
+
+export const CheckpointKey: MessageFns<CheckpointKey> = {
+  encode(message: CheckpointKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== "") {
+      writer.uint32(10).string(message.keyId);
+    }
+    if (message.x !== "") {
+      writer.uint32(18).string(message.x);
+    }
+    if (message.current !== false) {
+      writer.uint32(24).bool(message.current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckpointKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckpointKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.x = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckpointKey {
+    return {
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      x: isSet(object.x) ? globalThis.String(object.x) : "",
+      current: isSet(object.current) ? globalThis.Boolean(object.current) : false,
+    };
+  },
+
+  toJSON(message: CheckpointKey): unknown {
+    const obj: any = {};
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.x !== "") {
+      obj.x = message.x;
+    }
+    if (message.current !== false) {
+      obj.current = message.current;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CheckpointKey>): CheckpointKey {
+    return CheckpointKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckpointKey>): CheckpointKey {
+    const message = createBaseCheckpointKey();
+    message.keyId = object.keyId ?? "";
+    message.x = object.x ?? "";
+    message.current = object.current ?? false;
+    return message;
+  },
+};
+
+function createBaseCreateCheckpointRequest(): CreateCheckpointRequest {
+  return {};
+}
+
+export const CreateCheckpointRequest: MessageFns<CreateCheckpointRequest> = {
+  encode(_: CreateCheckpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCheckpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCheckpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CreateCheckpointRequest {
+    return {};
+  },
+
+  toJSON(_: CreateCheckpointRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCheckpointRequest>): CreateCheckpointRequest {
+    return CreateCheckpointRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<CreateCheckpointRequest>): CreateCheckpointRequest {
+    const message = createBaseCreateCheckpointRequest();
+    return message;
+  },
+};
+
+function createBaseCreateCheckpointResponse(): CreateCheckpointResponse {
+  return { checkpoint: undefined };
+}
+
+export const CreateCheckpointResponse: MessageFns<CreateCheckpointResponse> = {
+  encode(message: CreateCheckpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.checkpoint !== undefined) {
+      Checkpoint.encode(message.checkpoint, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCheckpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCheckpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkpoint = Checkpoint.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCheckpointResponse {
+    return { checkpoint: isSet(object.checkpoint) ? Checkpoint.fromJSON(object.checkpoint) : undefined };
+  },
+
+  toJSON(message: CreateCheckpointResponse): unknown {
+    const obj: any = {};
+    if (message.checkpoint !== undefined) {
+      obj.checkpoint = Checkpoint.toJSON(message.checkpoint);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCheckpointResponse>): CreateCheckpointResponse {
+    return CreateCheckpointResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCheckpointResponse>): CreateCheckpointResponse {
+    const message = createBaseCreateCheckpointResponse();
+    message.checkpoint = (object.checkpoint !== undefined && object.checkpoint !== null)
+      ? Checkpoint.fromPartial(object.checkpoint)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListCheckpointsRequest(): ListCheckpointsRequest {
+  return { limit: 0, cursor: "" };
+}
+
+export const ListCheckpointsRequest: MessageFns<ListCheckpointsRequest> = {
+  encode(message: ListCheckpointsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(18).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCheckpointsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCheckpointsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCheckpointsRequest {
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListCheckpointsRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCheckpointsRequest>): ListCheckpointsRequest {
+    return ListCheckpointsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCheckpointsRequest>): ListCheckpointsRequest {
+    const message = createBaseListCheckpointsRequest();
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListCheckpointsResponse(): ListCheckpointsResponse {
+  return { checkpoints: [], keys: [], nextCursor: "" };
+}
+
+export const ListCheckpointsResponse: MessageFns<ListCheckpointsResponse> = {
+  encode(message: ListCheckpointsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.checkpoints) {
+      Checkpoint.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.keys) {
+      CheckpointKey.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCheckpointsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCheckpointsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkpoints.push(Checkpoint.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keys.push(CheckpointKey.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCheckpointsResponse {
+    return {
+      checkpoints: globalThis.Array.isArray(object?.checkpoints)
+        ? object.checkpoints.map((e: any) => Checkpoint.fromJSON(e))
+        : [],
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => CheckpointKey.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListCheckpointsResponse): unknown {
+    const obj: any = {};
+    if (message.checkpoints?.length) {
+      obj.checkpoints = message.checkpoints.map((e) => Checkpoint.toJSON(e));
+    }
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => CheckpointKey.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCheckpointsResponse>): ListCheckpointsResponse {
+    return ListCheckpointsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCheckpointsResponse>): ListCheckpointsResponse {
+    const message = createBaseListCheckpointsResponse();
+    message.checkpoints = object.checkpoints?.map((e) => Checkpoint.fromPartial(e)) || [];
+    message.keys = object.keys?.map((e) => CheckpointKey.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
     return message;
   },
 };
@@ -1533,6 +2159,30 @@ export const AuditServiceService = {
     responseSerialize: (value: VerifyChainResponse): Buffer => Buffer.from(VerifyChainResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): VerifyChainResponse => VerifyChainResponse.decode(value),
   },
+  /** Signs the chain's head now (or answers the checkpoint of that head when there is one already). */
+  createCheckpoint: {
+    path: "/audit.v1.AuditService/CreateCheckpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCheckpointRequest): Buffer =>
+      Buffer.from(CreateCheckpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCheckpointRequest => CreateCheckpointRequest.decode(value),
+    responseSerialize: (value: CreateCheckpointResponse): Buffer =>
+      Buffer.from(CreateCheckpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCheckpointResponse => CreateCheckpointResponse.decode(value),
+  },
+  /** Signed checkpoints, newest first, and the public keys that verify them. */
+  listCheckpoints: {
+    path: "/audit.v1.AuditService/ListCheckpoints" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCheckpointsRequest): Buffer =>
+      Buffer.from(ListCheckpointsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCheckpointsRequest => ListCheckpointsRequest.decode(value),
+    responseSerialize: (value: ListCheckpointsResponse): Buffer =>
+      Buffer.from(ListCheckpointsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCheckpointsResponse => ListCheckpointsResponse.decode(value),
+  },
   /** How many messages wait in the dead-letter queue. */
   getDeadLetters: {
     path: "/audit.v1.AuditService/GetDeadLetters" as const,
@@ -1566,6 +2216,10 @@ export interface AuditServiceServer extends UntypedServiceImplementation {
   listEntries: handleUnaryCall<ListEntriesRequest, ListEntriesResponse>;
   /** Recomputes the hash chain from the first entry and reports the first entry that does not fit. */
   verifyChain: handleUnaryCall<VerifyChainRequest, VerifyChainResponse>;
+  /** Signs the chain's head now (or answers the checkpoint of that head when there is one already). */
+  createCheckpoint: handleUnaryCall<CreateCheckpointRequest, CreateCheckpointResponse>;
+  /** Signed checkpoints, newest first, and the public keys that verify them. */
+  listCheckpoints: handleUnaryCall<ListCheckpointsRequest, ListCheckpointsResponse>;
   /** How many messages wait in the dead-letter queue. */
   getDeadLetters: handleUnaryCall<GetDeadLettersRequest, GetDeadLettersResponse>;
   /**
@@ -1606,6 +2260,38 @@ export interface AuditServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VerifyChainResponse) => void,
+  ): ClientUnaryCall;
+  /** Signs the chain's head now (or answers the checkpoint of that head when there is one already). */
+  createCheckpoint(
+    request: CreateCheckpointRequest,
+    callback: (error: ServiceError | null, response: CreateCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  createCheckpoint(
+    request: CreateCheckpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  createCheckpoint(
+    request: CreateCheckpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  /** Signed checkpoints, newest first, and the public keys that verify them. */
+  listCheckpoints(
+    request: ListCheckpointsRequest,
+    callback: (error: ServiceError | null, response: ListCheckpointsResponse) => void,
+  ): ClientUnaryCall;
+  listCheckpoints(
+    request: ListCheckpointsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCheckpointsResponse) => void,
+  ): ClientUnaryCall;
+  listCheckpoints(
+    request: ListCheckpointsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCheckpointsResponse) => void,
   ): ClientUnaryCall;
   /** How many messages wait in the dead-letter queue. */
   getDeadLetters(
