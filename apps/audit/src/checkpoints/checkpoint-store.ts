@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { auditV1 } from '@libs/contracts';
+import { checkpointsSigned } from '../entries/chain-metrics';
 import type { CheckpointKeys } from './checkpoint-keys';
 
 interface CheckpointRow {
@@ -35,10 +36,12 @@ export async function checkpointHead(sequelize: Sequelize, keys: CheckpointKeys)
   // Milliseconds only: the text signed is the text answered, and PostgreSQL keeps microseconds.
   const signedAt = new Date().toISOString();
   const signature = keys.sign({ ...head, signedAt });
-  await sequelize.query(
-    `INSERT INTO audit_checkpoints (sequence, hash, signed_at, key_id, signature) VALUES ($1::bigint, $2, $3, $4, $5) ON CONFLICT (sequence) DO NOTHING`,
-    { bind: [head.sequence, head.hash, signedAt, keys.current.keyId, signature] },
+  const inserted = await sequelize.query(
+    `INSERT INTO audit_checkpoints (sequence, hash, signed_at, key_id, signature) VALUES ($1::bigint, $2, $3, $4, $5)
+       ON CONFLICT (sequence) DO NOTHING RETURNING sequence`,
+    { bind: [head.sequence, head.hash, signedAt, keys.current.keyId, signature], type: QueryTypes.SELECT },
   );
+  if (inserted.length > 0) checkpointsSigned.inc();
   const [row] = await sequelize.query<CheckpointRow>(`SELECT ${COLUMNS} FROM audit_checkpoints WHERE sequence = $1::bigint`, {
     bind: [head.sequence],
     type: QueryTypes.SELECT,

@@ -1,5 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
+import { metricsRegistry } from '@libs/metrics';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { appendEvent } from '../entries/audit-store';
 import { verifyChain } from '../entries/chain-verify';
@@ -83,6 +84,19 @@ describe('signed checkpoints of the chain (PostgreSQL)', () => {
       checkpointsChecked: '0',
       firstBreak: { sequence: '4', problem: expect.stringContaining(`says this entry's hash is ${signed?.hash}`) },
     });
+  });
+
+  it('counts what it signs and each kind of break it finds, for alerts', async () => {
+    const count = async (name: string, kind?: string) =>
+      (await metricsRegistry().getSingleMetric(name)?.get())?.values.find((value) => kind === undefined || value.labels.kind === kind)?.value ?? 0;
+    const [signed, contradicted] = [await count('audit_checkpoints_signed_total'), await count('audit_chain_breaks_found_total', 'checkpoint_contradicted')];
+    await append(3);
+    await checkpointHead(db.sequelize, keys);
+    await checkpointHead(db.sequelize, keys);
+    await rewrite(1, { amount: '2' });
+    await verdict();
+    expect(await count('audit_checkpoints_signed_total')).toBe(signed + 1);
+    expect(await count('audit_chain_breaks_found_total', 'checkpoint_contradicted')).toBe(contradicted + 1);
   });
 
   it('catches entries cut from the end, and a forged checkpoint', async () => {

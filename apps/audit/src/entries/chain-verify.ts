@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { auditV1 } from '@libs/contracts';
 import type { CheckpointKeys } from '../checkpoints/checkpoint-keys';
 import { checkpointsBetween, firstCheckpointAfter } from '../checkpoints/checkpoint-store';
+import { chainBreaksFound, type BreakKind } from './chain-metrics';
 import { entryHash, GENESIS_HASH } from './entry-hash';
 import { ENTRY_COLUMNS, eventOf, type EntryRow } from './entry-row';
 
@@ -26,23 +27,34 @@ function problemOf(row: EntryRow, expectedPrev: string): string | undefined {
  * with every later hash recomputed is consistent in itself; only a signature made before the rewrite, which the
  * rewriter cannot make again without the service's key, tells.
  */
-function checkpointProblem(row: EntryRow, checkpoint: auditV1.Checkpoint, keys: CheckpointKeys): string | undefined {
+function checkpointProblem(row: EntryRow, checkpoint: auditV1.Checkpoint, keys: CheckpointKeys): Found | undefined {
   if (!keys.verifies(checkpoint)) {
-    return `the checkpoint of this entry (key ${checkpoint.keyId}) does not verify with any trusted key (it was altered or forged)`;
+    return { kind: 'checkpoint_forged', problem: `the checkpoint of this entry (key ${checkpoint.keyId}) does not verify with any trusted key (it was altered or forged)` };
   }
   if (checkpoint.hash !== row.hash) {
-    return `a checkpoint signed at ${checkpoint.signedAt} says this entry's hash is ${checkpoint.hash}, but it is ${row.hash} (this entry or one before it was rewritten, and the hashes after it recomputed)`;
+    return {
+      kind: 'checkpoint_contradicted',
+      problem: `a checkpoint signed at ${checkpoint.signedAt} says this entry's hash is ${checkpoint.hash}, but it is ${row.hash} (this entry or one before it was rewritten, and the hashes after it recomputed)`,
+    };
   }
   return undefined;
 }
 
-const broken = (checked: number, checkpointsChecked: number, firstBreak: auditV1.ChainBreak): auditV1.VerifyChainResponse => ({
-  intact: false,
-  checked: String(checked),
-  lastHash: '',
-  firstBreak,
-  checkpointsChecked: String(checkpointsChecked),
-});
+interface Found {
+  kind: BreakKind;
+  problem: string;
+}
+
+function broken(checked: number, checkpointsChecked: number, at: { sequence: string; eventId: string }, found: Found): auditV1.VerifyChainResponse {
+  chainBreaksFound.inc({ kind: found.kind });
+  return {
+    intact: false,
+    checked: String(checked),
+    lastHash: '',
+    firstBreak: { ...at, problem: found.problem },
+    checkpointsChecked: String(checkpointsChecked),
+  };
+}
 
 /**
  * Walks the whole chain in sequence order, in batches, recomputing every hash and checking every signed checkpoint
@@ -64,8 +76,9 @@ export async function verifyChain(sequelize: Sequelize, keys: CheckpointKeys): P
     for (const row of rows) {
       checked += 1;
       const checkpoint = checkpoints.get(row.sequence);
-      const problem = problemOf(row, expectedPrev) ?? (checkpoint && checkpointProblem(row, checkpoint, keys));
-      if (problem) return broken(checked, checkpointsChecked, { sequence: row.sequence, eventId: row.event_id, problem });
+      const entryProblem = problemOf(row, expectedPrev);
+      const found = entryProblem ? { kind: 'entry' as const, problem: entryProblem } : checkpoint && checkpointProblem(row, checkpoint, keys);
+      if (found) return broken(checked, checkpointsChecked, { sequence: row.sequence, eventId: row.event_id }, found);
       if (checkpoint) checkpointsChecked += 1;
       expectedPrev = row.hash;
     }
@@ -74,10 +87,10 @@ export async function verifyChain(sequelize: Sequelize, keys: CheckpointKeys): P
   }
   const beyond = await firstCheckpointAfter(sequelize, after);
   if (beyond) {
-    const problem = keys.verifies(beyond)
-      ? `a checkpoint signed at ${beyond.signedAt} names entry ${beyond.sequence}, but the chain ends at ${after} (entries were removed from its end)`
-      : `a checkpoint past the chain's end (entry ${beyond.sequence}) does not verify with any trusted key (it was forged)`;
-    return broken(checked, checkpointsChecked, { sequence: beyond.sequence, eventId: '', problem });
+    const found: Found = keys.verifies(beyond)
+      ? { kind: 'end_cut', problem: `a checkpoint signed at ${beyond.signedAt} names entry ${beyond.sequence}, but the chain ends at ${after} (entries were removed from its end)` }
+      : { kind: 'checkpoint_forged', problem: `a checkpoint past the chain's end (entry ${beyond.sequence}) does not verify with any trusted key (it was forged)` };
+    return broken(checked, checkpointsChecked, { sequence: beyond.sequence, eventId: '' }, found);
   }
   return { intact: true, checked: String(checked), lastHash: checked > 0 ? expectedPrev : '', checkpointsChecked: String(checkpointsChecked) };
 }
