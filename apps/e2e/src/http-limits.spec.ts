@@ -57,13 +57,17 @@ describe('the gateway bounds slow, stalled, abandoned and malformed requests', (
     }
   });
 
-  it('replaces an X-Request-Id that is 10 KB long, or holds encoded newlines or spaces, with a generated one', async () => {
+  it('keeps no X-Request-Id that is 10 KB long, or holds encoded newlines or spaces; a plain one only as the client’s', async () => {
     for (const given of ['x'.repeat(10_240), 'abc%0d%0aSet-Cookie:%20evil=1', 'two words', 'tab\there']) {
       const response = await api(system.gatewayUrl, '/healthz', { headers: { 'x-request-id': given } });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-request-id')).toMatch(UUID);
+      expect(response.headers.get('x-client-request-id')).toBeNull();
       expect(response.headers.get('set-cookie')).toBeNull();
     }
+    const plain = await api(system.gatewayUrl, '/healthz', { headers: { 'x-request-id': 'my-trace.42' } });
+    expect(plain.headers.get('x-request-id')).toMatch(UUID);
+    expect(plain.headers.get('x-client-request-id')).toBe('my-trace.42');
   });
 
   it('closes a connection whose headers dribble in too slowly (slowloris)', async () => {

@@ -170,13 +170,14 @@ describe('metrics, tracing, compression and the changelog', () => {
     expect(small.headers.get('content-encoding')).toBeNull();
   });
 
-  it('logs every request as JSON with its request id, and never an API key', async () => {
-    await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader, headers: { 'x-request-id': 'obs-log-1' } });
+  it('logs every request as JSON with its request id and the client’s beside it, and never an API key', async () => {
+    const answer = await api(system.gatewayUrl, '/api/v1/diseases?n=asthma', { key: system.keys.reader, headers: { 'x-request-id': 'obs-log-1' } });
+    const requestId = answer.headers.get('x-request-id');
     const lines = await waitFor('the request log line', async () => {
-      const found = system.logs('gateway').split('\n').filter((line) => line.includes('"requestId":"obs-log-1"'));
+      const found = system.logs('gateway').split('\n').filter((line) => line.includes('"clientRequestId":"obs-log-1"'));
       return found.some((line) => line.includes('"req":')) ? found : undefined;
     });
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ service: 'gateway', level: expect.any(String) });
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ service: 'gateway', level: expect.any(String), requestId });
     for (const key of Object.values(system.keys)) expect(system.logs('gateway')).not.toContain(key.slice(4));
   });
 

@@ -14,12 +14,14 @@ describe('POST /api/v1/transactions through finance, the outbox, RabbitMQ and th
   const post = (body: unknown, key = system.keys.bursar, headers: Record<string, string> = {}) =>
     api(system.gatewayUrl, '/api/v1/transactions', { method: 'POST', key, body, headers });
 
-  it('creates a transaction and its audit entry appears, carrying the request id', async () => {
+  it('creates a transaction and its audit entry appears, carrying the request id the gateway made, not the client’s', async () => {
     const created = await post(validTransaction({ notes: 'Semester 1 tuition' }), system.keys.bursar, {
       'x-request-id': 'e2e-create-1',
     });
     expect(created.status).toBe(201);
-    expect(created.headers.get('x-request-id')).toBe('e2e-create-1');
+    const requestId = created.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.headers.get('x-client-request-id')).toBe('e2e-create-1');
     expect(created.body).toMatchObject({ ...validTransaction({ notes: 'Semester 1 tuition' }), studentId: null, version: 1 });
 
     const fetched = await api(system.gatewayUrl, `/api/v1/transactions/${created.body.id}`, { key: system.keys.bursar });
@@ -34,7 +36,7 @@ describe('POST /api/v1/transactions through finance, the outbox, RabbitMQ and th
         action: 'transaction.created',
         entityType: 'transaction',
         entityIds: [created.body.id],
-        requestId: 'e2e-create-1',
+        requestId,
         actor: { userId: created.body.madeBy, role: 'bursar' },
         before: null,
         after: created.body,
@@ -42,9 +44,9 @@ describe('POST /api/v1/transactions through finance, the outbox, RabbitMQ and th
       }),
     ]);
 
-    // Every hop logged the request under the client's id.
+    // Every hop logged the request under the gateway's id.
     for (const service of ['gateway', 'finance', 'audit'] as const) {
-      const lines = system.logs(service).split('\n').filter((line) => line.includes('"requestId":"e2e-create-1"'));
+      const lines = system.logs(service).split('\n').filter((line) => line.includes(`"requestId":"${requestId}"`));
       expect({ service, logged: lines.length > 0 }).toEqual({ service, logged: true });
     }
   });

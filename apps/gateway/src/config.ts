@@ -38,7 +38,7 @@ export const configSchema = z
         "Express `trust proxy`: a hop count or the load balancers' addresses (`loopback, 10.0.0.0/8`), so that login throttling counts per client behind a balancer; empty trusts no proxy",
       ),
     CORS_ALLOWED_ORIGINS: corsOriginsField.describe(
-      'comma-separated origins (`https://app.example.org,http://localhost:5173`) whose pages may call the API from a browser: preflights are answered and cached for 2 h, and `ETag`, `X-Request-Id`, `RateLimit*`, `Retry-After`, `Location` and `Idempotent-Replayed` are exposed; no credentials mode (keys travel in `Authorization`). Other origins get no CORS headers; empty, none may',
+      'comma-separated origins (`https://app.example.org,http://localhost:5173`) whose pages may call the API from a browser: preflights are answered and cached for 2 h, and `ETag`, `X-Request-Id`, `X-Client-Request-Id`, `RateLimit*`, `Retry-After`, `Location` and `Idempotent-Replayed` are exposed; no credentials mode (keys travel in `Authorization`). Other origins get no CORS headers; empty, none may',
     ),
     // Absolute links such as FHIR Bundle paging and the document's `servers` use it.
     PUBLIC_BASE_URL: env

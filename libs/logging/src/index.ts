@@ -1,2 +1,2 @@
 export { createLogger, type Logger } from './logger';
-export { requestContext, currentRequestId, plainRequestId, type RequestContext } from './request-context';
+export { requestContext, currentClientRequestId, currentRequestId, plainRequestId, type RequestContext } from './request-context';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { boundedText } from '@libs/safe-text';
-import { currentRequestId } from './request-context';
+import { currentClientRequestId, currentRequestId } from './request-context';
 
 export type Logger = pino.Logger;
 
@@ -71,7 +71,8 @@ export function createLogger(service: string, level: string, destination?: pino.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     mixin() {
       const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const clientRequestId = currentClientRequestId();
+      return { ...(requestId && { requestId }), ...(clientRequestId && { clientRequestId }) };
     },
   };
   if (destination) return pino(options, destination);

@@ -2,13 +2,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What follows a request across async calls in one process: logs and outgoing calls read it from here. */
 export interface RequestContext {
+  /** Made by this system (the gateway, or the process that started the work): never a client's word. */
   requestId: string;
+  /** The X-Request-Id a client sent, when plain: logged beside ours so the client's report finds our lines. */
+  clientRequestId?: string;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+export function currentClientRequestId(): string | undefined {
+  return requestContext.getStore()?.clientRequestId;
 }
 
 // An id that came from outside (an HTTP header, gRPC metadata, an AMQP header) is kept only when it is

@@ -4262,8 +4262,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4271,8 +4273,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4284,8 +4288,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4295,8 +4301,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4312,8 +4320,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4323,8 +4333,10 @@ export interface operations {
             /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
             503: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,8 +4346,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,8 +4361,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,8 +4393,10 @@ export interface operations {
             /** @description The password is set; sign in with it. */
             204: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4386,8 +4404,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4397,8 +4417,10 @@ export interface operations {
             /** @description The body is larger than the 4 KB a public operation reads. */
             413: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,8 +4430,10 @@ export interface operations {
             /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
             503: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4419,8 +4443,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4432,8 +4458,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,8 +4486,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,8 +4503,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,8 +4516,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4501,8 +4535,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4512,8 +4548,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4525,8 +4563,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,8 +4599,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4570,8 +4612,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4583,8 +4627,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,8 +4640,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4605,8 +4653,10 @@ export interface operations {
             /** @description The account holds the most live keys it may (20); revoke one first. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,8 +4672,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4633,8 +4685,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4646,8 +4700,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4675,8 +4731,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,8 +4746,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4701,8 +4761,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4712,8 +4774,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4723,8 +4787,10 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4740,8 +4806,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4751,8 +4819,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4764,8 +4834,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,8 +4867,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,8 +4883,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,8 +4898,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4833,8 +4911,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,8 +4930,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,8 +4943,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4874,8 +4958,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,8 +4986,10 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4916,8 +5004,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4929,8 +5019,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4940,8 +5032,10 @@ export interface operations {
             /** @description The body is larger than the 4 KB a public operation reads. */
             413: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4951,8 +5045,10 @@ export interface operations {
             /** @description Too many failed sign-ins; `Retry-After` says when to try again. */
             429: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4962,8 +5058,10 @@ export interface operations {
             /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
             503: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4973,8 +5071,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4986,8 +5086,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5012,8 +5114,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5023,8 +5127,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5034,8 +5140,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,8 +5159,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,8 +5172,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5075,8 +5187,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,8 +5215,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5114,8 +5230,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,8 +5243,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5142,8 +5262,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,8 +5275,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5166,8 +5290,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,8 +5318,10 @@ export interface operations {
             /** @description Accepted: verify the address from the mail, and sign in. */
             202: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5207,8 +5335,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5218,8 +5348,10 @@ export interface operations {
             /** @description The body is larger than the 4 KB a public operation reads. */
             413: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5229,8 +5361,10 @@ export interface operations {
             /** @description Too many registrations from this address; `Retry-After` says when to try again. */
             429: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5240,8 +5374,10 @@ export interface operations {
             /** @description Too many passwords are being hashed at once; `Retry-After: 1`. */
             503: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5251,8 +5387,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5264,8 +5402,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,8 +5432,10 @@ export interface operations {
             /** @description Accepted: if the email has an account, its owner gets a link. */
             202: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5307,8 +5449,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5318,8 +5462,10 @@ export interface operations {
             /** @description The body is larger than the 4 KB a public operation reads. */
             413: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5329,8 +5475,10 @@ export interface operations {
             /** @description Too many reset requests from this address; `Retry-After` says when to try again. */
             429: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5340,8 +5488,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,8 +5503,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,8 +5531,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5390,8 +5544,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,8 +5557,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5418,8 +5576,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,8 +5589,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,8 +5604,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,8 +5635,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5480,8 +5646,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5493,8 +5661,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5504,8 +5674,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,8 +5687,10 @@ export interface operations {
             /** @description You have no key with this id. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5532,8 +5706,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5543,8 +5719,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,8 +5734,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5596,8 +5776,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5607,8 +5789,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,8 +5804,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,8 +5817,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5642,8 +5830,10 @@ export interface operations {
             /** @description No live key with this id. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5659,8 +5849,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5670,8 +5862,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5683,8 +5877,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5719,8 +5915,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5730,8 +5928,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,8 +5943,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5754,8 +5956,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5765,8 +5969,10 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,8 +5982,10 @@ export interface operations {
             /** @description The account has not proved its email address, so it can only be a reader. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,8 +6001,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5804,8 +6014,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,8 +6029,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5846,8 +6060,10 @@ export interface operations {
             /** @description The address is proved. */
             204: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5855,8 +6071,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5866,8 +6084,10 @@ export interface operations {
             /** @description The body is larger than the 4 KB a public operation reads. */
             413: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,8 +6097,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,8 +6112,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5915,8 +6139,10 @@ export interface operations {
             /** @description The CapabilityStatement. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5935,8 +6161,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,8 +6175,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,8 +6191,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5997,8 +6229,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,8 +6252,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6027,8 +6263,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6041,8 +6279,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6053,8 +6293,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6065,8 +6307,10 @@ export interface operations {
             /** @description No dosage has that id. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6083,8 +6327,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,8 +6341,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6109,8 +6357,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6145,8 +6395,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6166,8 +6418,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6175,8 +6429,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6189,8 +6445,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,8 +6459,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6213,8 +6473,10 @@ export interface operations {
             /** @description No dosage has that id. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,8 +6493,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6243,8 +6507,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6257,8 +6523,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6293,8 +6561,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,8 +6584,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6323,8 +6595,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6337,8 +6611,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6349,8 +6625,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6361,8 +6639,10 @@ export interface operations {
             /** @description No drug has that id. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,8 +6659,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,8 +6673,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6405,8 +6689,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6441,8 +6727,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6486,8 +6774,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6495,8 +6785,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6509,8 +6801,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6521,8 +6815,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6533,8 +6829,10 @@ export interface operations {
             /** @description No drug has that id. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6551,8 +6849,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6563,8 +6863,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,8 +6879,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,8 +6918,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,8 +6961,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6664,8 +6972,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6678,8 +6988,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6690,8 +7002,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6708,8 +7022,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6720,8 +7036,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6734,8 +7052,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,8 +7089,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6780,8 +7102,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6789,8 +7113,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,8 +7128,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6813,8 +7141,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6824,8 +7154,10 @@ export interface operations {
             /** @description The code names nothing. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6841,8 +7173,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6852,8 +7186,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6865,8 +7201,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6903,8 +7241,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6944,8 +7284,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6953,8 +7295,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,8 +7311,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6979,8 +7325,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6997,8 +7345,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7009,8 +7359,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7023,8 +7375,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7070,8 +7424,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7111,8 +7467,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7120,8 +7478,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7134,8 +7494,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7146,8 +7508,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7158,8 +7522,10 @@ export interface operations {
             /** @description No disease matches. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7176,8 +7542,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7188,8 +7556,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7202,8 +7572,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7241,8 +7613,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7282,8 +7656,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7291,8 +7667,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7305,8 +7683,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7317,8 +7697,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7329,8 +7711,10 @@ export interface operations {
             /** @description No dosage matches. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7347,8 +7731,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7359,8 +7745,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7373,8 +7761,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,8 +7802,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7453,8 +7845,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7462,8 +7856,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7476,8 +7872,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7488,8 +7886,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7500,8 +7900,10 @@ export interface operations {
             /** @description No dosage matches. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7518,8 +7920,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7530,8 +7934,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,8 +7950,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7583,8 +7991,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7624,8 +8034,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7633,8 +8045,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,8 +8061,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,8 +8075,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,8 +8095,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7689,8 +8109,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,8 +8125,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7742,8 +8166,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7783,8 +8209,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7792,8 +8220,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7806,8 +8236,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7818,8 +8250,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7830,8 +8264,10 @@ export interface operations {
             /** @description No test matches. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7848,8 +8284,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7860,8 +8298,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,8 +8314,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7913,8 +8355,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7954,8 +8398,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7963,8 +8409,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7977,8 +8425,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7989,8 +8439,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8007,8 +8459,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8019,8 +8473,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8033,8 +8489,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8070,8 +8528,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8081,8 +8541,10 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag still holds. */
             304: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8090,8 +8552,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8103,8 +8567,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8114,8 +8580,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8131,8 +8599,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8142,8 +8612,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8155,8 +8627,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8190,8 +8664,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8203,8 +8679,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8216,8 +8694,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8227,8 +8707,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,8 +8720,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8255,8 +8739,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8266,8 +8752,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8279,8 +8767,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8314,8 +8804,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8327,8 +8819,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8340,8 +8834,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8351,8 +8847,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8362,8 +8860,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,8 +8879,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8390,8 +8892,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8403,8 +8907,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,8 +8946,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8454,8 +8962,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8467,8 +8977,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8478,8 +8990,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8495,8 +9009,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8506,8 +9022,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8519,8 +9037,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8558,8 +9078,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8569,8 +9091,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8582,8 +9106,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8593,8 +9119,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8604,8 +9132,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8615,8 +9145,10 @@ export interface operations {
             /** @description The body is over the size limit. */
             413: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,8 +9158,10 @@ export interface operations {
             /** @description The body is not JSON. */
             415: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8643,8 +9177,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8654,8 +9190,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8667,8 +9205,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8698,8 +9238,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,8 +9251,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8722,8 +9266,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8733,8 +9279,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8744,8 +9292,10 @@ export interface operations {
             /** @description No such transaction (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8761,8 +9311,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8772,8 +9324,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,8 +9339,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8814,8 +9370,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8828,8 +9386,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8841,8 +9401,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8852,8 +9414,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8863,8 +9427,10 @@ export interface operations {
             /** @description No such transaction. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,8 +9446,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8891,8 +9459,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,8 +9474,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,8 +9514,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8953,8 +9527,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8966,8 +9542,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8977,8 +9555,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,8 +9568,10 @@ export interface operations {
             /** @description No such transaction. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8999,8 +9581,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9016,8 +9600,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9027,8 +9613,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,8 +9628,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9075,8 +9665,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9086,8 +9678,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9099,8 +9693,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9110,8 +9706,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9127,8 +9725,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9138,8 +9738,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9151,8 +9753,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9189,8 +9793,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9200,8 +9806,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9213,8 +9821,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9224,8 +9834,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9235,8 +9847,10 @@ export interface operations {
             /** @description No such payment (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9246,8 +9860,10 @@ export interface operations {
             /** @description The payment is not accepted (pending, rejected or reversed): it has no receipt. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9263,8 +9879,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,8 +9892,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9287,8 +9907,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9322,8 +9944,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9336,8 +9960,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9349,8 +9975,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9360,8 +9988,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9377,8 +10007,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9388,8 +10020,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9401,8 +10035,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9446,8 +10082,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9457,8 +10095,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9470,8 +10110,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9481,8 +10123,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9492,8 +10136,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,8 +10155,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,8 +10168,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,8 +10183,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9570,8 +10222,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,8 +10235,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9594,8 +10250,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9605,8 +10263,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9616,8 +10276,10 @@ export interface operations {
             /** @description No such payment (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9627,8 +10289,10 @@ export interface operations {
             /** @description Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9644,8 +10308,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9655,8 +10321,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9668,8 +10336,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9703,8 +10373,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9714,8 +10386,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,8 +10401,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9738,8 +10414,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,8 +10427,10 @@ export interface operations {
             /** @description No such payment (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9760,8 +10440,10 @@ export interface operations {
             /** @description Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9777,8 +10459,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9788,8 +10472,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9801,8 +10487,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9839,8 +10527,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9850,8 +10540,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9863,8 +10555,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9874,8 +10568,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9885,8 +10581,10 @@ export interface operations {
             /** @description No such payment (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9896,8 +10594,10 @@ export interface operations {
             /** @description Not allowed from the payment’s status: pending → processed → resolved; an accepted one → reversed. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9913,8 +10613,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9924,8 +10626,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9937,8 +10641,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9976,8 +10682,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9987,8 +10695,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10000,8 +10710,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10011,8 +10723,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10022,8 +10736,10 @@ export interface operations {
             /** @description Already reversed, or itself a reversal; or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,8 +10755,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,8 +10768,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10063,8 +10783,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10101,8 +10823,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10120,8 +10844,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10133,8 +10859,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10144,8 +10872,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10155,8 +10885,10 @@ export interface operations {
             /** @description No such student (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10172,8 +10904,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10183,8 +10917,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10196,8 +10932,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10241,8 +10979,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10252,8 +10992,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10265,8 +11007,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10276,8 +11020,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10287,8 +11033,10 @@ export interface operations {
             /** @description No such student. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10304,8 +11052,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10315,8 +11065,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,8 +11080,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,8 +11108,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10369,8 +11125,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10380,8 +11138,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10397,8 +11157,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10408,8 +11170,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10421,8 +11185,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10463,8 +11229,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10474,8 +11242,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10487,8 +11257,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,8 +11270,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10509,8 +11283,10 @@ export interface operations {
             /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10526,8 +11302,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10537,8 +11315,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10550,8 +11330,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10576,8 +11358,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10591,8 +11375,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10602,8 +11388,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10619,8 +11407,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10630,8 +11420,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10643,8 +11435,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10684,8 +11478,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10695,8 +11491,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10708,8 +11506,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10719,8 +11519,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10730,8 +11532,10 @@ export interface operations {
             /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10747,8 +11551,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10758,8 +11564,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10771,8 +11579,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10797,8 +11607,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10812,8 +11624,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10823,8 +11637,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10840,8 +11656,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10851,8 +11669,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10864,8 +11684,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10905,8 +11727,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10916,8 +11740,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10929,8 +11755,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10940,8 +11768,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10951,8 +11781,10 @@ export interface operations {
             /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10968,8 +11800,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10979,8 +11813,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10992,8 +11828,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11018,8 +11856,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11033,8 +11873,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11044,8 +11886,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11061,8 +11905,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11072,8 +11918,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11085,8 +11933,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11129,8 +11979,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11140,8 +11992,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11153,8 +12007,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11164,8 +12020,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11175,8 +12033,10 @@ export interface operations {
             /** @description A unique value is taken, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11192,8 +12052,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11203,8 +12065,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11216,8 +12080,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11247,8 +12113,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11258,8 +12126,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11271,8 +12141,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11282,8 +12154,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11293,8 +12167,10 @@ export interface operations {
             /** @description No such record (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11310,8 +12186,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11321,8 +12199,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11334,8 +12214,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11375,8 +12257,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11386,8 +12270,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11399,8 +12285,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11410,8 +12298,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11421,8 +12311,10 @@ export interface operations {
             /** @description No such record. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11432,8 +12324,10 @@ export interface operations {
             /** @description A unique value is taken. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11443,8 +12337,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11460,8 +12356,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11471,8 +12369,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11484,8 +12384,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11515,8 +12417,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11526,8 +12430,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11539,8 +12445,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11550,8 +12458,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11561,8 +12471,10 @@ export interface operations {
             /** @description No such record (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11578,8 +12490,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11589,8 +12503,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11602,8 +12518,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11642,8 +12560,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11653,8 +12573,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11666,8 +12588,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11677,8 +12601,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11688,8 +12614,10 @@ export interface operations {
             /** @description No such record. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11699,8 +12627,10 @@ export interface operations {
             /** @description A unique value is taken. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11710,8 +12640,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11727,8 +12659,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11738,8 +12672,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11751,8 +12687,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11782,8 +12720,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11793,8 +12733,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11806,8 +12748,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11817,8 +12761,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11828,8 +12774,10 @@ export interface operations {
             /** @description No such record (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11845,8 +12793,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11856,8 +12806,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11869,8 +12821,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11900,8 +12854,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11911,8 +12867,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11924,8 +12882,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11935,8 +12895,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11946,8 +12908,10 @@ export interface operations {
             /** @description No such record (or not yours). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,8 +12927,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11974,8 +12940,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11987,8 +12955,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12028,8 +12998,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12039,8 +13011,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12052,8 +13026,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12063,8 +13039,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12074,8 +13052,10 @@ export interface operations {
             /** @description No such record. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,8 +13065,10 @@ export interface operations {
             /** @description A unique value is taken. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12096,8 +13078,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12113,8 +13097,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12124,8 +13110,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12137,8 +13125,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12182,8 +13172,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12223,8 +13215,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,8 +13231,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12249,8 +13245,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12267,8 +13265,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12279,8 +13279,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12293,8 +13295,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12333,8 +13337,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12344,8 +13350,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,8 +13365,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12368,8 +13378,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12379,8 +13391,10 @@ export interface operations {
             /** @description The slot was taken meanwhile (`alternatives`), the student is busy then, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12390,8 +13404,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12407,8 +13423,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12418,8 +13436,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12431,8 +13451,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12465,8 +13487,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12483,8 +13507,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12497,8 +13523,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12509,8 +13537,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12521,8 +13551,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12539,8 +13571,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12551,8 +13585,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12565,8 +13601,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12597,8 +13635,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12608,8 +13648,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12621,8 +13663,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12632,8 +13676,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12643,8 +13689,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12660,8 +13708,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12671,8 +13721,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12684,8 +13736,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12713,8 +13767,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12726,8 +13782,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12739,8 +13797,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12750,8 +13810,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12761,8 +13823,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12778,8 +13842,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12789,8 +13855,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12802,8 +13870,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12841,8 +13911,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12852,8 +13924,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12865,8 +13939,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12876,8 +13952,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12887,8 +13965,10 @@ export interface operations {
             /** @description The slot was taken meanwhile (`alternatives`), the student is busy then, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12898,8 +13978,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12915,8 +13997,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12926,8 +14010,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12939,8 +14025,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12981,8 +14069,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,8 +14082,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13005,8 +14097,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13016,8 +14110,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13027,8 +14123,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13038,8 +14136,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13049,8 +14149,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13060,8 +14162,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13077,8 +14181,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13088,8 +14194,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13101,8 +14209,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13139,8 +14249,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13150,8 +14262,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13163,8 +14277,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13174,8 +14290,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13185,8 +14303,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13196,8 +14316,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13207,8 +14329,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13218,8 +14342,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13235,8 +14361,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13246,8 +14374,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13259,8 +14389,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13297,8 +14429,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13308,8 +14442,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13321,8 +14457,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13332,8 +14470,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13343,8 +14483,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13354,8 +14496,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13365,8 +14509,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13376,8 +14522,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13393,8 +14541,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13404,8 +14554,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13417,8 +14569,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13455,8 +14609,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13466,8 +14622,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13479,8 +14637,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13490,8 +14650,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13501,8 +14663,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13512,8 +14676,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13523,8 +14689,10 @@ export interface operations {
             /** @description The hold expired (`expiredAt`). */
             410: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13534,8 +14702,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13551,8 +14721,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13562,8 +14734,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13575,8 +14749,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13617,8 +14793,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13628,8 +14806,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13641,8 +14821,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13652,8 +14834,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13663,8 +14847,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13674,8 +14860,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13685,8 +14873,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13702,8 +14892,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13713,8 +14905,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13726,8 +14920,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13764,8 +14960,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13775,8 +14973,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13788,8 +14988,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13799,8 +15001,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13810,8 +15014,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13821,8 +15027,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13832,8 +15040,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13843,8 +15053,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13860,8 +15072,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13871,8 +15085,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13884,8 +15100,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13922,8 +15140,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13933,8 +15153,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13946,8 +15168,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13957,8 +15181,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13968,8 +15194,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13979,8 +15207,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13990,8 +15220,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14007,8 +15239,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,8 +15252,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14031,8 +15267,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14073,8 +15311,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14084,8 +15324,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14097,8 +15339,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14108,8 +15352,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14119,8 +15365,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14130,8 +15378,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The slot was taken meanwhile (`alternatives`), the student is busy then, or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14141,8 +15391,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14152,8 +15404,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14169,8 +15423,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14180,8 +15436,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14193,8 +15451,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14231,8 +15491,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14242,8 +15504,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14255,8 +15519,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14266,8 +15532,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14277,8 +15545,10 @@ export interface operations {
             /** @description No such appointment (or not one you may see: another student’s is a 404, never a 403). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14288,8 +15558,10 @@ export interface operations {
             /** @description Not allowed from the current status (`currentStatus`, `allowedFrom`). Or: The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14299,8 +15571,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14310,8 +15584,10 @@ export interface operations {
             /** @description A policy rule refused (`rule`, and `limit` or `cap`). */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14327,8 +15603,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14338,8 +15616,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14351,8 +15631,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14377,8 +15659,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14393,8 +15677,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14404,8 +15690,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14421,8 +15709,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14432,8 +15722,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14445,8 +15737,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14476,8 +15770,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14491,8 +15787,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14504,8 +15802,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14515,8 +15815,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14532,8 +15834,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14543,8 +15847,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14556,8 +15862,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14582,8 +15890,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14595,8 +15905,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14606,8 +15918,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14617,8 +15931,10 @@ export interface operations {
             /** @description The chain is empty: there is nothing to sign yet. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14634,8 +15950,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14645,8 +15963,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14658,8 +15978,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14701,8 +16023,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14715,8 +16039,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14728,8 +16054,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14739,8 +16067,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14756,8 +16086,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14767,8 +16099,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14780,8 +16114,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14809,8 +16145,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14824,8 +16162,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14837,8 +16177,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14848,8 +16190,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14865,8 +16209,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14876,8 +16222,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14889,8 +16237,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14915,8 +16265,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14947,8 +16299,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14958,8 +16312,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14975,8 +16331,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14986,8 +16344,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14999,8 +16359,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15030,8 +16392,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15041,8 +16405,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15054,8 +16420,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15065,8 +16433,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15076,8 +16446,10 @@ export interface operations {
             /** @description Booking is not enabled at this premise. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15093,8 +16465,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15104,8 +16478,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15117,8 +16493,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15155,8 +16533,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15174,8 +16554,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15185,8 +16567,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15198,8 +16582,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15209,8 +16595,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15220,8 +16608,10 @@ export interface operations {
             /** @description No such premise. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15231,8 +16621,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15248,8 +16640,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15259,8 +16653,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15272,8 +16668,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15303,8 +16701,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15317,8 +16717,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15330,8 +16732,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15341,8 +16745,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15358,8 +16764,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15369,8 +16777,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15382,8 +16792,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15417,8 +16829,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15458,8 +16872,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15472,8 +16888,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15484,8 +16902,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15502,8 +16922,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15514,8 +16936,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15528,8 +16952,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15568,8 +16994,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15579,8 +17007,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15592,8 +17022,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15603,8 +17035,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15614,8 +17048,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15631,8 +17067,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15642,8 +17080,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15655,8 +17095,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15689,8 +17131,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15707,8 +17151,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15721,8 +17167,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15733,8 +17181,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15745,8 +17195,10 @@ export interface operations {
             /** @description No such resource. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15763,8 +17215,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15775,8 +17229,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15789,8 +17245,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15828,8 +17286,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15839,8 +17299,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15852,8 +17314,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15863,8 +17327,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15874,8 +17340,10 @@ export interface operations {
             /** @description No such resource. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15885,8 +17353,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15902,8 +17372,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15913,8 +17385,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15926,8 +17400,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15957,8 +17433,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15971,8 +17449,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15984,8 +17464,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15995,8 +17477,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16012,8 +17496,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16023,8 +17509,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16036,8 +17524,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16075,8 +17565,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16086,8 +17578,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16099,8 +17593,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16110,8 +17606,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16121,8 +17619,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16138,8 +17638,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16149,8 +17651,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16162,8 +17666,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16193,8 +17699,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16204,8 +17712,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16217,8 +17727,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,8 +17740,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16239,8 +17753,10 @@ export interface operations {
             /** @description No such service. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16256,8 +17772,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16267,8 +17785,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16280,8 +17800,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16318,8 +17840,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16329,8 +17853,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16342,8 +17868,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16353,8 +17881,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16364,8 +17894,10 @@ export interface operations {
             /** @description No such service. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16375,8 +17907,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16392,8 +17926,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16403,8 +17939,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16416,8 +17954,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16456,8 +17996,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16475,8 +18017,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16486,8 +18030,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16499,8 +18045,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16510,8 +18058,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16521,8 +18071,10 @@ export interface operations {
             /** @description No such schedule. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16532,8 +18084,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16549,8 +18103,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16560,8 +18116,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16573,8 +18131,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16607,8 +18167,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16623,8 +18185,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16636,8 +18200,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16647,8 +18213,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16658,8 +18226,10 @@ export interface operations {
             /** @description No such schedule, or no override on that date. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16669,8 +18239,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16686,8 +18258,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16697,8 +18271,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16710,8 +18286,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16741,8 +18319,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16752,8 +18332,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16765,8 +18347,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16776,8 +18360,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16787,8 +18373,10 @@ export interface operations {
             /** @description No such schedule. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16804,8 +18392,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16815,8 +18405,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16828,8 +18420,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16866,8 +18460,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16877,8 +18473,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16890,8 +18488,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16901,8 +18501,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16912,8 +18514,10 @@ export interface operations {
             /** @description No such schedule. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16923,8 +18527,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16940,8 +18546,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16951,8 +18559,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16964,8 +18574,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16998,8 +18610,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17011,8 +18625,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17024,8 +18640,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17035,8 +18653,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17046,8 +18666,10 @@ export interface operations {
             /** @description No such schedule. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17063,8 +18685,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17074,8 +18698,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17087,8 +18713,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17126,8 +18754,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17140,8 +18770,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17153,8 +18785,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17164,8 +18798,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17181,8 +18817,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17192,8 +18830,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17205,8 +18845,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17242,8 +18884,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17253,8 +18897,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17266,8 +18912,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17277,8 +18925,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17288,8 +18938,10 @@ export interface operations {
             /** @description No such resource. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17299,8 +18951,10 @@ export interface operations {
             /** @description Appointments or another block are in the way (`overlapping_appointments`, `overlapping_block`), or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17316,8 +18970,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17327,8 +18983,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17340,8 +18998,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17372,8 +19032,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17386,8 +19048,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17399,8 +19063,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17410,8 +19076,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17421,8 +19089,10 @@ export interface operations {
             /** @description No such block. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17432,8 +19102,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17449,8 +19121,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17460,8 +19134,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17473,8 +19149,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17520,8 +19198,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17565,8 +19245,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17579,8 +19261,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17591,8 +19275,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17603,8 +19289,10 @@ export interface operations {
             /** @description No such service, location or resource. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17621,8 +19309,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17633,8 +19323,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17647,8 +19339,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17679,8 +19373,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17693,8 +19389,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17706,8 +19404,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17717,8 +19417,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17734,8 +19436,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17745,8 +19449,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17758,8 +19464,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17797,8 +19505,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17808,8 +19518,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17821,8 +19533,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17832,8 +19546,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17843,8 +19559,10 @@ export interface operations {
             /** @description You have 10 endpoints already (`endpoint_limit`): delete one first. Or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17854,8 +19572,10 @@ export interface operations {
             /** @description The URL is refused by the address policy (`webhook_url_refused`): `rule` names the rule it broke. */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17871,8 +19591,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17882,8 +19604,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17895,8 +19619,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17926,8 +19652,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17937,8 +19665,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17950,8 +19680,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17961,8 +19693,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17972,8 +19706,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17989,8 +19725,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18000,8 +19738,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18013,8 +19753,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18042,8 +19784,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18051,8 +19795,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18064,8 +19810,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18075,8 +19823,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18086,8 +19836,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18103,8 +19855,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18114,8 +19868,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18127,8 +19883,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18165,8 +19923,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18176,8 +19936,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18189,8 +19951,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18200,8 +19964,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18211,8 +19977,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18222,8 +19990,10 @@ export interface operations {
             /** @description The If-Match version is not the current one: fetch again and reapply. */
             412: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18233,8 +20003,10 @@ export interface operations {
             /** @description The URL is refused by the address policy (`webhook_url_refused`): `rule` names the rule it broke. */
             422: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18250,8 +20022,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18261,8 +20035,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18274,8 +20050,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18312,8 +20090,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18323,8 +20103,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18336,8 +20118,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18347,8 +20131,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18358,8 +20144,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18369,8 +20157,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18386,8 +20176,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18397,8 +20189,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18410,8 +20204,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18446,8 +20242,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18457,8 +20255,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18470,8 +20270,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18481,8 +20283,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18492,8 +20296,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18503,8 +20309,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18520,8 +20328,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18531,8 +20341,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18544,8 +20356,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18578,8 +20392,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18589,8 +20405,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18602,8 +20420,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18613,8 +20433,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18624,8 +20446,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18635,8 +20459,10 @@ export interface operations {
             /** @description The endpoint is disabled (`endpoint_disabled`): enable it first. Or the Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18652,8 +20478,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18663,8 +20491,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18676,8 +20506,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18712,8 +20544,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18726,8 +20560,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18739,8 +20575,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18750,8 +20588,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18761,8 +20601,10 @@ export interface operations {
             /** @description No such endpoint among yours (an admin: among anyone’s). */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18778,8 +20620,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18789,8 +20633,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18802,8 +20648,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18836,8 +20684,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing new was written. */
                     "Idempotent-Replayed"?: "true";
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18847,8 +20697,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18860,8 +20712,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18871,8 +20725,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18882,8 +20738,10 @@ export interface operations {
             /** @description No such delivery to an endpoint of yours. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18893,8 +20751,10 @@ export interface operations {
             /** @description The Idempotency-Key was used with another request. */
             409: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18910,8 +20770,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18921,8 +20783,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18934,8 +20798,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18960,8 +20826,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18975,8 +20843,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18986,8 +20856,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19003,8 +20875,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19014,8 +20888,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19027,8 +20903,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19053,8 +20931,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19073,8 +20953,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19084,8 +20966,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19101,8 +20985,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19112,8 +20998,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19125,8 +21013,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19162,8 +21052,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19180,8 +21072,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19193,8 +21087,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19204,8 +21100,10 @@ export interface operations {
             /** @description The key is valid but its role lacks the permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19221,8 +21119,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
                     RateLimit?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19232,8 +21132,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19245,8 +21147,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19270,8 +21174,10 @@ export interface operations {
             /** @description The category is off. */
             204: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19279,8 +21185,10 @@ export interface operations {
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19290,8 +21198,10 @@ export interface operations {
             /** @description No such unsubscribe link. */
             404: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19301,8 +21211,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19314,8 +21226,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19336,8 +21250,10 @@ export interface operations {
             /** @description An HTML page. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19347,8 +21263,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19360,8 +21278,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19382,8 +21302,10 @@ export interface operations {
             /** @description Releases, newest first. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19407,8 +21329,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19420,8 +21344,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19442,8 +21368,10 @@ export interface operations {
             /** @description The links, as JSON or as an HTML page. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19479,8 +21407,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19492,8 +21422,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19514,8 +21446,10 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19528,8 +21462,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19541,8 +21477,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19563,8 +21501,10 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19574,8 +21514,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19587,8 +21529,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19609,8 +21553,10 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19633,8 +21579,10 @@ export interface operations {
                 headers: {
                     /** @description `Bearer realm="api"`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19644,8 +21592,10 @@ export interface operations {
             /** @description A key without the `health:details` permission. */
             403: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19655,8 +21605,10 @@ export interface operations {
             /** @description Not ready; with an admin key, `checks` says what is down. */
             503: {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19677,8 +21629,10 @@ export interface operations {
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19690,8 +21644,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (with 503). */
                     "Retry-After"?: number;
-                    /** @description The request id: the one sent, when plain, or a generated one. */
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

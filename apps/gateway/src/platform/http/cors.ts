@@ -25,7 +25,7 @@ export const corsOriginsField = z
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, X-Request-Id, Traceparent, Tracestate';
 /** Response headers a page's script may read besides the CORS-safelisted ones. */
-const EXPOSE_HEADERS = 'ETag, X-Request-Id, RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed, Allow, WWW-Authenticate';
+const EXPOSE_HEADERS = 'ETag, X-Request-Id, X-Client-Request-Id, RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed, Allow, WWW-Authenticate';
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 2 h). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7_200;
 

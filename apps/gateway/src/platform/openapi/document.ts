@@ -15,7 +15,7 @@ const DESCRIPTION = `Clinical reference data and student finance, through one ga
 - **Keys**: every \`/api/v1/*\` and \`/dosages*\` operation needs \`Authorization: Bearer <API key>\` unless it says it is public.
 - **Errors** are RFC 9457 problem details (\`application/problem+json\`) with the request id; a 400 lists each bad field or parameter in \`errors\`.
 - **Pagination**: lists return \`nextCursor\` while more results exist; send it back unchanged as \`cursor\`. It is absent on the last page. Cursors are signed and bound to the query that made them.
-- **Request ids**: send \`X-Request-Id\` (letters, digits, \`._:-\`, up to 128) or get one generated; it is echoed on every response and stored with audit entries.`;
+- **Request ids**: every response carries the request's own id in \`X-Request-Id\`, made by the gateway; it is in problem details and stored with audit entries. Send your own \`X-Request-Id\` (letters, digits, \`._:-\`, up to 128) and it is echoed in \`X-Client-Request-Id\` and logged beside ours.`;
 
 const TAGS = [
   { name: 'Identity', description: 'Accounts, sign-in and API keys. The dashboard at /dashboard uses these.' },
@@ -56,7 +56,8 @@ const ifMatchResponses = {
 const retryAfter = { description: 'Seconds to wait before retrying (with 503).', schema: z.int().min(0) };
 
 const requestIdHeader = {
-  'X-Request-Id': { description: 'The request id: the one sent, when plain, or a generated one.', schema: z.string() },
+  'X-Request-Id': { description: "The request's id, made by the gateway (quote it when reporting a problem).", schema: z.string() },
+  'X-Client-Request-Id': { description: 'The X-Request-Id the client sent, when it was plain; absent otherwise.', schema: z.string() },
 };
 
 function accessText(spec: OperationSpec): string {
