@@ -11,6 +11,15 @@ describe('docker-compose.yml', () => {
     expect(composeProblems(services, TOPOLOGY)).toEqual([]);
   });
 
+  it('publishes nothing of the broker beyond the host’s loopback, and no service connects as guest', () => {
+    for (const port of services.rabbitmq.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+    expect(services.rabbitmq.environment?.RABBITMQ_DEFAULT_USER).not.toBe('guest');
+    for (const [name, service] of Object.entries(services)) {
+      const url = service.environment?.AMQP_URL;
+      if (url !== undefined) expect({ name, user: new URL(url.replace(/\$\{[^}]*\}/g, 'secret')).username }).toEqual({ name, user: 'clinical' });
+    }
+  });
+
   it.each(Object.keys(services))('restarts %s after a crash, unless it was stopped on purpose', (service) => {
     expect(services[service].restart).toBe('unless-stopped');
   });
