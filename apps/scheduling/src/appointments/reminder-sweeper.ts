@@ -65,7 +65,7 @@ export function registerReminderBacklog(deps: Pick<SchedulingDeps, 'sequelize'>)
  * either sent before the change commits or never. The sweep still checks the appointment is booked at the row's
  * version and sends nothing for a row that is not. Returns how many it sent.
  */
-export async function sweepDueReminders(deps: SchedulingDeps, upTo?: number): Promise<number> {
+export async function sweepDueReminders(deps: Pick<SchedulingDeps, 'sequelize' | 'afterCommit'>, upTo?: number): Promise<number> {
   const { sequelize } = deps;
   let total = 0;
   for (;;) {
