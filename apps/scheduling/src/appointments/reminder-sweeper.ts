@@ -3,14 +3,15 @@ import { Gauge, Histogram, metricsRegistry } from '@libs/metrics';
 import { recordEvent } from '@libs/outbox';
 import { readersOf } from '../access';
 import type { SchedulingDeps } from '../scheduling-deps';
-import { toAppointment } from './appointment-row';
-import { findAppointment, SYSTEM_ACTOR } from './appointment-store';
+import { APPOINTMENT_COLUMNS, toAppointment, type AppointmentRow } from './appointment-row';
+import { SYSTEM_ACTOR } from './appointment-store';
 
 const BATCH = 200;
 
+/** A due reminder as the sweep reads it, beside its appointment's columns. */
 interface ReminderRow {
-  appointment_id: string;
-  version: number;
+  reminder_of: string;
+  reminder_version: number;
   before_start: string;
   lag_seconds: number;
 }
@@ -70,24 +71,28 @@ export async function sweepDueReminders(deps: Pick<SchedulingDeps, 'sequelize' |
   let total = 0;
   for (;;) {
     const taken = await sequelize.transaction(async (transaction) => {
-      const rows = await sequelize.query<ReminderRow>(
-        `SELECT appointment_id::text, version, before_start, extract(epoch FROM now() - due_at)::float8 AS lag_seconds
-           FROM appointment_reminders
-          WHERE due_at <= coalesce(to_timestamp($1::float8 / 1000), now())
-          ORDER BY due_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      // The reminders with their appointments in one read; only the reminder rows are locked (a change of the
+      // appointment locks the appointment, then these rows: never the other way round).
+      const rows = await sequelize.query<ReminderRow & AppointmentRow>(
+        `SELECT r.appointment_id::text AS reminder_of, r.version AS reminder_version, r.before_start,
+                extract(epoch FROM now() - r.due_at)::float8 AS lag_seconds, ${APPOINTMENT_COLUMNS}
+           FROM appointment_reminders r JOIN appointments a ON a.id = r.appointment_id
+          WHERE r.due_at <= coalesce(to_timestamp($1::float8 / 1000), now())
+          ORDER BY r.due_at LIMIT ${BATCH} FOR UPDATE OF r SKIP LOCKED`,
         { bind: [upTo ?? null], type: QueryTypes.SELECT, transaction },
       );
+      if (rows.length === 0) return { taken: 0, sent: 0 };
+      await sequelize.query(
+        `DELETE FROM appointment_reminders r USING unnest($1::uuid[], $2::int[], $3::text[]) AS d(appointment_id, version, before_start)
+          WHERE r.appointment_id = d.appointment_id AND r.version = d.version AND r.before_start = d.before_start`,
+        { bind: [rows.map((row) => row.reminder_of), rows.map((row) => row.reminder_version), rows.map((row) => row.before_start)], transaction },
+      );
       let sent = 0;
-      for (const reminder of rows) {
-        const row = await findAppointment(sequelize, reminder.appointment_id, transaction);
-        await sequelize.query('DELETE FROM appointment_reminders WHERE appointment_id = $1 AND version = $2 AND before_start = $3', {
-          bind: [reminder.appointment_id, reminder.version, reminder.before_start],
-          transaction,
-        });
-        if (row?.status !== 'booked' || row.version !== reminder.version) continue;
+      for (const row of rows) {
+        if (row.status !== 'booked' || row.version !== row.reminder_version) continue;
         const appointment = toAppointment(row);
         // The request id names the reminder, (appointment, version, offset): the audit log shows which one each event is.
-        const context = { requestId: `reminder-${reminder.before_start}-${reminder.appointment_id}-v${reminder.version}` };
+        const context = { requestId: `reminder-${row.before_start}-${row.id}-v${row.reminder_version}` };
         await recordEvent(sequelize, transaction, context, SYSTEM_ACTOR, {
           action: 'appointment.reminder',
           entityType: 'appointment',
@@ -95,7 +100,7 @@ export async function sweepDueReminders(deps: Pick<SchedulingDeps, 'sequelize' |
           before: appointment,
           after: appointment,
         }, readersOf);
-        sendLag.observe(Math.max(0, reminder.lag_seconds));
+        sendLag.observe(Math.max(0, row.lag_seconds));
         sent += 1;
       }
       return { taken: rows.length, sent };
