@@ -37,6 +37,7 @@ import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/financ
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
+import { reminders } from './scenarios/reminders';
 import { scheduling } from './scenarios/scheduling';
 import { webhookFairness, webhookFanOut, webhookLag } from './scenarios/webhooks';
 import { BENCH_INTERNAL_SECRET } from './scenarios/webhook-fixtures';
@@ -59,6 +60,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
   scheduling,
+  reminders,
   // Last: their endpoints are gone when they end, but a scenario's own events must not fan out to them meanwhile.
   'webhook lag': webhookLag,
   'webhook fan-out': webhookFanOut,
