@@ -38,6 +38,7 @@ import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 import { enumerationTiming } from './scenarios/identity';
+import { reminders } from './scenarios/reminders';
 import { scheduling } from './scenarios/scheduling';
 import { webhookFairness, webhookFanOut, webhookLag } from './scenarios/webhooks';
 import { BENCH_INTERNAL_SECRET } from './scenarios/webhook-fixtures';
@@ -61,6 +62,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'noisy neighbour': noisyNeighbour,
   scheduling,
   'enumeration timing': enumerationTiming,
+  reminders,
   // Last: their endpoints are gone when they end, but a scenario's own events must not fan out to them meanwhile.
   'webhook lag': webhookLag,
   'webhook fan-out': webhookFanOut,

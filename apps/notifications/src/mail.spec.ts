@@ -155,6 +155,33 @@ describe('mail from the notifications service (real process, a real SMTP server 
     expect(await mailsTo(receiver.mails, student.email)).toHaveLength(2);
   });
 
+  it('sends a reminder with the same invitation (iTIP REQUEST, UID, SEQUENCE), once per event, and none once the student turns reminders off', async () => {
+    const student = await knownUser('student');
+    const serviceId = randomUUID();
+    await scheduling.publish(serviceEvent(serviceId, 'Dental check-up'));
+    const appointment = { id: randomUUID(), studentId: student.id, serviceId, locationId: 'p', sequence: 1, status: 'booked', start: '2027-03-29T09:00:00+01:00', end: '2027-03-29T09:30:00+01:00' };
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reminder = appointmentEvent('appointment.reminder', appointment);
+    await scheduling.publish(reminder);
+    await scheduling.republish(reminder);
+    const [mail] = await waitFor('the reminder', async () => ((await mailsTo(receiver.mails, student.email)).length > 0 ? mailsTo(receiver.mails, student.email) : undefined));
+    expect(mail.parsed.subject).toBe('Reminder: Dental check-up, Monday, 29 March 2027 at 09:00 BST');
+    const ics = calendarOf(appointmentCalendar(schedulingV1.Appointment.fromPartial({ ...appointment, timeZone: 'Europe/London', createdAt: appointment.start, updatedAt: appointment.start }), { service: 'x', location: 'y' }));
+    expect(itipOf(mail)).toMatchObject({ method: 'REQUEST', uid: ics.uid, sequence: 1, status: 'CONFIRMED' });
+
+    const own = accountMailApi(system, { userId: student.id, role: 'student' });
+    try {
+      await own.updatePreferences({ reminders: false });
+      await scheduling.publish(appointmentEvent('appointment.reminder', appointment));
+      await scheduling.publish(appointmentEvent('appointment.rescheduled', { ...appointment, sequence: 2 }));
+      await waitFor('the move', async () => (await mailsTo(receiver.mails, student.email)).find((m) => m.parsed.subject?.startsWith('Appointment moved')));
+      // The move (appointments) came; the second reminder, and the redelivered first one, did not.
+      expect((await mailsTo(receiver.mails, student.email)).map((m) => m.parsed.subject?.split(':')[0])).toEqual(['Reminder', 'Appointment moved']);
+    } finally {
+      own.close();
+    }
+  });
+
   it("tells a student their proof of payment was processed, with the bursar's note escaped in the HTML, and nobody else", async () => {
     const student = await knownUser('student');
     const bursar = await knownUser('bursar');

@@ -22,6 +22,9 @@ export const configSchema = z.object({
   HOLD_SWEEP_MS: env
     .int(5_000, 100, 600_000)
     .describe('how often each instance expires holds past their expiry; a booker reclaims an expired hold in its way without waiting for it'),
+  REMINDER_SWEEP_INTERVAL_MS: env
+    .int(1_000, 100, 60_000)
+    .describe('how often each instance turns due appointment reminders into events; a reminder goes out at most this long (and a sweep) after its due time'),
   SEED_DEMO_DATA: seedDemoDataField(),
 });
 

@@ -4,7 +4,9 @@ import { ActorSigner, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { startOutbox } from '@libs/outbox';
-import { HoldSweeper } from './appointments/hold-sweeper';
+import { sweepExpiredHolds } from './appointments/hold-sweeper';
+import { registerReminderBacklog, sweepDueReminders } from './appointments/reminder-sweeper';
+import { SweepLoop } from './appointments/sweep-loop';
 import { readConfig } from './config';
 import { seedDemoDataWhenReady } from './demo-data';
 import { PremiseDirectory } from './locations/premise-directory';
@@ -20,9 +22,13 @@ async function main(): Promise<void> {
 
   const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'scheduling'), config, logger);
   const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), premises, afterCommit: outbox.nudge };
-  // Every instance sweeps: SKIP LOCKED shares the expired holds out among them.
-  const sweeper = new HoldSweeper(deps, logger, config.HOLD_SWEEP_MS);
-  sweeper.start();
+  // Every instance sweeps: SKIP LOCKED shares the expired holds and the due reminders out among them.
+  const sweepers = [
+    new SweepLoop('expired holds', () => sweepExpiredHolds(deps), logger, config.HOLD_SWEEP_MS),
+    new SweepLoop('sent reminders', () => sweepDueReminders(deps), logger, config.REMINDER_SWEEP_INTERVAL_MS),
+  ];
+  for (const sweeper of sweepers) sweeper.start();
+  registerReminderBacklog(deps);
 
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
@@ -36,7 +42,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await server.shutdown(config.SHUTDOWN_GRACE_MS);
     stopSeeding();
-    await sweeper.stop();
+    await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
     // Rows still in the outbox are published by the next relay to run.
     await outbox.stop();
     premises.close();

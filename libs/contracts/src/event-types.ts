@@ -50,6 +50,7 @@ export const EVENT_TYPES = {
   'appointment.no_show': { source: 'scheduling', entityType: 'appointment', description: 'the student did not come' },
   'appointment.no_show_reverted': { source: 'scheduling', entityType: 'appointment', description: 'a no-show was taken back' },
   'appointment.entered_in_error': { source: 'scheduling', entityType: 'appointment', description: 'an appointment was marked as entered in error' },
+  'appointment.reminder': { source: 'scheduling', entityType: 'appointment', description: "an appointment's reminder fell due (one per offset of its policy, for the booking's version)" },
   'location.enabled': { source: 'scheduling', entityType: 'location', description: 'a premise became bookable' },
   'location.updated': { source: 'scheduling', entityType: 'location', description: "a location's time zone or name changed" },
   'resource.created': { source: 'scheduling', entityType: 'resource', description: 'a resource was created' },

@@ -28,6 +28,7 @@ const TEMPLATE_OF: Partial<Record<string, TemplateName>> = {
   'appointment.confirmed': 'appointment_booked',
   'appointment.rescheduled': 'appointment_rescheduled',
   'appointment.cancelled': 'appointment_cancelled',
+  'appointment.reminder': 'appointment_reminder',
 };
 
 const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {});

@@ -5,6 +5,7 @@ import { readersOf } from '../access';
 import { APPOINTMENT_COLUMNS, instantRange, toAppointment, type AppointmentRow } from './appointment-row';
 import { changesCalendarStatus, OCCUPYING, type Status } from './appointment-states';
 import type { Policy } from './policy';
+import { remindersAfterChange } from './reminders';
 
 /** The actor of changes nobody asked for: holds expired by the sweeper or reclaimed by the next booker. */
 export const SYSTEM_ACTOR: Actor = { userId: 'scheduling', role: 'system' };
@@ -108,7 +109,7 @@ export async function setStatus(
   }
 }
 
-/** Records a change: one history row and one audit event (outbox), in the change's transaction. */
+/** Records a change: one history row, one audit event (outbox) and the reminders it leaves, in the change's transaction. */
 export async function recordChange(
   sequelize: Sequelize,
   transaction: Transaction,
@@ -123,6 +124,7 @@ export async function recordChange(
        FROM appointments WHERE id = $1`,
     { bind: [change.id, change.action, actor.userId, actor.role], transaction },
   );
+  await remindersAfterChange(sequelize, transaction, after);
   await recordEvent(sequelize, transaction, context, actor, {
     action: `appointment.${change.action}`,
     entityType: 'appointment',

@@ -2740,6 +2740,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "appointment.reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment's reminder fell due (one per offset of its policy, for the booking's version)
+         * @description Sent to each endpoint subscribed to `appointment.reminder` (or `*`) whose owner may read the appointment through the API.
+         */
+        post: operations["appointmentReminderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "location.enabled": {
         parameters: {
             query?: never;
@@ -23636,6 +23656,74 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "appointment.entered_in_error";
+                    /**
+                     * Format: date-time
+                     * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.
+                     */
+                    occurredAt: string;
+                    data: {
+                        object: {
+                            /** @constant */
+                            type: "appointment";
+                            id: string;
+                            /** @description The appointment's version after the change (its ETag), when it has one. */
+                            version?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the API serves the appointment.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled, and nothing more is sent to it until its owner enables it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. At most 64 KB of the answer is read, and its first 1 KB is kept in the deliveries log. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect (never followed), or no answer within 10 s: retried after 5s, 5m, 30m, 2h, 5h, 10h, 10h (each ±10%, as the deployment configures), then the delivery is `failed`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentReminderWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes of the secret; during a rotation two of them, space-separated. Verify the raw body. */
+                "webhook-signature": string;
+                "User-Agent": "clinical-finance-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, as `webhook-id`. */
+                    id: string;
+                    /** @constant */
+                    type: "appointment.reminder";
                     /**
                      * Format: date-time
                      * @description When the change was committed. Order by it (and `version`): deliveries may arrive out of order.

@@ -182,6 +182,19 @@ export const TEMPLATES = {
       blocks: [{ kind: 'paragraph', text: 'Your appointment moved to a new time. The invitation in this mail updates your calendar.' }, appointmentFacts(params)],
     }),
   }),
+  appointment_reminder: template({
+    category: 'reminders',
+    params: appointmentParams,
+    // The invitation again, unchanged (same SEQUENCE): a calendar that lost it, or never took it, gets it back.
+    itip: 'REQUEST',
+    content: (params) => ({
+      subject: `Reminder: ${params.names.service}, ${localTime(params.appointment.start, params.appointment.timeZone)}`,
+      blocks: [
+        { kind: 'paragraph', text: 'A reminder of your appointment. If you cannot come, cancel it so that someone else can have the time.' },
+        appointmentFacts(params),
+      ],
+    }),
+  }),
   appointment_cancelled: template({
     category: 'appointments',
     params: appointmentParams,
