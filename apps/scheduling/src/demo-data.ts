@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { DEMO_SCHEDULING_IDS, DEMO_USER_IDS, POLICY_BOUNDS } from '@libs/contracts';
+import { DEMO_SCHEDULING_IDS, DEMO_USER_IDS, POLICY_BOUNDS, REMINDER_LIMITS } from '@libs/contracts';
 import type { Logger } from '@libs/logging';
 import type { Policy } from './appointments/policy';
 import type { PremiseDirectory } from './locations/premise-directory';
@@ -21,6 +21,7 @@ const STANDARD_POLICY: Policy = {
   noShowGraceMinutes: 15,
   maxActivePerStudent: POLICY_BOUNDS.maxActivePerStudent.default,
   maxHoldsPerStudent: POLICY_BOUNDS.maxHoldsPerStudent.default,
+  reminders: [...REMINDER_LIMITS.default],
 };
 
 const { services, resources } = DEMO_SCHEDULING_IDS;

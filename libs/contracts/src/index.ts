@@ -20,6 +20,7 @@ export * as schedulingApi from './api/scheduling';
 export * as appointmentsApi from './api/appointments';
 export * as webhooksApi from './api/webhooks';
 export { CALENDAR_STATUS } from './appointment-calendar-status';
+export { reminderOffsetMs } from './api/reminder-offsets';
 export { fieldErrorsOf } from './api/field-errors';
 export * from './finance-entities';
 export * from './scheduling-entities';

@@ -22,6 +22,7 @@ const policyJson = z.object({
   noShowGraceMinutes: z.int(),
   maxActivePerStudent: z.int(),
   maxHoldsPerStudent: z.int(),
+  reminders: z.array(z.string()),
 });
 const toPolicyJson = (policy: schedulingV1.Policy | undefined): z.infer<typeof policyJson> | null =>
   policy === undefined ? null : { ...policy };

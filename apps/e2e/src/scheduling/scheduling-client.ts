@@ -94,6 +94,8 @@ export const TEST_POLICY: schedulingV1.Policy = {
   // The most the bounds allow: specs that book many times as one student are not about the caps (student-caps.spec.ts is).
   maxActivePerStudent: POLICY_BOUNDS.maxActivePerStudent.max,
   maxHoldsPerStudent: POLICY_BOUNDS.maxHoldsPerStudent.max,
+  // None: specs that are not about reminders should not send any (the reminder specs name theirs).
+  reminders: [],
 };
 
 /**

@@ -13,6 +13,7 @@ const POLICY: Policy = {
   noShowGraceMinutes: 15,
   maxActivePerStudent: 4,
   maxHoldsPerStudent: 2,
+  reminders: ['PT24H'],
 };
 const START = Date.parse('2027-01-05T10:00:00Z');
 const at = (minutesFromStart: number) => ({ now: START + minutesFromStart * 60_000, start: START, end: START + 30 * 60_000 });

@@ -1,7 +1,8 @@
 import type { Migration } from '@libs/db';
 import { m0001Scheduling } from './0001-scheduling';
 import { m0002StudentCaps } from './0002-student-caps';
-import { m0003CalendarFeeds } from './0003-calendar-feeds';
+import { m0003Reminders } from './0003-reminders';
+import { m0004CalendarFeeds } from './0004-calendar-feeds';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [m0001Scheduling, m0002StudentCaps, m0003CalendarFeeds];
+export const migrations: Migration[] = [m0001Scheduling, m0002StudentCaps, m0003Reminders, m0004CalendarFeeds];

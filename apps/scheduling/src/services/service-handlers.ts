@@ -73,7 +73,8 @@ export function serviceHandlers(deps: SchedulingDeps) {
       const actor = requirePermission(context, 'scheduling:configure');
       const id = requireUuid(request.id);
       const { name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active } = request;
-      parseInput(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
+      // The parsed policy is what is stored: its reminders in their canonical form.
+      const patch = parseInput(schedulingApi.servicePatch, presentFields({ name, durationMinutes, slotStepMinutes, bufferBeforeMinutes, bufferAfterMinutes, policy, active }));
       return writeTransaction(deps, undefined, async (transaction) => {
         const before = await findService(sequelize, id, transaction, true);
         if (!before) throw notFound('service');
@@ -86,7 +87,7 @@ export function serviceHandlers(deps: SchedulingDeps) {
             WHERE id = $1`,
           {
             bind: [id, request.name?.trim() ?? null, request.durationMinutes ?? null, request.slotStepMinutes ?? null, request.bufferBeforeMinutes ?? null,
-              request.bufferAfterMinutes ?? null, request.policy ? JSON.stringify(request.policy) : null, request.active ?? null],
+              request.bufferAfterMinutes ?? null, patch.policy ? JSON.stringify(patch.policy) : null, request.active ?? null],
             transaction,
           },
         );

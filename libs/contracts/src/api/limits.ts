@@ -169,6 +169,18 @@ export const POLICY_BOUNDS = {
 } as const satisfies Record<string, Bounds>;
 
 /**
+ * A policy's reminders: elapsed durations before the start. Whole minutes, from one minute to the longest notice a
+ * policy can ask (30 days); three cover "the day before, the hour before, just before". A service that names none
+ * gets one the day before, what students of comparable systems expect without asking.
+ */
+export const REMINDER_LIMITS = {
+  perPolicy: 3,
+  minMinutes: 1,
+  maxMinutes: 43_200,
+  default: ['PT24H'],
+} as const;
+
+/**
  * The most body an operation that needs no key (register, login) reads: whoever sends it has shown no key, and
  * credentials fit in a few hundred bytes.
  */

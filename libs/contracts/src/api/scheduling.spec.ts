@@ -1,5 +1,5 @@
 import { fieldErrorsOf } from './field-errors';
-import { POLICY_BOUNDS, SERVICE_SHAPE_BOUNDS } from './limits';
+import { POLICY_BOUNDS, REMINDER_LIMITS, SERVICE_SHAPE_BOUNDS } from './limits';
 import { dateOverride, newBlock, newResource, newService, policy } from './scheduling';
 import { rangeDays } from './scheduling-fields';
 
@@ -22,6 +22,24 @@ describe('scheduling request bodies', () => {
     expect(policy.parse(withoutCaps)).toMatchObject({ maxActivePerStudent: POLICY_BOUNDS.maxActivePerStudent.default, maxHoldsPerStudent: POLICY_BOUNDS.maxHoldsPerStudent.default });
     const withoutHorizon = Object.fromEntries(Object.entries(POLICY).filter(([field]) => field !== 'horizonDays'));
     expect(fields(policy.safeParse(withoutHorizon))).toEqual([{ field: 'horizonDays', message: 'must be an integer from 1 to 730' }]);
+  });
+
+  it('gives an omitted reminder list the default, and keeps reminders canonical, longest first', () => {
+    expect(policy.parse(POLICY).reminders).toEqual([...REMINDER_LIMITS.default]);
+    expect(policy.parse({ ...POLICY, reminders: [] }).reminders).toEqual([]);
+    expect(policy.parse({ ...POLICY, reminders: ['PT30M', 'P1D', 'P1W'] }).reminders).toEqual(['PT168H', 'PT24H', 'PT30M']);
+    expect(policy.parse({ ...POLICY, reminders: ['PT90M', 'PT1M'] }).reminders).toEqual(['PT1H30M', 'PT1M']);
+  });
+
+  it.each([['P1M'], ['P1Y'], ['PT30S'], ['PT0M'], ['P'], ['PT'], ['-PT1H'], ['P31D'], ['pt1h'], ['PT1H\u0000'], ['x'.repeat(100)]])('refuses the reminder %j', (offset) => {
+    const [error] = fields(policy.safeParse({ ...POLICY, reminders: [offset] }));
+    expect(error.field).toBe('reminders[0]');
+    expect(error.message).toMatch(/^must be an ISO 8601 duration/);
+  });
+
+  it('refuses a fourth reminder and a repeat written another way', () => {
+    expect(fields(policy.safeParse({ ...POLICY, reminders: ['PT1H', 'PT2H', 'PT3H', 'PT4H'] }))).toEqual([{ field: 'reminders', message: 'must hold at most 3 reminders' }]);
+    expect(fields(policy.safeParse({ ...POLICY, reminders: ['P1D', 'PT24H'] }))).toEqual([{ field: 'reminders[1]', message: 'repeats an earlier reminder' }]);
   });
 
   it('takes a service shape within its bounds, and names every bad field', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { patchOf, text, uuid } from './finance';
-import { POLICY_BOUNDS, SCHEDULING_LIMITS as LIMITS, SERVICE_SHAPE_BOUNDS, type Bounds } from './limits';
+import { POLICY_BOUNDS, REMINDER_LIMITS, SCHEDULING_LIMITS as LIMITS, SERVICE_SHAPE_BOUNDS, type Bounds } from './limits';
+import { reminders } from './reminder-offsets';
 import { instant, localTime, timeZone, tooLong } from './scheduling-fields';
 
 /**
@@ -64,8 +65,11 @@ const withDefault = (bounds: Bounds) => (bounds.default === undefined ? integerI
 
 export const policy = z
   .object(
-    Object.fromEntries(Object.entries(POLICY_BOUNDS).map(([field, bounds]) => [field, withDefault(bounds)])) as {
-      [K in keyof typeof POLICY_BOUNDS]: (typeof POLICY_BOUNDS)[K] extends { default: number } ? z.ZodDefault<z.ZodInt> : z.ZodInt;
+    {
+      ...(Object.fromEntries(Object.entries(POLICY_BOUNDS).map(([field, bounds]) => [field, withDefault(bounds)])) as {
+        [K in keyof typeof POLICY_BOUNDS]: (typeof POLICY_BOUNDS)[K] extends { default: number } ? z.ZodDefault<z.ZodInt> : z.ZodInt;
+      }),
+      reminders: reminders.default([...REMINDER_LIMITS.default]),
     },
     { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an object') },
   )

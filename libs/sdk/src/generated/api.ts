@@ -3578,6 +3578,7 @@ export interface components {
                 noShowGraceMinutes: number;
                 maxActivePerStudent: number;
                 maxHoldsPerStudent: number;
+                reminders: string[];
             } | null;
             /** @description Who made it; null for a caller who is not staff, unless it is their own id. */
             bookedBy: string | null;
@@ -3858,6 +3859,7 @@ export interface components {
                 noShowGraceMinutes: number;
                 maxActivePerStudent: number;
                 maxHoldsPerStudent: number;
+                reminders: string[];
             } | null;
             active: boolean;
             version: number;
@@ -3889,6 +3891,8 @@ export interface components {
             maxActivePerStudent?: number;
             /** @default 2 */
             maxHoldsPerStudent?: number;
+            /** @description Reminders before the start, as elapsed durations (a day is 24 hours, whatever the clocks do): at most 3, each from PT1M to PT720H. Answers give them in their canonical form (P1D as PT24H), longest first. An empty list sends none; an omitted one is ["PT24H"]. */
+            reminders?: string[];
         };
         /** @description A present policy replaces the whole policy; existing appointments keep theirs. */
         ServicePatch: {

@@ -156,6 +156,12 @@ export interface Policy {
    */
   maxActivePerStudent: number;
   maxHoldsPerStudent: number;
+  /**
+   * Reminders before the start, as elapsed durations in their canonical ISO 8601 form (PT24H, PT1H30M): at most
+   * three, each sent once per version of the appointment (an appointment.reminder event, and a mail to the student).
+   * Empty: no reminder.
+   */
+  reminders: string[];
 }
 
 /** An appointment type. */
@@ -2563,6 +2569,7 @@ function createBasePolicy(): Policy {
     noShowGraceMinutes: 0,
     maxActivePerStudent: 0,
     maxHoldsPerStudent: 0,
+    reminders: [],
   };
 }
 
@@ -2594,6 +2601,9 @@ export const Policy: MessageFns<Policy> = {
     }
     if (message.maxHoldsPerStudent !== 0) {
       writer.uint32(72).int32(message.maxHoldsPerStudent);
+    }
+    for (const v of message.reminders) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -2683,6 +2693,14 @@ export const Policy: MessageFns<Policy> = {
             message.maxHoldsPerStudent = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.reminders.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2742,6 +2760,9 @@ export const Policy: MessageFns<Policy> = {
         : isSet(object.max_holds_per_student)
         ? globalThis.Number(object.max_holds_per_student)
         : 0,
+      reminders: globalThis.Array.isArray(object?.reminders)
+        ? object.reminders.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2774,6 +2795,9 @@ export const Policy: MessageFns<Policy> = {
     if (message.maxHoldsPerStudent !== 0) {
       obj.maxHoldsPerStudent = Math.round(message.maxHoldsPerStudent);
     }
+    if (message.reminders?.length) {
+      obj.reminders = message.reminders;
+    }
     return obj;
   },
 
@@ -2791,6 +2815,7 @@ export const Policy: MessageFns<Policy> = {
     message.noShowGraceMinutes = object.noShowGraceMinutes ?? 0;
     message.maxActivePerStudent = object.maxActivePerStudent ?? 0;
     message.maxHoldsPerStudent = object.maxHoldsPerStudent ?? 0;
+    message.reminders = object.reminders?.map((e) => e) || [];
     return message;
   },
 };

@@ -5,8 +5,8 @@ import type { Migration } from '@libs/db';
  * its token (256 random bits: no salt or slow hash is needed against guessing). A revoked feed keeps its row, so
  * its hash can never be issued again unnoticed; the unique index finds a feed by its hash, the partial one lists an owner's live feeds.
  */
-export const m0003CalendarFeeds: Migration = {
-  name: '0003-calendar-feeds',
+export const m0004CalendarFeeds: Migration = {
+  name: '0004-calendar-feeds',
   async up({ context }) {
     await context.sequelize.query(`
       CREATE TABLE calendar_feeds (
