@@ -150,6 +150,16 @@ describe('a feed of many appointments', () => {
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('My appointments');
   });
 
+  it('gives each event one display alarm per reminder of its policy, before the start, and a cancelled one none', () => {
+    const reminded = (status: string) =>
+      parsedEvent(appointmentCalendar(appointment({ status, policy: { reminders: ['PT24H', 'PT30M'] } as schedulingV1.Policy }), names)).event;
+    const alarms = reminded('booked').getAllSubcomponents('valarm');
+    expect(alarms.map((alarm) => alarm.getFirstPropertyValue('action'))).toEqual(['DISPLAY', 'DISPLAY']);
+    expect(alarms.map((alarm) => (alarm.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds())).toEqual([-86_400, -1_800]);
+    expect(alarms.map((alarm) => alarm.getFirstProperty('trigger')?.getParameter('related') ?? 'START')).toEqual(['START', 'START']);
+    expect(reminded('cancelled').getAllSubcomponents('valarm')).toHaveLength(0);
+  });
+
   it('is a valid empty calendar when nothing is in it', () => {
     const calendar = new ICAL.Component(ICAL.parse(feedCalendar([], { name: 'None', refreshInterval: 'PT1H' })));
     expect(calendar.getAllSubcomponents('vevent')).toHaveLength(0);

@@ -122,8 +122,24 @@ function veventLines({ appointment, local }: PlacedEvent, names: CalendarNames, 
     `STATUS:${CALENDAR_STATUS[appointment.status as appointmentsApi.AppointmentStatus] ?? 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
     ...extra,
+    ...alarmLines(appointment, names),
     'END:VEVENT',
   ];
+}
+
+/**
+ * One VALARM per reminder of the appointment's policy (RFC 5545 §3.6.6): a display alarm that long before the start
+ * (TRIGGER's default is RELATED=START). A cancelled event has none: nothing should remind anyone of it.
+ */
+function alarmLines(appointment: schedulingV1.Appointment, names: CalendarNames): string[] {
+  if (CALENDAR_STATUS[appointment.status as appointmentsApi.AppointmentStatus] === 'CANCELLED') return [];
+  return (appointment.policy?.reminders ?? []).flatMap((offset) => [
+    'BEGIN:VALARM',
+    'ACTION:DISPLAY',
+    `DESCRIPTION:${escapeText(names.service)}`,
+    `TRIGGER:-${offset}`,
+    'END:VALARM',
+  ]);
 }
 
 /** The organizer and the attendee of an iTIP message, as `mailto:` addresses (RFC 5546 §3.2.2, §3.2.5). */
