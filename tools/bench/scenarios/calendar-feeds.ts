@@ -33,9 +33,11 @@ export const calendarFeeds: Scenario = async (context) => {
     client.query(
       `INSERT INTO appointments (location_id, resource_id, service_id, student_id, status, span, time_zone, policy, booked_by)
        SELECT $1, $2, $3, gen_random_uuid()::text, CASE WHEN i % 10 = 0 THEN 'cancelled' ELSE 'booked' END,
-              tstzrange(now() - interval '30 days' + i * interval '3 hours', now() - interval '30 days' + i * interval '3 hours' + interval '30 minutes'),
+              tstzrange(start, start + interval '30 minutes'),
               $4, (SELECT policy FROM services WHERE id = $3), 'bench'
-         FROM generate_series(1, $5::int) AS i`,
+         FROM generate_series(1, $5::int) AS i,
+              -- Whole seconds, as the service writes times (to the millisecond); now() has microseconds.
+              LATERAL (SELECT date_trunc('hour', now()) - interval '30 days' + i * interval '3 hours' AS start) AS t`,
       [location.premiseId, resource.id, service.id, location.timeZone, events],
     ),
   );
