@@ -76,6 +76,7 @@ describe('calendar feeds', () => {
   const newFeed = async (key: string, body: object = {}) => {
     const created = await as(key)(FEEDS, { method: 'POST', body });
     expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`${FEEDS}/${created.body.id}`);
     return { id: created.body.id as string, path: new URL(created.body.url).pathname, url: created.body.url as string };
   };
   /** A feed read as a calendar app does: no header but what it is told to send. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CALENDAR_FEED_LIMITS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { byId } from '../platform/routing/path-ids';
-import { json, noContent, problem } from '../platform/routing/responses';
+import { json, locationHeader, noContent, problem } from '../platform/routing/responses';
 import { access, CALENDAR_FEEDS_PATH, tag } from './calendar-operation-parts';
 import { calendarFeed, calendarFeedWithUrl, newCalendarFeed } from './schemas';
 
@@ -20,7 +20,7 @@ export const createCalendarFeed = operation({
   access,
   request: { body: newCalendarFeed },
   responses: {
-    '201': json('Created: `url` is the only time the secret URL is shown.', calendarFeedWithUrl),
+    '201': json('Created: `url` is the only time the secret URL is shown; `Location` names the feed (to revoke it).', calendarFeedWithUrl, locationHeader),
     '403': problem('A resource you do not staff.'),
     '404': problem('No such resource.'),
     '409': problem(`You have ${feedsPerUser} live feeds already (\`feed_limit\`): revoke one first.`),

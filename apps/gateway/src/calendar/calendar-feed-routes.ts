@@ -52,7 +52,9 @@ export function calendarFeedRoutes(sequelize: Sequelize, upstreams: Upstreams): 
       const token = newFeedToken();
       const request = { resourceId: body.resourceId ?? '', tokenHash: feedTokenHash(token) };
       const { feed } = await scheduling.call((c) => c.createCalendarFeed, request, asAccount(upstream, signedIn(caller.account)));
-      res.status(201).json({ ...feedJson(feed), url: `${publicBaseOf(req)}${CALENDAR_FEEDS_PATH}/${token}.ics` });
+      const created = feedJson(feed);
+      res.location(`${CALENDAR_FEEDS_PATH}/${created.id}`);
+      res.status(201).json({ ...created, url: `${publicBaseOf(req)}${CALENDAR_FEEDS_PATH}/${token}.ics` });
     }),
 
     route(op.listCalendarFeeds, async (_input, { res, caller, upstream }) => {

@@ -14510,9 +14510,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created: `url` is the only time the secret URL is shown. */
+            /** @description Created: `url` is the only time the secret URL is shown; `Location` names the feed (to revoke it). */
             201: {
                 headers: {
+                    /** @description The path of the new record. */
+                    Location?: string;
                     /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
