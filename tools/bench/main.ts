@@ -33,6 +33,7 @@ import { seededRandom } from '../search-quality/typos';
 import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
+import { calendarFeeds } from './scenarios/calendar-feeds';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
@@ -63,6 +64,7 @@ const SCENARIOS: Record<string, Scenario> = {
   scheduling,
   'enumeration timing': enumerationTiming,
   reminders,
+  'calendar feed': calendarFeeds,
   // Last: their endpoints are gone when they end, but a scenario's own events must not fan out to them meanwhile.
   'webhook lag': webhookLag,
   'webhook fan-out': webhookFanOut,

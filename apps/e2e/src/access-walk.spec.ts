@@ -8,6 +8,9 @@ interface DocumentedOperation {
   secured: boolean;
 }
 
+/** Where operations take a dashboard session as well as a key. */
+const SESSION_PATHS = ['/api/v1/auth/', '/api/v1/calendar/feeds'];
+
 /** A concrete URL for a templated path: every path parameter becomes a well-formed id nobody has. */
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-00000000ffff');
 
@@ -59,9 +62,10 @@ describe('every operation of /openapi.json enforces its key and permission', () 
     const unknownKey = 'cfk_AAAAAAAA_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     const refusals = [
       ...operations.filter((op) => op.secured).map((op) => ({ name: `${op.method} ${op.path} with an unknown key`, send: () => call(op, unknownKey) })),
-      // Data operations take API keys only; the account ones (/api/v1/auth/*) take sessions too.
+      // Data operations take API keys only; the account ones (/api/v1/auth/*) and the calendar feeds, which the
+      // dashboard makes for the account signed in, take sessions too.
       ...operations
-        .filter((op) => op.permission && !op.path.startsWith('/api/v1/auth/'))
+        .filter((op) => op.permission && !SESSION_PATHS.some((prefix) => op.path.startsWith(prefix)))
         .map((op) => ({ name: `${op.method} ${op.path} with a session`, send: () => call(op, session) })),
       {
         name: 'login with a wrong password',

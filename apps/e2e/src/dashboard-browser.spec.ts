@@ -155,6 +155,34 @@ describe('the dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
   }, 30_000);
 
+  it('gives the clinician a calendar feed URL to copy, which a calendar app can read until it is revoked', async () => {
+    await page.locator('#sign-in-email').fill('browser-user@example.org');
+    await page.locator('#sign-in-password').fill('a fine password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText(page, '#no-feeds', 'You have no calendar feed.');
+    await page.getByRole('button', { name: 'Create a feed URL' }).click();
+    await expectText(page, '#notice', 'Copy its URL now');
+    const url = (await page.locator('#new-feed-url').textContent()) ?? '';
+    expect(url).toMatch(/\/api\/v1\/calendar\/feeds\/cal_[A-Za-z0-9_-]{43}\.ics$/);
+    // One feed is enough: the create button goes until it is revoked.
+    expect(await page.getByRole('button', { name: 'Create a feed URL' }).isHidden()).toBe(true);
+    await page.locator('#copy-feed').click();
+    await expectText(page, '#notice', 'The feed URL is copied to the clipboard.');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
+    const feedPath = new URL(url).pathname;
+    const read = await api(system.gatewayUrl, feedPath);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: /^Revoke the feed created/ }).click();
+    await expectText(page, '#notice', 'The calendar feed is revoked: its URL no longer works.');
+    expect(await page.locator('#new-feed-panel').isHidden()).toBe(true);
+    await page.getByRole('button', { name: 'Create a feed URL' }).waitFor();
+    expect((await api(system.gatewayUrl, feedPath)).status).toBe(404);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  }, 30_000);
+
   it('resets a forgotten password from the mailed link, changes it, and signs out everywhere', async () => {
     const email = 'browser-user@example.org';
     const alive = async (token: string) => (await api(system.gatewayUrl, '/api/v1/auth/me', { key: token })).status === 200;

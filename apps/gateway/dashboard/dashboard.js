@@ -126,6 +126,45 @@ async function revokeKey(key) {
   await loadKeys();
 }
 
+const FEEDS_PATH = '/api/v1/calendar/feeds';
+
+/** The calendar feed card, shown to the roles that read appointments (its data-role). */
+async function loadFeeds() {
+  if ($('feeds-card').hidden) return;
+  const { feeds } = await accountCall('GET', FEEDS_PATH);
+  const list = $('feeds-list');
+  list.replaceChildren();
+  for (const feed of feeds) {
+    const item = document.createElement('li');
+    item.textContent = `Feed created ${formatTime(feed.createdAt)} `;
+    const revoke = document.createElement('button');
+    revoke.type = 'button';
+    revoke.className = 'danger';
+    revoke.textContent = 'Revoke';
+    revoke.setAttribute('aria-label', `Revoke the feed created ${formatTime(feed.createdAt)}`);
+    revoke.addEventListener('click', () => run(() => revokeFeed(feed)));
+    item.append(revoke);
+    list.append(item);
+  }
+  $('no-feeds').hidden = feeds.length > 0;
+  // One feed is what a person needs; another comes after revoking it.
+  $('create-feed').hidden = feeds.length > 0;
+}
+
+async function revokeFeed(feed) {
+  if (!window.confirm('Revoke this calendar feed? Calendars subscribed to it stop updating. This cannot be undone.')) return;
+  await accountCall('DELETE', `${FEEDS_PATH}/${encodeURIComponent(feed.id)}`);
+  if ($('new-feed-url').dataset.feedId === feed.id) $('new-feed-panel').hidden = true;
+  showNotice('The calendar feed is revoked: its URL no longer works.');
+  await loadFeeds();
+}
+
+/** What a signed-in account sees: its keys, and its calendar feed. */
+async function loadAccount() {
+  await loadKeys();
+  await loadFeeds();
+}
+
 function render() {
   const current = session();
   $('signed-out').hidden = Boolean(current);
@@ -135,8 +174,8 @@ function render() {
   $('account-role').textContent = current.user.role;
   $('account-verified').textContent = current.user.emailVerified ? 'verified' : 'not verified yet';
   $('verify-hint').hidden = Boolean(current.user.emailVerified);
-  // A hint is for the role its data-role names, beside its text in index.html: the script knows no role.
-  for (const hint of document.querySelectorAll('[data-role]')) hint.hidden = hint.dataset.role !== current.user.role;
+  // A hint (or a card) is for the roles its data-role names, beside its text in index.html: the script knows no role.
+  for (const hint of document.querySelectorAll('[data-role]')) hint.hidden = !hint.dataset.role.split(' ').includes(current.user.role);
 }
 
 async function signIn(email, password) {
@@ -144,7 +183,7 @@ async function signIn(email, password) {
   if (!result.ok) throw new Error(describeFailure(result.status, result.body));
   sessionStorage.setItem(SESSION_KEY, JSON.stringify({ token: result.body.token, user: result.body.user }));
   render();
-  await loadKeys();
+  await loadAccount();
 }
 
 /** Runs an action and shows any failure; every failure ends up in the alert region. */
@@ -228,10 +267,34 @@ $('copy-key').addEventListener('click', () =>
 
 $('refresh-keys').addEventListener('click', () => run(loadKeys));
 
+$('create-feed').addEventListener('click', () =>
+  run(async () => {
+    const created = await accountCall('POST', FEEDS_PATH, {});
+    $('new-feed-url').textContent = created.url;
+    $('new-feed-url').dataset.feedId = created.id;
+    $('new-feed-panel').hidden = false;
+    showNotice('Your calendar feed is ready. Copy its URL now: it is shown only this once.');
+    await loadFeeds();
+    $('copy-feed').focus();
+  }),
+);
+
+$('copy-feed').addEventListener('click', () =>
+  run(async () => {
+    try {
+      await navigator.clipboard.writeText($('new-feed-url').textContent);
+    } catch {
+      throw new Error('The browser did not allow copying. Select the URL and copy it by hand.');
+    }
+    showNotice('The feed URL is copied to the clipboard.');
+  }),
+);
+
 /** Forgets the session here (the server ended it) and shows the sign-in forms. */
 function endedHere() {
   sessionStorage.removeItem(SESSION_KEY);
   $('new-key-panel').hidden = true;
+  $('new-feed-panel').hidden = true;
   $('try-key').value = '';
   render();
 }
@@ -332,5 +395,5 @@ $('try-form').addEventListener('submit', (event) => {
 });
 
 render();
-if (session()) run(loadKeys);
+if (session()) run(loadAccount);
 followLink();

@@ -1,5 +1,6 @@
 import { appointmentsArea } from './appointments/appointments-area';
 import { auditArea } from './audit/audit-area';
+import { calendarArea } from './calendar/calendar-area';
 import { financeArea } from './finance/finance-area';
 import { identityArea } from './identity/identity-area';
 import { mailPreferencesArea } from './mail-preferences/mail-preferences-area';
@@ -13,4 +14,4 @@ import { webhooksArea } from './webhooks/webhooks-area';
  * (/openapi.json, /api/v1/metadata) and tests (the access walk and the hostile-input run read /openapi.json)
  * exactly these. A new area is one line here.
  */
-export const AREAS = [identityArea, referenceArea, financeArea, appointmentsArea, auditArea, schedulingArea, webhooksArea, mailPreferencesArea, platformArea] as const;
+export const AREAS = [identityArea, referenceArea, financeArea, appointmentsArea, calendarArea, auditArea, schedulingArea, webhooksArea, mailPreferencesArea, platformArea] as const;

@@ -44,6 +44,13 @@ export function canSee(scope: Scope, appointment: { student_id: string; resource
   return scope.resourceIds.includes(appointment.resource_id);
 }
 
+/** canSee as SQL over appointments `a`: the condition a query adds, or undefined for all; `bind` binds a value, naming it. */
+export function scopeCondition(scope: Scope, bind: (value: unknown) => string): string | undefined {
+  if (scope.kind === 'own') return `a.student_id = ${bind(scope.studentId)}`;
+  if (scope.kind === 'staffed') return `a.resource_id = ANY(${bind(scope.resourceIds)}::uuid[])`;
+  return undefined;
+}
+
 /** A clinician acts only on the resources they staff; admins on all. */
 export function requireStaffing(scope: Scope, resourceId: string): void {
   if (scope.kind === 'all' || (scope.kind === 'staffed' && scope.resourceIds.includes(resourceId))) return;

@@ -4,6 +4,7 @@ import { appointmentReadHandlers } from './appointments/appointment-read-handler
 import { bookingHandlers } from './appointments/booking-handlers';
 import { lifecycleHandlers } from './appointments/lifecycle-handlers';
 import { blockHandlers } from './blocks/block-handlers';
+import { calendarFeedHandlers } from './feeds/calendar-feed-handlers';
 import { locationHandlers } from './locations/location-handlers';
 import type { SchedulingDeps } from './scheduling-deps';
 import { resourceHandlers } from './resources/resource-handlers';
@@ -23,5 +24,6 @@ export function schedulingService(deps: SchedulingDeps, handling: HandlerOptions
     ...bookingHandlers(deps),
     ...lifecycleHandlers(deps),
     ...appointmentReadHandlers(deps),
+    ...calendarFeedHandlers(deps),
   });
 }

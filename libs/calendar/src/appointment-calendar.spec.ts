@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { schedulingV1 } from '@libs/contracts';
-import { appointmentCalendar } from './appointment-calendar';
+import { appointmentCalendar, feedCalendar } from './appointment-calendar';
 import { escapeText, foldLine } from './ics-text';
 
 const appointment = (overrides: Partial<schedulingV1.Appointment> = {}): schedulingV1.Appointment =>
@@ -122,5 +122,46 @@ describe('times on the location’s clock (TZID and VTIMEZONE)', () => {
     expect(read.text).not.toContain('VTIMEZONE');
     expect(read.text).toContain('DTSTART:20271031T013000Z');
     expect({ zone: read.zone, start: read.start, end: read.end }).toEqual({ zone: 'UTC', start: '2027-10-31T01:30:00.000Z', end: '2027-10-31T02:00:00.000Z' });
+  });
+});
+
+describe('a feed of many appointments', () => {
+  const names = { service: 'Flu, jab', location: 'Borough; rear' };
+  /** The VEVENT block of a file, as written (folded lines and all). */
+  const vevents = (text: string) => text.match(/BEGIN:VEVENT\r\n[\s\S]*?END:VEVENT\r\n/g) ?? [];
+  const appointments = [
+    appointment({ id: '00000000-0000-4000-8000-000000000001' }),
+    appointment({ id: '00000000-0000-4000-8000-000000000002', start: '2027-01-15T09:00:00-05:00', end: '2027-01-15T09:30:00-05:00', timeZone: 'America/New_York', sequence: 0 }),
+    appointment({ id: '00000000-0000-4000-8000-000000000003', start: '2027-10-31T01:30:00+00:00', end: '2027-10-31T02:00:00+00:00', status: 'cancelled' }),
+    appointment({ id: '00000000-0000-4000-8000-000000000004', start: '2027-11-20T10:00:00+00:00', end: '2027-11-20T10:30:00+00:00' }),
+  ];
+  const feed = feedCalendar(appointments.map((a) => ({ appointment: a, names })), { name: 'My appointments', refreshInterval: 'PT1H' });
+
+  it('holds each appointment’s own VEVENT, byte for byte, in the order given', () => {
+    expect(vevents(feed)).toEqual(appointments.map((a) => vevents(appointmentCalendar(a, names))[0]));
+  });
+
+  it('defines each zone once, covering every event in it, and reads back through ical.js as each single file does', () => {
+    const calendar = new ICAL.Component(ICAL.parse(feed));
+    expect(calendar.getAllSubcomponents('vtimezone').map((zone) => zone.getFirstPropertyValue('tzid'))).toEqual(['Europe/London', 'America/New_York']);
+    const events = calendar.getAllSubcomponents('vevent');
+    expect(events.map((event) => times(event))).toEqual(appointments.map((a) => times(parsedEvent(appointmentCalendar(a, names)).event)));
+    expect(events.map((event) => event.getFirstPropertyValue('status'))).toEqual(['CONFIRMED', 'CONFIRMED', 'CANCELLED', 'CONFIRMED']);
+    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('My appointments');
+  });
+
+  it('gives each event one display alarm per reminder of its policy, before the start, and a cancelled one none', () => {
+    const reminded = (status: string) =>
+      parsedEvent(appointmentCalendar(appointment({ status, policy: { reminders: ['PT24H', 'PT30M'] } as schedulingV1.Policy }), names)).event;
+    const alarms = reminded('booked').getAllSubcomponents('valarm');
+    expect(alarms.map((alarm) => alarm.getFirstPropertyValue('action'))).toEqual(['DISPLAY', 'DISPLAY']);
+    expect(alarms.map((alarm) => (alarm.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds())).toEqual([-86_400, -1_800]);
+    expect(alarms.map((alarm) => alarm.getFirstProperty('trigger')?.getParameter('related') ?? 'START')).toEqual(['START', 'START']);
+    expect(reminded('cancelled').getAllSubcomponents('valarm')).toHaveLength(0);
+  });
+
+  it('is a valid empty calendar when nothing is in it', () => {
+    const calendar = new ICAL.Component(ICAL.parse(feedCalendar([], { name: 'None', refreshInterval: 'PT1H' })));
+    expect(calendar.getAllSubcomponents('vevent')).toHaveLength(0);
   });
 });

@@ -22,6 +22,20 @@ export interface CalendarNames {
   location: string;
 }
 
+/** An appointment and the names its VEVENT shows. */
+export interface CalendarEvent {
+  appointment: schedulingV1.Appointment;
+  names: CalendarNames;
+}
+
+/** What a subscribed calendar shows and how often it asks again (RFC 7986 §5.1, §5.7, and the older X- names). */
+export interface FeedHeader {
+  name: string;
+  refreshInterval: string;
+}
+
+const CALENDAR_HEAD = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Clinical reference and student finance//Appointments//EN', 'CALSCALE:GREGORIAN'];
+
 /**
  * The appointment as an RFC 5545 VCALENDAR with one VEVENT (METHOD:PUBLISH). Its UID is the appointment's id,
  * so a calendar that imports it again updates the same event, and SEQUENCE is the appointment's (it grows with
@@ -33,32 +47,98 @@ export interface CalendarNames {
  * its body, not by the version).
  */
 export function appointmentCalendar(appointment: schedulingV1.Appointment, names: CalendarNames, itip?: ItipEnvelope): string {
-  const zone = appointment.timeZone;
-  const localStart = zone ? localTimeOf(appointment.start, zone) : undefined;
-  const localEnd = zone ? localTimeOf(appointment.end, zone) : undefined;
-  const local = localStart !== undefined && localEnd !== undefined;
+  const event = eventOf(appointment);
   return contentLines([
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Clinical reference and student finance//Appointments//EN',
-    'CALSCALE:GREGORIAN',
+    ...CALENDAR_HEAD,
     `METHOD:${itip?.method ?? 'PUBLISH'}`,
-    ...(local ? vtimezone(zone, appointment.start, appointment.end) : []),
+    ...vtimezones([event]),
+    ...veventLines(event, names, itip ? itipLines(itip) : []),
+    'END:VCALENDAR',
+  ]);
+}
+
+/**
+ * Many appointments as one published VCALENDAR (a subscribed feed), in the order given: each VEVENT exactly as
+ * the appointment's own file has it, and one VTIMEZONE per zone, covering every event written in that zone.
+ */
+export function feedCalendar(events: readonly CalendarEvent[], header: FeedHeader): string {
+  const placed = events.map((event) => ({ ...eventOf(event.appointment), names: event.names }));
+  return contentLines([
+    ...CALENDAR_HEAD,
+    'METHOD:PUBLISH',
+    `NAME:${escapeText(header.name)}`,
+    `X-WR-CALNAME:${escapeText(header.name)}`,
+    `REFRESH-INTERVAL;VALUE=DURATION:${header.refreshInterval}`,
+    `X-PUBLISHED-TTL:${header.refreshInterval}`,
+    ...vtimezones(placed),
+    ...placed.flatMap((event) => veventLines(event, event.names, [])),
+    'END:VCALENDAR',
+  ]);
+}
+
+/** An appointment with its local times, when both name it back in its zone (else it is written in UTC). */
+interface PlacedEvent {
+  appointment: schedulingV1.Appointment;
+  local?: { zone: string; start: string; end: string };
+}
+
+function eventOf(appointment: schedulingV1.Appointment): PlacedEvent {
+  const zone = appointment.timeZone;
+  const start = zone ? localTimeOf(appointment.start, zone) : undefined;
+  const end = zone ? localTimeOf(appointment.end, zone) : undefined;
+  return { appointment, ...(start !== undefined && end !== undefined ? { local: { zone, start, end } } : {}) };
+}
+
+const earlier = (a: string, b: string) => Date.parse(a) < Date.parse(b);
+
+/** One VTIMEZONE per zone the events are written in, from the earliest start to the latest end in it. */
+function vtimezones(events: readonly PlacedEvent[]): string[] {
+  const spans = new Map<string, { start: string; end: string }>();
+  for (const { appointment, local } of events) {
+    if (!local) continue;
+    const span = spans.get(local.zone);
+    if (!span) spans.set(local.zone, { start: appointment.start, end: appointment.end });
+    else {
+      if (earlier(appointment.start, span.start)) span.start = appointment.start;
+      if (earlier(span.end, appointment.end)) span.end = appointment.end;
+    }
+  }
+  return [...spans].flatMap(([zone, span]) => vtimezone(zone, span.start, span.end));
+}
+
+/** The one VEVENT of an appointment, wherever it is written: its own file, a feed, an iTIP mail (`extra`: its envelope). */
+function veventLines({ appointment, local }: PlacedEvent, names: CalendarNames, extra: string[]): string[] {
+  return [
     'BEGIN:VEVENT',
     `UID:${appointment.id}@${UID_DOMAIN}`,
     `SEQUENCE:${appointment.sequence}`,
     `DTSTAMP:${utcDateTime(appointment.updatedAt)}`,
     `CREATED:${utcDateTime(appointment.createdAt)}`,
     `LAST-MODIFIED:${utcDateTime(appointment.updatedAt)}`,
-    local ? `DTSTART;TZID=${zone}:${localStart}` : `DTSTART:${utcDateTime(appointment.start)}`,
-    local ? `DTEND;TZID=${zone}:${localEnd}` : `DTEND:${utcDateTime(appointment.end)}`,
+    local ? `DTSTART;TZID=${local.zone}:${local.start}` : `DTSTART:${utcDateTime(appointment.start)}`,
+    local ? `DTEND;TZID=${local.zone}:${local.end}` : `DTEND:${utcDateTime(appointment.end)}`,
     `SUMMARY:${escapeText(names.service)}`,
     `LOCATION:${escapeText(names.location)}`,
     `STATUS:${CALENDAR_STATUS[appointment.status as appointmentsApi.AppointmentStatus] ?? 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
-    ...(itip ? itipLines(itip) : []),
+    ...extra,
+    ...alarmLines(appointment, names),
     'END:VEVENT',
-    'END:VCALENDAR',
+  ];
+}
+
+/**
+ * One VALARM per reminder of the appointment's policy (RFC 5545 §3.6.6): a display alarm that long before the start
+ * (TRIGGER's default is RELATED=START). A cancelled event has none: nothing should remind anyone of it.
+ */
+function alarmLines(appointment: schedulingV1.Appointment, names: CalendarNames): string[] {
+  if (CALENDAR_STATUS[appointment.status as appointmentsApi.AppointmentStatus] === 'CANCELLED') return [];
+  return (appointment.policy?.reminders ?? []).flatMap((offset) => [
+    'BEGIN:VALARM',
+    'ACTION:DISPLAY',
+    `DESCRIPTION:${escapeText(names.service)}`,
+    `TRIGGER:-${offset}`,
+    'END:VALARM',
   ]);
 }
 

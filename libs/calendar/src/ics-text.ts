@@ -24,6 +24,8 @@ const MAX_OCTETS = 75;
  * (which counts), never splitting a character's bytes (§3.1: a fold inside a multi-octet sequence breaks it).
  */
 export function foldLine(line: string): string {
+  // Most lines are short: one count of their bytes, not one per character (a feed writes some 50,000 lines).
+  if (Buffer.byteLength(line, 'utf8') <= MAX_OCTETS) return line;
   const lines: string[] = [];
   let current = '';
   let octets = 0;

@@ -1,2 +1,2 @@
-/** The appointment as iCalendar: the gateway's `.ics` and the notifications service's iTIP mail parts, from one renderer. */
-export { appointmentCalendar, type CalendarNames, type ItipEnvelope } from './appointment-calendar';
+/** Appointments as iCalendar: the gateway's `.ics` and feeds, and the notifications service's iTIP mail parts, from one renderer. */
+export { appointmentCalendar, feedCalendar, type CalendarEvent, type CalendarNames, type FeedHeader, type ItipEnvelope } from './appointment-calendar';

@@ -16,7 +16,8 @@ interface Slot {
   resourceId: string;
 }
 
-async function call<T>(context: BenchContext, method: string, path: string, body?: unknown): Promise<T> {
+/** A call as the demo admin, which a scenario sets up with. */
+export async function call<T>(context: BenchContext, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${context.gatewayUrl}${path}`, {
     method,
     headers: { ...bearer(context.keys.admin), 'content-type': 'application/json' },
@@ -28,6 +29,17 @@ async function call<T>(context: BenchContext, method: string, path: string, body
 
 /** A local date `days` after today (UTC), YYYY-MM-DD. */
 const dateFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The policy of the bench's services: nothing refuses a booking or a cancellation. */
+export const BENCH_POLICY = {
+  minNoticeMinutes: 0,
+  horizonDays: 90,
+  holdTtlSeconds: 600,
+  cancelCutoffMinutes: 0,
+  rescheduleCutoffMinutes: 0,
+  checkInWindowMinutes: 30,
+  noShowGraceMinutes: 10,
+};
 
 /**
  * A clinic of 20 resources offering one 30-minute service, open 08:00–18:00 every day, at a location the demo
@@ -42,15 +54,7 @@ async function setUpClinic(context: BenchContext): Promise<{ serviceId: string; 
     slotStepMinutes: 30,
     bufferBeforeMinutes: 0,
     bufferAfterMinutes: 0,
-    policy: {
-      minNoticeMinutes: 0,
-      horizonDays: 90,
-      holdTtlSeconds: 600,
-      cancelCutoffMinutes: 0,
-      rescheduleCutoffMinutes: 0,
-      checkInWindowMinutes: 30,
-      noShowGraceMinutes: 10,
-    },
+    policy: BENCH_POLICY,
   });
   for (let i = 0; i < RESOURCES; i++) {
     const resource = await call<{ id: string }>(context, 'POST', '/api/v1/scheduling/resources', {

@@ -119,6 +119,24 @@ export const SCHEDULING_LIMITS = {
   reasonText: 500,
 } as const satisfies Record<string, number | IntegerRange>;
 
+/** Subscribable calendar feeds (docs/SCHEDULING.md, "Calendar feeds"). */
+export const CALENDAR_FEED_LIMITS = {
+  /** Live feeds one user may hold (409 beyond): each is a standing credential, so a few, as with API keys. */
+  feedsPerUser: 10,
+  /** The window a feed shows: this many days back and ahead of the moment it is read. */
+  pastDays: 90,
+  futureDays: 365,
+  /** Most events in one feed, the nearest to now first: a feed is read again and again, whole, by calendar apps. */
+  events: 2_000,
+  /** A cancelled appointment stays in the feed (STATUS:CANCELLED) this long after its cancellation, so calendars drop it. */
+  cancelledDays: 30,
+  /**
+   * Reads of one feed URL a minute, per gateway instance (a bucket of this many, refilled over the minute): calendar
+   * apps poll every few minutes at most, so a leaked URL flooded by a script meets 429 long before the service feels it.
+   */
+  readsPerMinute: 6,
+} as const satisfies Record<string, number | IntegerRange>;
+
 /** An inclusive range of whole numbers, and the value an omitted field takes (none: the field is required). */
 export interface Bounds {
   min: number;

@@ -1388,6 +1388,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calendar/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your live calendar feeds, oldest first (never their URLs)
+         * @description Requires an API key with the `appointments:read` permission (roles: student, clinician, admin).
+         */
+        get: operations["listCalendarFeeds"];
+        put?: never;
+        /**
+         * A new subscription URL of your appointments; shown once
+         * @description A student's feed shows their own appointments; a clinician's those of the resources they staff at the time it is read; an admin names a resource. At most 10 live feeds a user.
+         *
+         *     Requires an API key with the `appointments:read` permission (roles: student, clinician, admin).
+         */
+        post: operations["createCalendarFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar/feeds/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A feed as iCalendar (RFC 5545), for a calendar app to subscribe to
+         * @description Needs no key: the URL is the credential. Appointments starting up to 365 days ahead and ending at most 90 days ago, at most 2000 (the nearest to now first), each VEVENT exactly as the appointment's own `.ics` has it (UID, SEQUENCE, times with TZID and VTIMEZONE, STATUS). Holds are not shown; a cancelled appointment is shown as STATUS:CANCELLED for 30 days after its cancellation. Each URL may be read 6 times a minute (a 429 with Retry-After beyond). Any token of no live feed is the same 404.
+         *
+         *     Public: no API key needed.
+         */
+        get: operations["readCalendarFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar/feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a feed: its URL stops working at once
+         * @description Requires an API key with the `appointments:read` permission (roles: student, clinician, admin).
+         */
+        delete: operations["revokeCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit/dead-letters": {
         parameters: {
             query?: never;
@@ -3799,6 +3867,28 @@ export interface components {
         RescheduleRequest: {
             /** @description The `slotToken` of a free slot from a slot search, unchanged: the service checks its signature. */
             slotToken: string;
+        };
+        CalendarFeedWithUrl: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Only this resource’s appointments; absent: every appointment you may read.
+             */
+            resourceId?: string;
+            createdAt: string;
+            /** @description The secret subscription URL: shown in full only in this answer; anyone holding it reads the feed. */
+            url: string;
+        };
+        CalendarFeed: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Only this resource’s appointments; absent: every appointment you may read.
+             */
+            resourceId?: string;
+            createdAt: string;
         };
         /** @description The chain's head at a moment, signed by the audit service's own key. */
         AuditCheckpoint: {
@@ -15612,6 +15702,504 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["PolicyProblem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCalendarFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your live feeds. */
+            200: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feeds: components["schemas"]["CalendarFeed"][];
+                    };
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Staff only: a feed of one resource (an admin: any; a clinician: one they staff).
+                     */
+                    resourceId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: `url` is the only time the secret URL is shown; `Location` names the feed (to revoke it). */
+            201: {
+                headers: {
+                    /** @description The path of the new record. */
+                    Location?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedWithUrl"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description You have 10 live feeds already (`feed_limit`): revoke one first. */
+            409: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    readCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret part of the URL, as the 201 gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A VCALENDAR: `Cache-Control: private, no-cache`, so that no cache serves a revoked feed without asking. */
+            200: {
+                headers: {
+                    /** @description A strong tag of this body, for If-None-Match (a 304 when unchanged). */
+                    ETag?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Unchanged since the ETag sent in If-None-Match. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such feed: wrong, revoked or never made alike. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Read too often: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Calendar feed id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such live feed among yours. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */

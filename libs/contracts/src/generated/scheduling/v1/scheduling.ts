@@ -630,6 +630,62 @@ export interface GetAppointmentHistoryResponse {
   entries: HistoryEntry[];
 }
 
+/** A subscription to a user's appointments as iCalendar. Never its token, which only its creator saw once. */
+export interface CalendarFeed {
+  id: string;
+  ownerId: string;
+  /** The owner's role when the feed was made: the gateway serves the feed only while the owner still has it. */
+  ownerRole: string;
+  /** Only this resource's appointments; '' for all the owner reaches. */
+  resourceId: string;
+  createdAt: string;
+}
+
+export interface CreateCalendarFeedRequest {
+  /** '' for every appointment the caller reaches. */
+  resourceId: string;
+  /** The SHA-256 of the feed's token, 64 lower-case hex digits. */
+  tokenHash: string;
+}
+
+export interface CreateCalendarFeedResponse {
+  feed?: CalendarFeed | undefined;
+}
+
+export interface ListCalendarFeedsRequest {
+}
+
+/** The caller's live feeds, oldest first (at most CALENDAR_FEED_LIMITS.feedsPerUser: no pages). */
+export interface ListCalendarFeedsResponse {
+  feeds: CalendarFeed[];
+}
+
+export interface RevokeCalendarFeedRequest {
+  id: string;
+}
+
+export interface RevokeCalendarFeedResponse {
+}
+
+export interface ReadCalendarFeedRequest {
+  tokenHash: string;
+}
+
+/** One appointment of a feed, with the names its VEVENT shows. */
+export interface CalendarFeedEvent {
+  appointment?: Appointment | undefined;
+  serviceName: string;
+  locationName: string;
+}
+
+export interface ReadCalendarFeedResponse {
+  feed?:
+    | CalendarFeed
+    | undefined;
+  /** Nearest to now first, at most CALENDAR_FEED_LIMITS.events. */
+  events: CalendarFeedEvent[];
+}
+
 function createBaseLocation(): Location {
   return { premiseId: "", name: "", timeZone: "", version: 0, createdAt: "", updatedAt: "" };
 }
@@ -10464,6 +10520,830 @@ export const GetAppointmentHistoryResponse: MessageFns<GetAppointmentHistoryResp
   },
 };
 
+function createBaseCalendarFeed(): CalendarFeed {
+  return { id: "", ownerId: "", ownerRole: "", resourceId: "", createdAt: "" };
+}
+
+export const CalendarFeed: MessageFns<CalendarFeed> = {
+  encode(message: CalendarFeed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(18).string(message.ownerId);
+    }
+    if (message.ownerRole !== "") {
+      writer.uint32(26).string(message.ownerRole);
+    }
+    if (message.resourceId !== "") {
+      writer.uint32(34).string(message.resourceId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CalendarFeed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCalendarFeed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ownerRole = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.resourceId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CalendarFeed {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      ownerId: isSet(object.ownerId)
+        ? globalThis.String(object.ownerId)
+        : isSet(object.owner_id)
+        ? globalThis.String(object.owner_id)
+        : "",
+      ownerRole: isSet(object.ownerRole)
+        ? globalThis.String(object.ownerRole)
+        : isSet(object.owner_role)
+        ? globalThis.String(object.owner_role)
+        : "",
+      resourceId: isSet(object.resourceId)
+        ? globalThis.String(object.resourceId)
+        : isSet(object.resource_id)
+        ? globalThis.String(object.resource_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: CalendarFeed): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.ownerId !== "") {
+      obj.ownerId = message.ownerId;
+    }
+    if (message.ownerRole !== "") {
+      obj.ownerRole = message.ownerRole;
+    }
+    if (message.resourceId !== "") {
+      obj.resourceId = message.resourceId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CalendarFeed>): CalendarFeed {
+    return CalendarFeed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CalendarFeed>): CalendarFeed {
+    const message = createBaseCalendarFeed();
+    message.id = object.id ?? "";
+    message.ownerId = object.ownerId ?? "";
+    message.ownerRole = object.ownerRole ?? "";
+    message.resourceId = object.resourceId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCalendarFeedRequest(): CreateCalendarFeedRequest {
+  return { resourceId: "", tokenHash: "" };
+}
+
+export const CreateCalendarFeedRequest: MessageFns<CreateCalendarFeedRequest> = {
+  encode(message: CreateCalendarFeedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resourceId !== "") {
+      writer.uint32(10).string(message.resourceId);
+    }
+    if (message.tokenHash !== "") {
+      writer.uint32(18).string(message.tokenHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCalendarFeedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCalendarFeedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resourceId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCalendarFeedRequest {
+    return {
+      resourceId: isSet(object.resourceId)
+        ? globalThis.String(object.resourceId)
+        : isSet(object.resource_id)
+        ? globalThis.String(object.resource_id)
+        : "",
+      tokenHash: isSet(object.tokenHash)
+        ? globalThis.String(object.tokenHash)
+        : isSet(object.token_hash)
+        ? globalThis.String(object.token_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateCalendarFeedRequest): unknown {
+    const obj: any = {};
+    if (message.resourceId !== "") {
+      obj.resourceId = message.resourceId;
+    }
+    if (message.tokenHash !== "") {
+      obj.tokenHash = message.tokenHash;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCalendarFeedRequest>): CreateCalendarFeedRequest {
+    return CreateCalendarFeedRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCalendarFeedRequest>): CreateCalendarFeedRequest {
+    const message = createBaseCreateCalendarFeedRequest();
+    message.resourceId = object.resourceId ?? "";
+    message.tokenHash = object.tokenHash ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCalendarFeedResponse(): CreateCalendarFeedResponse {
+  return { feed: undefined };
+}
+
+export const CreateCalendarFeedResponse: MessageFns<CreateCalendarFeedResponse> = {
+  encode(message: CreateCalendarFeedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feed !== undefined) {
+      CalendarFeed.encode(message.feed, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCalendarFeedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCalendarFeedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feed = CalendarFeed.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCalendarFeedResponse {
+    return { feed: isSet(object.feed) ? CalendarFeed.fromJSON(object.feed) : undefined };
+  },
+
+  toJSON(message: CreateCalendarFeedResponse): unknown {
+    const obj: any = {};
+    if (message.feed !== undefined) {
+      obj.feed = CalendarFeed.toJSON(message.feed);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateCalendarFeedResponse>): CreateCalendarFeedResponse {
+    return CreateCalendarFeedResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateCalendarFeedResponse>): CreateCalendarFeedResponse {
+    const message = createBaseCreateCalendarFeedResponse();
+    message.feed = (object.feed !== undefined && object.feed !== null)
+      ? CalendarFeed.fromPartial(object.feed)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListCalendarFeedsRequest(): ListCalendarFeedsRequest {
+  return {};
+}
+
+export const ListCalendarFeedsRequest: MessageFns<ListCalendarFeedsRequest> = {
+  encode(_: ListCalendarFeedsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCalendarFeedsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCalendarFeedsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListCalendarFeedsRequest {
+    return {};
+  },
+
+  toJSON(_: ListCalendarFeedsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCalendarFeedsRequest>): ListCalendarFeedsRequest {
+    return ListCalendarFeedsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ListCalendarFeedsRequest>): ListCalendarFeedsRequest {
+    const message = createBaseListCalendarFeedsRequest();
+    return message;
+  },
+};
+
+function createBaseListCalendarFeedsResponse(): ListCalendarFeedsResponse {
+  return { feeds: [] };
+}
+
+export const ListCalendarFeedsResponse: MessageFns<ListCalendarFeedsResponse> = {
+  encode(message: ListCalendarFeedsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.feeds) {
+      CalendarFeed.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCalendarFeedsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCalendarFeedsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feeds.push(CalendarFeed.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCalendarFeedsResponse {
+    return {
+      feeds: globalThis.Array.isArray(object?.feeds) ? object.feeds.map((e: any) => CalendarFeed.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListCalendarFeedsResponse): unknown {
+    const obj: any = {};
+    if (message.feeds?.length) {
+      obj.feeds = message.feeds.map((e) => CalendarFeed.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListCalendarFeedsResponse>): ListCalendarFeedsResponse {
+    return ListCalendarFeedsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCalendarFeedsResponse>): ListCalendarFeedsResponse {
+    const message = createBaseListCalendarFeedsResponse();
+    message.feeds = object.feeds?.map((e) => CalendarFeed.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRevokeCalendarFeedRequest(): RevokeCalendarFeedRequest {
+  return { id: "" };
+}
+
+export const RevokeCalendarFeedRequest: MessageFns<RevokeCalendarFeedRequest> = {
+  encode(message: RevokeCalendarFeedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeCalendarFeedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeCalendarFeedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeCalendarFeedRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: RevokeCalendarFeedRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RevokeCalendarFeedRequest>): RevokeCalendarFeedRequest {
+    return RevokeCalendarFeedRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeCalendarFeedRequest>): RevokeCalendarFeedRequest {
+    const message = createBaseRevokeCalendarFeedRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeCalendarFeedResponse(): RevokeCalendarFeedResponse {
+  return {};
+}
+
+export const RevokeCalendarFeedResponse: MessageFns<RevokeCalendarFeedResponse> = {
+  encode(_: RevokeCalendarFeedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeCalendarFeedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeCalendarFeedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RevokeCalendarFeedResponse {
+    return {};
+  },
+
+  toJSON(_: RevokeCalendarFeedResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<RevokeCalendarFeedResponse>): RevokeCalendarFeedResponse {
+    return RevokeCalendarFeedResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<RevokeCalendarFeedResponse>): RevokeCalendarFeedResponse {
+    const message = createBaseRevokeCalendarFeedResponse();
+    return message;
+  },
+};
+
+function createBaseReadCalendarFeedRequest(): ReadCalendarFeedRequest {
+  return { tokenHash: "" };
+}
+
+export const ReadCalendarFeedRequest: MessageFns<ReadCalendarFeedRequest> = {
+  encode(message: ReadCalendarFeedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tokenHash !== "") {
+      writer.uint32(10).string(message.tokenHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadCalendarFeedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadCalendarFeedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokenHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadCalendarFeedRequest {
+    return {
+      tokenHash: isSet(object.tokenHash)
+        ? globalThis.String(object.tokenHash)
+        : isSet(object.token_hash)
+        ? globalThis.String(object.token_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: ReadCalendarFeedRequest): unknown {
+    const obj: any = {};
+    if (message.tokenHash !== "") {
+      obj.tokenHash = message.tokenHash;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReadCalendarFeedRequest>): ReadCalendarFeedRequest {
+    return ReadCalendarFeedRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReadCalendarFeedRequest>): ReadCalendarFeedRequest {
+    const message = createBaseReadCalendarFeedRequest();
+    message.tokenHash = object.tokenHash ?? "";
+    return message;
+  },
+};
+
+function createBaseCalendarFeedEvent(): CalendarFeedEvent {
+  return { appointment: undefined, serviceName: "", locationName: "" };
+}
+
+export const CalendarFeedEvent: MessageFns<CalendarFeedEvent> = {
+  encode(message: CalendarFeedEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appointment !== undefined) {
+      Appointment.encode(message.appointment, writer.uint32(10).fork()).join();
+    }
+    if (message.serviceName !== "") {
+      writer.uint32(18).string(message.serviceName);
+    }
+    if (message.locationName !== "") {
+      writer.uint32(26).string(message.locationName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CalendarFeedEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCalendarFeedEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.appointment = Appointment.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.serviceName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.locationName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CalendarFeedEvent {
+    return {
+      appointment: isSet(object.appointment) ? Appointment.fromJSON(object.appointment) : undefined,
+      serviceName: isSet(object.serviceName)
+        ? globalThis.String(object.serviceName)
+        : isSet(object.service_name)
+        ? globalThis.String(object.service_name)
+        : "",
+      locationName: isSet(object.locationName)
+        ? globalThis.String(object.locationName)
+        : isSet(object.location_name)
+        ? globalThis.String(object.location_name)
+        : "",
+    };
+  },
+
+  toJSON(message: CalendarFeedEvent): unknown {
+    const obj: any = {};
+    if (message.appointment !== undefined) {
+      obj.appointment = Appointment.toJSON(message.appointment);
+    }
+    if (message.serviceName !== "") {
+      obj.serviceName = message.serviceName;
+    }
+    if (message.locationName !== "") {
+      obj.locationName = message.locationName;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CalendarFeedEvent>): CalendarFeedEvent {
+    return CalendarFeedEvent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CalendarFeedEvent>): CalendarFeedEvent {
+    const message = createBaseCalendarFeedEvent();
+    message.appointment = (object.appointment !== undefined && object.appointment !== null)
+      ? Appointment.fromPartial(object.appointment)
+      : undefined;
+    message.serviceName = object.serviceName ?? "";
+    message.locationName = object.locationName ?? "";
+    return message;
+  },
+};
+
+function createBaseReadCalendarFeedResponse(): ReadCalendarFeedResponse {
+  return { feed: undefined, events: [] };
+}
+
+export const ReadCalendarFeedResponse: MessageFns<ReadCalendarFeedResponse> = {
+  encode(message: ReadCalendarFeedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feed !== undefined) {
+      CalendarFeed.encode(message.feed, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.events) {
+      CalendarFeedEvent.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadCalendarFeedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadCalendarFeedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feed = CalendarFeed.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.events.push(CalendarFeedEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadCalendarFeedResponse {
+    return {
+      feed: isSet(object.feed) ? CalendarFeed.fromJSON(object.feed) : undefined,
+      events: globalThis.Array.isArray(object?.events)
+        ? object.events.map((e: any) => CalendarFeedEvent.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ReadCalendarFeedResponse): unknown {
+    const obj: any = {};
+    if (message.feed !== undefined) {
+      obj.feed = CalendarFeed.toJSON(message.feed);
+    }
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => CalendarFeedEvent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReadCalendarFeedResponse>): ReadCalendarFeedResponse {
+    return ReadCalendarFeedResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReadCalendarFeedResponse>): ReadCalendarFeedResponse {
+    const message = createBaseReadCalendarFeedResponse();
+    message.feed = (object.feed !== undefined && object.feed !== null)
+      ? CalendarFeed.fromPartial(object.feed)
+      : undefined;
+    message.events = object.events?.map((e) => CalendarFeedEvent.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Bookings and scheduling: students book appointments at premises of the
  * reference service; clinicians run the schedules of the resources they staff;
@@ -10849,6 +11729,58 @@ export const SchedulingServiceService = {
       Buffer.from(GetAppointmentHistoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAppointmentHistoryResponse => GetAppointmentHistoryResponse.decode(value),
   },
+  /**
+   * Calendar feeds (docs/SCHEDULING.md, "Calendar feeds"): secret subscription URLs of the caller's appointments.
+   * The gateway makes each token and sends only its SHA-256; the service never sees a token.
+   */
+  createCalendarFeed: {
+    path: "/scheduling.v1.SchedulingService/CreateCalendarFeed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCalendarFeedRequest): Buffer =>
+      Buffer.from(CreateCalendarFeedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCalendarFeedRequest => CreateCalendarFeedRequest.decode(value),
+    responseSerialize: (value: CreateCalendarFeedResponse): Buffer =>
+      Buffer.from(CreateCalendarFeedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCalendarFeedResponse => CreateCalendarFeedResponse.decode(value),
+  },
+  listCalendarFeeds: {
+    path: "/scheduling.v1.SchedulingService/ListCalendarFeeds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCalendarFeedsRequest): Buffer =>
+      Buffer.from(ListCalendarFeedsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCalendarFeedsRequest => ListCalendarFeedsRequest.decode(value),
+    responseSerialize: (value: ListCalendarFeedsResponse): Buffer =>
+      Buffer.from(ListCalendarFeedsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCalendarFeedsResponse => ListCalendarFeedsResponse.decode(value),
+  },
+  revokeCalendarFeed: {
+    path: "/scheduling.v1.SchedulingService/RevokeCalendarFeed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeCalendarFeedRequest): Buffer =>
+      Buffer.from(RevokeCalendarFeedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeCalendarFeedRequest => RevokeCalendarFeedRequest.decode(value),
+    responseSerialize: (value: RevokeCalendarFeedResponse): Buffer =>
+      Buffer.from(RevokeCalendarFeedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeCalendarFeedResponse => RevokeCalendarFeedResponse.decode(value),
+  },
+  /**
+   * Only the gateway, acting for itself: a live feed by its token's hash, with the appointments it shows now
+   * (NOT_FOUND for any hash of no live feed, revoked or never made alike).
+   */
+  readCalendarFeed: {
+    path: "/scheduling.v1.SchedulingService/ReadCalendarFeed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadCalendarFeedRequest): Buffer =>
+      Buffer.from(ReadCalendarFeedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadCalendarFeedRequest => ReadCalendarFeedRequest.decode(value),
+    responseSerialize: (value: ReadCalendarFeedResponse): Buffer =>
+      Buffer.from(ReadCalendarFeedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadCalendarFeedResponse => ReadCalendarFeedResponse.decode(value),
+  },
 } as const;
 
 export interface SchedulingServiceServer extends UntypedServiceImplementation {
@@ -10888,6 +11820,18 @@ export interface SchedulingServiceServer extends UntypedServiceImplementation {
   listAppointments: handleUnaryCall<ListAppointmentsRequest, ListAppointmentsResponse>;
   getAppointment: handleUnaryCall<GetAppointmentRequest, GetAppointmentResponse>;
   getAppointmentHistory: handleUnaryCall<GetAppointmentHistoryRequest, GetAppointmentHistoryResponse>;
+  /**
+   * Calendar feeds (docs/SCHEDULING.md, "Calendar feeds"): secret subscription URLs of the caller's appointments.
+   * The gateway makes each token and sends only its SHA-256; the service never sees a token.
+   */
+  createCalendarFeed: handleUnaryCall<CreateCalendarFeedRequest, CreateCalendarFeedResponse>;
+  listCalendarFeeds: handleUnaryCall<ListCalendarFeedsRequest, ListCalendarFeedsResponse>;
+  revokeCalendarFeed: handleUnaryCall<RevokeCalendarFeedRequest, RevokeCalendarFeedResponse>;
+  /**
+   * Only the gateway, acting for itself: a live feed by its token's hash, with the appointments it shows now
+   * (NOT_FOUND for any hash of no live feed, revoked or never made alike).
+   */
+  readCalendarFeed: handleUnaryCall<ReadCalendarFeedRequest, ReadCalendarFeedResponse>;
 }
 
 export interface SchedulingServiceClient extends Client {
@@ -11402,6 +12346,74 @@ export interface SchedulingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAppointmentHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Calendar feeds (docs/SCHEDULING.md, "Calendar feeds"): secret subscription URLs of the caller's appointments.
+   * The gateway makes each token and sends only its SHA-256; the service never sees a token.
+   */
+  createCalendarFeed(
+    request: CreateCalendarFeedRequest,
+    callback: (error: ServiceError | null, response: CreateCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  createCalendarFeed(
+    request: CreateCalendarFeedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  createCalendarFeed(
+    request: CreateCalendarFeedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  listCalendarFeeds(
+    request: ListCalendarFeedsRequest,
+    callback: (error: ServiceError | null, response: ListCalendarFeedsResponse) => void,
+  ): ClientUnaryCall;
+  listCalendarFeeds(
+    request: ListCalendarFeedsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCalendarFeedsResponse) => void,
+  ): ClientUnaryCall;
+  listCalendarFeeds(
+    request: ListCalendarFeedsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCalendarFeedsResponse) => void,
+  ): ClientUnaryCall;
+  revokeCalendarFeed(
+    request: RevokeCalendarFeedRequest,
+    callback: (error: ServiceError | null, response: RevokeCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  revokeCalendarFeed(
+    request: RevokeCalendarFeedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  revokeCalendarFeed(
+    request: RevokeCalendarFeedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Only the gateway, acting for itself: a live feed by its token's hash, with the appointments it shows now
+   * (NOT_FOUND for any hash of no live feed, revoked or never made alike).
+   */
+  readCalendarFeed(
+    request: ReadCalendarFeedRequest,
+    callback: (error: ServiceError | null, response: ReadCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  readCalendarFeed(
+    request: ReadCalendarFeedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadCalendarFeedResponse) => void,
+  ): ClientUnaryCall;
+  readCalendarFeed(
+    request: ReadCalendarFeedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadCalendarFeedResponse) => void,
   ): ClientUnaryCall;
 }
 
