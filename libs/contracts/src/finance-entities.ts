@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FILE_PURPOSES } from './api/finance';
+import { FILE_LIMITS } from './api/limits';
 import type * as financeV1 from './generated/finance/v1/finance';
 
 /**
@@ -51,6 +53,22 @@ export const toFileJson = (file: financeV1.StoredFile): FileJson => ({
   type: file.contentType as FileJson['type'],
   size: Number(file.size),
   sha256: file.sha256,
+});
+
+/** An upload's answer: the file, what it is for, and until when a request may name it. */
+export const uploadedFileJson = fileJson.extend({
+  purpose: z.enum(FILE_PURPOSES),
+  createdAt: timestamp,
+  expiresAt: timestamp.meta({ description: `Deleted then unless a request has named it (${FILE_LIMITS.unlinkedHours} h after the upload).` }),
+});
+
+export type UploadedFileJson = z.infer<typeof uploadedFileJson>;
+
+export const toUploadedFileJson = (file: financeV1.StoredFile): UploadedFileJson => ({
+  ...toFileJson(file),
+  purpose: file.purpose as UploadedFileJson['purpose'],
+  createdAt: file.createdAt,
+  expiresAt: new Date(Date.parse(file.createdAt) + FILE_LIMITS.unlinkedHours * 3_600_000).toISOString(),
 });
 
 /** A proof of payment: pending → processed (accepted or rejected) → resolved; an accepted one may be reversed. */
