@@ -44,12 +44,13 @@ export function pdf(bytes = 0): Buffer {
     '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj',
     'trailer << /Root 1 0 R >>',
   ].join('\n');
-  const padding = Math.max(0, bytes - body.length - 16);
+  // The body, `\n%`, the padding and `\n%%EOF\n`: exactly `bytes` when that is larger.
+  const padding = Math.max(0, bytes - body.length - 9);
   return Buffer.from(`${body}\n%${'x'.repeat(padding)}\n%%EOF\n`, 'latin1');
 }
 
 /** A multipart/form-data body of `purpose` and one `file`, as browsers send it (FormData builds it). */
-export function uploadForm(file: Buffer, name: string, options: { purpose?: string; type?: string } = {}): FormData {
+export function uploadForm(file: Buffer, name: string, options: { purpose?: string | null; type?: string } = {}): FormData {
   const form = new FormData();
   if (options.purpose !== null) form.append('purpose', options.purpose ?? 'payment_proof');
   form.append('file', new Blob([file], { type: options.type ?? 'application/octet-stream' }), name);

@@ -36,7 +36,8 @@ export async function sendUpload(req: Request, write: Write): Promise<void> {
     let sending: Promise<void> | undefined;
     let parts: busboy.Busboy;
     try {
-      parts = busboy({ headers: req.headers, limits: { fields: 1, files: 1, fieldSize: 64, fileSize: FILE_LIMITS.maxBytes, headerPairs: 10 } });
+      // busboy stops a file on reaching fileSize: one byte past the limit is the first refused.
+      parts = busboy({ headers: req.headers, limits: { fields: 1, files: 1, fieldSize: 64, fileSize: FILE_LIMITS.maxBytes + 1, headerPairs: 10 } });
     } catch {
       throw HttpProblem.invalidParameter('Content-Type', 'must name a multipart boundary');
     }

@@ -68,7 +68,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /**
    * The deadline of a streamed call: it lasts as long as the client sends or reads, within what the gateway allows
-   * a whole request (HTTP_REQUEST_TIMEOUT_MS).
+   * a whole request to arrive (HTTP_REQUEST_TIMEOUT_MS) and then a call (UPSTREAM_TIMEOUT_MS): a slow client meets
+   * the request timeout first (408), not a gateway timeout.
    */
   streamTimeoutMs: number;
   /** Signs the acting user of each call, so the service can believe it. */
