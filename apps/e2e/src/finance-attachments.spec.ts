@@ -68,7 +68,7 @@ describe('attachments of proofs of payment', () => {
 
   it('serves one range with 206, refuses one past the end with 416, and sends it whole for a stale If-Range', async () => {
     const bytes = png(40, 30);
-    const file = await uploaded(system.keys.student, bytes, 'receipt.png');
+    const file = await uploaded(system.keys.student, bytes, 'reçu ✓.png');
     const payment = (await submit(system.keys.student, { fileIds: [file.id] })).body;
     const read = (headers: Record<string, string>) => download(system, system.keys.student, payment.id, file.id, headers);
 
@@ -76,6 +76,8 @@ describe('attachments of proofs of payment', () => {
     expect(middle.status).toBe(206);
     expect(middle.headers.get('content-range')).toBe(`bytes 8-32/${bytes.length}`);
     expect(middle.bytes.equals(bytes.subarray(8, 33))).toBe(true);
+    // A name outside ASCII: a stand-in for old clients, and the name itself (RFC 6266).
+    expect(middle.headers.get('content-disposition')).toBe(`attachment; filename="re_u _.png"; filename*=UTF-8''re%C3%A7u%20%E2%9C%93.png`);
     const suffix = await read({ range: 'bytes=-12', 'if-range': `"${file.sha256}"` });
     expect(suffix.status).toBe(206);
     expect(suffix.bytes.equals(bytes.subarray(-12))).toBe(true);

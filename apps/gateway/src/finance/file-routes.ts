@@ -10,6 +10,17 @@ import * as op from './file-operations';
 import { sendUpload } from './file-upload';
 import { UploadSlots } from './upload-slots';
 
+/**
+ * `attachment` with the file's name, always quoted as the documents' are (the name was sanitised of quotes and
+ * backslashes when stored); outside ASCII, an ASCII stand-in and the name itself as `filename*` (RFC 6266).
+ */
+function attachmentOf(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_');
+  if (ascii === name) return `attachment; filename="${name}"`;
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
 /** Writes the chunks with back-pressure; a failure after the first byte cuts the connection (a part never looks whole). */
 async function sendChunks(res: Response, chunks: AsyncIterator<{ chunk: Buffer }>, first: IteratorResult<{ chunk: Buffer }>) {
   try {
@@ -54,8 +65,9 @@ export function fileRoutes(upstreams: Upstreams): Route[] {
       // A refusal before the first byte is still a problem with its status.
       const first = await chunks.next();
       res.status(range.partial ? 206 : 200);
-      res.attachment(file.name).type(file.type);
       res.set({
+        'Content-Type': file.type,
+        'Content-Disposition': attachmentOf(file.name),
         ETag: etag,
         'Accept-Ranges': 'bytes',
         'Content-Length': String(range.length),
