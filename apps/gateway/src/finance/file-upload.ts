@@ -37,7 +37,8 @@ export async function sendUpload(req: Request, write: Write): Promise<void> {
     let parts: busboy.Busboy;
     try {
       // busboy stops a file on reaching fileSize: one byte past the limit is the first refused.
-      parts = busboy({ headers: req.headers, limits: { fields: 1, files: 1, fieldSize: 64, fileSize: FILE_LIMITS.maxBytes + 1, headerPairs: 10 } });
+      // Browsers and fetch send a file name as raw UTF-8 (busboy's default reads it as Latin-1).
+      parts = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 1, files: 1, fieldSize: 64, fileSize: FILE_LIMITS.maxBytes + 1, headerPairs: 10 } });
     } catch {
       throw HttpProblem.invalidParameter('Content-Type', 'must name a multipart boundary');
     }
