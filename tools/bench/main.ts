@@ -35,6 +35,7 @@ import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
+import { uploads } from './scenarios/finance-uploads';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 import { scheduling } from './scenarios/scheduling';
@@ -56,6 +57,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'transaction list': listByDateRange,
   'statement pdf': statementPdf,
   'transactions csv': transactionsCsv,
+  uploads,
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
   scheduling,

@@ -157,8 +157,8 @@ export class Upstream<C extends object> {
   }
 
   /**
-   * A call whose requests `send` writes as they come (client streaming), each once the service has taken the last
-   * (HTTP/2 flow control: back-pressure reaches the client's socket). Should `send` fail (the client went, or sent
+   * A call whose requests `send` writes as they come (client streaming), each once the last is on its way (HTTP/2
+   * flow control: back-pressure reaches the client's socket). Should `send` fail (the client went, or sent
    * too much), the call is cancelled and its failure is the answer. Never retried (the stream is spent), and not
    * counted by the breaker: its length is the client's, and a slow client must not open it; an open breaker
    * refuses it all the same.
@@ -175,15 +175,16 @@ export class Upstream<C extends object> {
       const answer = await new Promise<Res>((resolve, reject) => {
         const options = { deadline: Date.now() + this.options.streamTimeoutMs };
         const stream = pick(this.client).call(this.client, this.metadataOf(call), options, (error, response) => (error ? reject(error) : resolve(response)));
+        // Settled once grpc-js has handed the message to HTTP/2 (which waits for the service's flow-control window),
+        // not once it is queued: one message in flight a call, so the gateway's memory does not grow with the stream.
         const write = (message: Req) =>
           new Promise<void>((written, failed) => {
-            if (stream.write(message)) return written();
             const settle = (error?: unknown) => {
-              stream.off('drain', settle);
               stream.off('error', settle);
               return error ? failed(error) : written();
             };
-            stream.once('drain', settle).once('error', settle);
+            stream.once('error', settle);
+            stream.write(message, settle);
           });
         send(write).then(
           () => stream.end(),
