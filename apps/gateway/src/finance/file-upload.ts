@@ -31,6 +31,9 @@ async function sendFile(file: Readable, first: financeV1.UploadFileRequest, writ
 export async function sendUpload(req: Request, write: Write): Promise<void> {
   if (!req.is('multipart/form-data')) throw new HttpProblem(415, 'send the file as multipart/form-data');
   if (Number(req.get('content-length')) > FILE_LIMITS.maxBytes + ENVELOPE_BYTES) throw tooLarge();
+  const clientGone = () => new HttpProblem(400, 'the client went before the file was whole');
+  // An upload that waited for its place may find its client gone (or timed out) meanwhile.
+  if (req.destroyed) throw clientGone();
   return new Promise<void>((resolve, reject) => {
     let purpose: string | undefined;
     let sending: Promise<void> | undefined;
@@ -69,7 +72,9 @@ export async function sendUpload(req: Request, write: Write): Promise<void> {
       sending.then(resolve, fail);
     });
     req.on('error', fail);
-    req.on('aborted', () => fail(new HttpProblem(400, 'the client went before the file was whole')));
+    req.on('close', () => {
+      if (!req.complete) fail(clientGone());
+    });
     req.pipe(parts);
   });
 }
