@@ -163,7 +163,8 @@ export class CallCancelled extends Error {
 /**
  * A stream of requests (client streaming): the handler iterates over them, and reads the next only when it asks
  * (back-pressure reaches the caller through HTTP/2 flow control). A cancelled call makes the iteration throw
- * CallCancelled, so that the handler undoes what it began.
+ * CallCancelled, or end as if the caller had finished (grpc-js may see the stream's end before the cancel): a handler
+ * that must tell a whole stream from a cut one needs the caller to mark its last message (UploadFile's `last`).
  */
 export function clientStreamHandler<Req, Res>(
   options: HandlerOptions,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { financeApi, type financeV1 } from '@libs/contracts';
-import { requirePermission, RpcError, type CallContext } from '@libs/grpc';
+import { CallCancelled, requirePermission, RpcError, type CallContext } from '@libs/grpc';
 import { notFound, requireUuid } from '@libs/validation';
 import { canSee, scopeOf } from '../access';
 import type { FinanceDeps } from '../finance-deps';
@@ -11,16 +11,20 @@ import type { FileStorage } from './file-storage';
 import { completeUpload, deleteFileRows, expiredUploads, findPaymentFile, insertUpload } from './file-store';
 
 /** The bytes of an upload's messages, each checked (type, size) before it goes on to storage. */
-async function* checkedBytes(first: Buffer, rest: AsyncIterator<financeV1.UploadFileRequest>, check: ContentCheck, hash: ReturnType<typeof createHash>) {
+async function* checkedBytes(first: financeV1.UploadFileRequest, rest: AsyncIterator<financeV1.UploadFileRequest>, check: ContentCheck, hash: ReturnType<typeof createHash>) {
   const pass = (chunk: Buffer) => {
     check.take(chunk);
     hash.update(chunk);
     return chunk;
   };
-  if (first.length > 0) yield pass(first);
-  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+  if (first.chunk.length > 0) yield pass(first.chunk);
+  let last = first.last;
+  for (let next = await rest.next(); !next.done && !last; next = await rest.next()) {
     if (next.value.chunk.length > 0) yield pass(next.value.chunk);
+    last = next.value.last;
   }
+  // grpc-js may end a cancelled call's stream as if the caller had finished: only the marked last message says so.
+  if (!last) throw new CallCancelled();
 }
 
 /** Uploads (a stream of chunks into the configured storage) and the download of a payment's file. */
@@ -46,7 +50,7 @@ export function fileHandlers(deps: FinanceDeps & { files: FileStorage }) {
       const check = new ContentCheck();
       const hash = createHash('sha256');
       try {
-        await storage.write(id, checkedBytes(first.value.chunk, messages, check, hash));
+        await storage.write(id, checkedBytes(first.value, messages, check, hash));
         const file = await completeUpload(sequelize, id, { type: check.finish(), size: check.size, sha256: hash.digest('hex') });
         // Each upload clears a few expired ones: the table cannot fill with abandoned uploads, and no timer is needed.
         await discard((await expiredUploads(sequelize)).map((expired) => expired.id));

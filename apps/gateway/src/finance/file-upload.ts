@@ -16,11 +16,13 @@ async function sendFile(file: Readable, first: financeV1.UploadFileRequest, writ
   await write(first);
   for await (const piece of file as AsyncIterable<Buffer>) {
     for (let at = 0; at < piece.length; at += FILE_LIMITS.chunkBytes) {
-      await write({ purpose: '', name: '', chunk: piece.subarray(at, at + FILE_LIMITS.chunkBytes) });
+      await write({ purpose: '', name: '', chunk: piece.subarray(at, at + FILE_LIMITS.chunkBytes), last: false });
     }
   }
   // busboy stops a file at its size limit and says so: the service must not take a truncated file for a whole one.
   if ((file as Readable & { truncated?: boolean }).truncated) throw tooLarge();
+  // The file is whole: said in so many words, since a cut stream can look ended to the service.
+  await write({ purpose: '', name: '', chunk: Buffer.alloc(0), last: true });
 }
 
 /**
@@ -59,7 +61,7 @@ export async function sendUpload(req: Request, write: Write): Promise<void> {
       if (name !== 'file') return fail(HttpProblem.invalidParameter(name, 'is not a part of this request'));
       if (purpose === undefined) return fail(HttpProblem.invalidParameter('purpose', 'is required, before file'));
       file.on('limit', () => fail(tooLarge()));
-      sending = sendFile(file, { purpose, name: info.filename ?? '', chunk: Buffer.alloc(0) }, write);
+      sending = sendFile(file, { purpose, name: info.filename ?? '', chunk: Buffer.alloc(0), last: false }, write);
       sending.catch(fail);
     });
     // Emitted for a part past the limit (a second field or file), which busboy would skip.

@@ -196,6 +196,11 @@ export interface UploadFileRequest {
   /** The first message only: the uploader's file name. */
   name: string;
   chunk: Buffer;
+  /**
+   * Set on the last message only: a stream that ends without it was cut (a
+   * cancelled call can look ended to the service) and is refused.
+   */
+  last: boolean;
 }
 
 export interface UploadFileResponse {
@@ -3091,7 +3096,7 @@ export const StoredFile: MessageFns<StoredFile> = {
 };
 
 function createBaseUploadFileRequest(): UploadFileRequest {
-  return { purpose: "", name: "", chunk: Buffer.alloc(0) };
+  return { purpose: "", name: "", chunk: Buffer.alloc(0), last: false };
 }
 
 export const UploadFileRequest: MessageFns<UploadFileRequest> = {
@@ -3104,6 +3109,9 @@ export const UploadFileRequest: MessageFns<UploadFileRequest> = {
     }
     if (message.chunk.length !== 0) {
       writer.uint32(26).bytes(message.chunk);
+    }
+    if (message.last !== false) {
+      writer.uint32(32).bool(message.last);
     }
     return writer;
   },
@@ -3145,6 +3153,14 @@ export const UploadFileRequest: MessageFns<UploadFileRequest> = {
             message.chunk = Buffer.from(reader.bytes());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.last = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3162,6 +3178,7 @@ export const UploadFileRequest: MessageFns<UploadFileRequest> = {
       purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : Buffer.alloc(0),
+      last: isSet(object.last) ? globalThis.Boolean(object.last) : false,
     };
   },
 
@@ -3176,6 +3193,9 @@ export const UploadFileRequest: MessageFns<UploadFileRequest> = {
     if (message.chunk.length !== 0) {
       obj.chunk = base64FromBytes(message.chunk);
     }
+    if (message.last !== false) {
+      obj.last = message.last;
+    }
     return obj;
   },
 
@@ -3187,6 +3207,7 @@ export const UploadFileRequest: MessageFns<UploadFileRequest> = {
     message.purpose = object.purpose ?? "";
     message.name = object.name ?? "";
     message.chunk = object.chunk ?? Buffer.alloc(0);
+    message.last = object.last ?? false;
     return message;
   },
 };
