@@ -36,6 +36,7 @@ import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { calendarFeeds } from './scenarios/calendar-feeds';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
+import { uploads } from './scenarios/finance-uploads';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
 import { enumerationTiming } from './scenarios/identity';
@@ -59,6 +60,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'transaction list': listByDateRange,
   'statement pdf': statementPdf,
   'transactions csv': transactionsCsv,
+  uploads,
   'keyed read cost': keyedReadCost,
   'noisy neighbour': noisyNeighbour,
   scheduling,

@@ -1,4 +1,6 @@
 import type { RunningSystem } from '@libs/testing';
+import { upload } from './files/file-requests';
+import { pdf, uploadForm } from './files/sample-files';
 import { api, validTransaction } from './http';
 
 /** The demo student's records that finance seeds (apps/finance/src/demo-data.ts). */
@@ -35,6 +37,13 @@ export function fixtures(system: RunningSystem) {
       const payment = await this.pendingPayment();
       const path = `/api/v1/transactions/payments/${payment.id}`;
       return expectStatus('process payment', await call(path, 'PATCH', { outcome: 'rejected' }), 200);
+    },
+    /** A pending payment with one PDF attached: the path of that file. */
+    async paymentFilePath(studentId = DEMO_STUDENT_ID) {
+      const file = expectStatus('upload file', await upload(system, admin, uploadForm(pdf(), 'slip.pdf')), 201);
+      const body = { studentId, amount: 10_000, date: '2026-10-01', fileIds: [file.id] };
+      const payment = expectStatus('submit payment', await call('/api/v1/transactions/payments', 'POST', body), 201);
+      return `/api/v1/transactions/payments/${payment.id}/files/${file.id}`;
     },
     async acceptedPayment(studentId = DEMO_STUDENT_ID, amount = 10_000) {
       const payment = await this.pendingPayment(studentId, amount);

@@ -9,6 +9,8 @@ interface Case {
   /** Built per call, so a role that may mutate gets a fresh record each time. */
   path: (f: ReturnType<typeof fixtures>) => Promise<string> | string;
   body?: () => unknown;
+  /** A body sent as it is (with its Content-Type in `headers`): a multipart upload. */
+  rawBody?: string;
   headers?: Record<string, string>;
   expected: Record<Role, number>;
 }
@@ -107,6 +109,23 @@ const CASES: Case[] = [
     path: async (f) => `/api/v1/transactions/payments/${(await f.acceptedPayment((await f.student()).id)).id}/receipt`,
     expected: { ...readAll, student: 404 },
   },
+  {
+    name: 'upload a file',
+    method: 'POST',
+    path: () => '/api/v1/files',
+    rawBody:
+      '--b\r\nContent-Disposition: form-data; name="purpose"\r\n\r\npayment_proof\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4\n%%EOF\n\r\n--b--\r\n',
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    expected: { reader: 403, clinician: 403, student: 201, bursar: 201, admin: 201 },
+  },
+  { name: "own payment's file", method: 'GET', path: (f) => f.paymentFilePath(), expected: readAll },
+  {
+    name: "another student's payment's file",
+    method: 'GET',
+    path: async (f) => f.paymentFilePath((await f.student()).id),
+    expected: { ...readAll, student: 404 },
+  },
   { name: 'export transactions', method: 'GET', path: () => '/api/v1/transactions/export?from=2999-12-01', expected: readAll },
   { name: 'list accounts', method: 'GET', path: () => '/api/v1/finance/accounts', expected: staffRead },
   { name: 'get account', method: 'GET', path: () => `/api/v1/finance/accounts/${DEMO_ACCOUNT_ID}`, expected: staffRead },
@@ -199,6 +218,7 @@ describe('finance roles: every role against every finance endpoint', () => {
         method: testCase.method,
         key: system.keys[role],
         body: testCase.body?.(),
+        rawBody: testCase.rawBody,
         headers: testCase.headers,
       });
       seen[role] = response.status;

@@ -1,7 +1,8 @@
-import { ApiProblemError, createApiClient, downloadDocument, newIdempotencyKey, ok, pages } from '@libs/sdk';
+import { ApiProblemError, createApiClient, downloadDocument, fileUpload, newIdempotencyKey, ok, pages } from '@libs/sdk';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { pdfText } from './documents/pdf-text';
 import { DEMO_STUDENT_ID } from './finance-fixtures';
+import { pdf } from './files/sample-files';
 import { validTransaction } from './http';
 
 jest.setTimeout(60_000);
@@ -45,6 +46,26 @@ describe('the typed SDK against the running system', () => {
     const concepts: { type: string; name: string }[] = lookup.concepts;
     expect(lookup.code).toBe('MESH:D003920');
     expect(concepts).toEqual([{ type: 'disease', id: expect.any(String), name: 'Diabetes Mellitus' }]);
+  });
+
+  it('uploads a file, names it in a payment, and downloads it', async () => {
+    const student = client(system.keys.student);
+    const bytes = pdf(200_000);
+    const file = await ok(student.POST('/api/v1/files', fileUpload('payment_proof', new Blob([bytes]), 'transfer.pdf')));
+    expect(file).toMatchObject({ name: 'transfer.pdf', type: 'application/pdf', size: bytes.length });
+    const body = { amount: 4_200, date: '2026-10-06', fileIds: [file.id] };
+    const payment = await ok(student.POST('/api/v1/transactions/payments', { body, params: { header: { 'Idempotency-Key': newIdempotencyKey() } } }));
+    const ids: string[] = payment.files.map((attached) => attached.id);
+    expect(ids).toEqual([file.id]);
+    const read = client(system.keys.bursar).GET('/api/v1/transactions/payments/{id}/files/{fileId}', {
+      params: { path: { id: payment.id, fileId: file.id } },
+      parseAs: 'arrayBuffer',
+    });
+    const downloaded = await downloadDocument(read);
+    expect(Buffer.from(downloaded.bytes).equals(bytes)).toBe(true);
+    expect(downloaded).toMatchObject({ contentType: 'application/pdf', fileName: 'transfer.pdf' });
+    const refused = await student.POST('/api/v1/files', fileUpload('payment_proof', new Blob(['not a pdf']), 'x.pdf')).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'ApiProblemError', status: 415 });
   });
 
   it('throws problem+json errors as ApiProblemError, with the fields and the request id', async () => {

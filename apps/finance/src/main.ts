@@ -7,6 +7,7 @@ import { startOutbox } from '@libs/outbox';
 import { readConfig } from './config';
 import { seedDemoData } from './demo-data';
 import { financeService } from './finance-service';
+import { storageOf } from './files/storage-of';
 import { migrations } from './migrations';
 
 async function main(): Promise<void> {
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
   const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'finance'), config, logger);
-  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: outbox.nudge };
+  const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: outbox.nudge, files: storageOf(config, sequelize) };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,

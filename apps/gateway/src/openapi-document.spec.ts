@@ -96,8 +96,11 @@ describe('the OpenAPI document', () => {
     expect(ids.filter((id) => /[^aeiou]ys$/.test(id))).toEqual([]);
   });
 
-  /** 201s of what has no address of its own to name in `Location`: a batch, a statement line, a block. */
-  const CREATED_WITHOUT_ADDRESS = new Set(['bulkCreateTransactions', 'addStatementLine', 'createBlock']);
+  /**
+   * 201s of what has no address of its own to name in `Location`: a batch, a statement line, a block, an upload (read
+   * through the payment that names it).
+   */
+  const CREATED_WITHOUT_ADDRESS = new Set(['bulkCreateTransactions', 'addStatementLine', 'createBlock', 'uploadFile']);
 
   it('declares the headers the gateway sends: X-Request-Id everywhere, WWW-Authenticate on 401, Location on 201', () => {
     for (const op of operations()) {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FILE_PURPOSES } from './api/finance';
+import { FILE_LIMITS } from './api/limits';
 import type * as financeV1 from './generated/finance/v1/finance';
 
 /**
@@ -34,6 +36,41 @@ export const transactionJson = z.object({
   version,
 });
 
+/** A stored file, as a payment lists it and its audit events name it: what it is, never its bytes. */
+export const fileJson = z.object({
+  id: uuid,
+  name: z.string().meta({ description: 'The uploader’s file name without folders and unsafe characters: a label, not a type.' }),
+  type: z.enum(['application/pdf', 'image/jpeg', 'image/png']).meta({ description: 'Read from the content, never from the name or a header.' }),
+  size: z.int().meta({ description: 'Bytes.' }),
+  sha256: z.string().meta({ description: 'Hex SHA-256 of the content; the download’s ETag.' }),
+});
+
+export type FileJson = z.infer<typeof fileJson>;
+
+export const toFileJson = (file: financeV1.StoredFile): FileJson => ({
+  id: file.id,
+  name: file.name,
+  type: file.contentType as FileJson['type'],
+  size: Number(file.size),
+  sha256: file.sha256,
+});
+
+/** An upload's answer: the file, what it is for, and until when a request may name it. */
+export const uploadedFileJson = fileJson.extend({
+  purpose: z.enum(FILE_PURPOSES),
+  createdAt: timestamp,
+  expiresAt: timestamp.meta({ description: `Deleted then unless a request has named it (${FILE_LIMITS.unlinkedHours} h after the upload).` }),
+});
+
+export type UploadedFileJson = z.infer<typeof uploadedFileJson>;
+
+export const toUploadedFileJson = (file: financeV1.StoredFile): UploadedFileJson => ({
+  ...toFileJson(file),
+  purpose: file.purpose as UploadedFileJson['purpose'],
+  createdAt: file.createdAt,
+  expiresAt: new Date(Date.parse(file.createdAt) + FILE_LIMITS.unlinkedHours * 3_600_000).toISOString(),
+});
+
 /** A proof of payment: pending → processed (accepted or rejected) → resolved; an accepted one may be reversed. */
 export const paymentJson = z.object({
   id: uuid,
@@ -52,6 +89,7 @@ export const paymentJson = z.object({
   reversedBy: z.string().nullable(),
   reversedAt: timestamp.nullable(),
   reversalReason: z.string().nullable(),
+  files: z.array(fileJson).meta({ description: 'The files submitted with it (`GET …/payments/{id}/files/{fileId}`), in the order named.' }),
   ...stamps,
 });
 
@@ -131,6 +169,7 @@ export const toPaymentJson = (payment: financeV1.Payment): PaymentJson => ({
   reversedBy: orNull(payment.reversedBy),
   reversedAt: orNull(payment.reversedAt),
   reversalReason: orNull(payment.reversalReason),
+  files: payment.files.map(toFileJson),
   createdAt: payment.createdAt,
   updatedAt: payment.updatedAt,
 });

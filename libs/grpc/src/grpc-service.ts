@@ -1,5 +1,5 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
-import { unaryHandler, type CallContext, type HandlerOptions } from './handler';
+import { clientStreamHandler, serverStreamHandler, unaryHandler, type CallContext, type HandlerOptions } from './handler';
 import type { ServiceRegistration } from './server';
 
 /**
@@ -9,9 +9,21 @@ import type { ServiceRegistration } from './server';
  */
 type ServiceHandlers<D> = {
   [M in keyof D]: D[M] extends MethodDefinition<infer Request, infer Response>
-    ? (request: Request, context: CallContext) => Promise<Response>
+    ? D[M] extends { requestStream: true }
+      ? (requests: AsyncIterable<Request>, context: CallContext) => Promise<Response>
+      : D[M] extends { responseStream: true }
+        ? (request: Request, context: CallContext) => AsyncIterable<Response>
+        : (request: Request, context: CallContext) => Promise<Response>
     : never;
 };
+
+/** The grpc-js wrapper for a method's kind: a stream of requests, a stream of answers, or one of each. */
+function wrapperOf(method: MethodDefinition<unknown, unknown>, handling: HandlerOptions, handler: unknown) {
+  const name = namesOf(method.path).method;
+  if (method.requestStream) return clientStreamHandler(handling, name, handler as Parameters<typeof clientStreamHandler>[2]);
+  if (method.responseStream) return serverStreamHandler(handling, name, handler as Parameters<typeof serverStreamHandler>[2]);
+  return unaryHandler(handling, name, handler as Parameters<typeof unaryHandler>[2]);
+}
 
 /** `/scheduling.v1.SchedulingService/HoldSlot` → the service and the method, as health checks and metrics name them. */
 function namesOf(path: string): { service: string; method: string } {
@@ -21,12 +33,11 @@ function namesOf(path: string): { service: string; method: string } {
 
 /**
  * A service for startGrpcServer: its name and every method come from the generated definition, so each method is
- * named once, by the handler given for it; each handler is wrapped by unaryHandler.
+ * named once, by the handler given for it; each handler is wrapped for its kind (handler.ts).
  */
 export function grpcService<D extends ServiceDefinition>(definition: D, handling: HandlerOptions, handlers: ServiceHandlers<D>): ServiceRegistration {
   const methods = Object.entries(definition).map(([key, method]) => {
-    const handler = handlers[key as keyof D] as (request: unknown, context: CallContext) => Promise<unknown>;
-    return [key, unaryHandler(handling, namesOf(method.path).method, handler)];
+    return [key, wrapperOf(method, handling, handlers[key as keyof D])];
   });
   const [first] = Object.values(definition);
   return { name: namesOf(first.path).service, definition, implementation: Object.fromEntries(methods) };

@@ -1,5 +1,5 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
-export type { HandlerOptions, CallContext } from './handler';
+export { CallCancelled, type HandlerOptions, type CallContext } from './handler';
 export { grpcService } from './grpc-service';
 export { ActorSigner, GATEWAY_ACTOR, type Actor } from './actor-signature';
 export { reachIn, requireGateway, requirePermission } from './require-permission';

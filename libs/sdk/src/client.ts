@@ -94,3 +94,18 @@ export async function downloadDocument(call: Promise<{ data?: unknown; response:
     sha256: header('x-document-sha256'),
   };
 }
+
+type UploadParts = paths['/api/v1/files']['post']['requestBody']['content']['multipart/form-data'];
+
+/**
+ * The options of an upload, its body as multipart/form-data with the purpose before the file:
+ * `client.POST('/api/v1/files', fileUpload('payment_proof', blob, 'slip.pdf'))`, then name the answer's `id` in
+ * `fileIds` of the payment. A Blob (a File in a browser) is streamed by fetch, never copied whole.
+ */
+export function fileUpload(purpose: UploadParts['purpose'], file: Blob, name: string) {
+  const form = new FormData();
+  form.append('purpose', purpose);
+  form.append('file', file, name);
+  // The typed body names the parts; what is sent is the form, which openapi-fetch passes to fetch as it is.
+  return { body: { purpose, file: name }, bodySerializer: () => form };
+}

@@ -1,6 +1,7 @@
 export {
   createApiClient,
   downloadDocument,
+  fileUpload,
   newIdempotencyKey,
   ok,
   pages,

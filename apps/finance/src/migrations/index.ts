@@ -6,6 +6,7 @@ import { m0004RecordVersions } from './0004-record-versions';
 import { m0005OutboxTraceParent } from './0005-outbox-trace-parent';
 import { m0006OutboxQueueWatch } from './0006-outbox-queue-watch';
 import { m0007Reversals } from './0007-reversals';
+import { m0008Files } from './0008-files';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   m0005OutboxTraceParent,
   m0006OutboxQueueWatch,
   m0007Reversals,
+  m0008Files,
 ];

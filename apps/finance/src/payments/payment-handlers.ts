@@ -10,6 +10,7 @@ import { insertStatementLine, paymentCreditLine, registrationNumberOf } from '..
 import { amountOf } from '../validation/input';
 import { FieldChecks, given, notFound, parseInput, requireUuid } from '@libs/validation';
 import { checkReferences } from '../validation/references';
+import { linkFiles } from '../files/file-store';
 import { nextStatus, type PaymentMove } from './payment-states';
 import { findPayment, insertPayment, listPayments, setPaymentReversed, setPaymentStatus } from './payment-store';
 
@@ -105,8 +106,16 @@ export function paymentHandlers(deps: FinanceDeps) {
     async submitPayment(request: financeV1.SubmitPaymentRequest, context: CallContext): Promise<financeV1.SubmitPaymentResponse> {
       const actor = requirePermission(context, 'payments:submit');
       const checks = new FieldChecks();
-      const submission = { studentId: given(request.studentId), amount: amountOf(request.amount), description: request.description, date: request.date };
+      const submission = {
+        studentId: given(request.studentId),
+        amount: amountOf(request.amount),
+        description: request.description,
+        date: request.date,
+        fileIds: request.fileIds,
+      };
       checks.parse(financeApi.paymentSubmission, submission);
+      const fileIds = request.fileIds.map((id) => id.toLowerCase());
+      fileIds.forEach((id, index) => checks.check(fileIds.indexOf(id) === index, `fileIds[${index}]`, 'repeats an earlier id'));
       // Staff name the student; a student pays for themselves.
       checks.check(reachOf(actor) === 'own' || request.studentId !== '', 'studentId', 'is required');
       checks.throwIfAny();
@@ -121,6 +130,10 @@ export function paymentHandlers(deps: FinanceDeps) {
           { studentId, userId: actor.userId, amount: request.amount, description: request.description.trim(), date: request.date },
           transaction,
         );
+        // The payment takes the files in its own transaction: refused, it takes none and they stay unlinked.
+        const unusable = await linkFiles(sequelize, id, fileIds, actor.userId, transaction);
+        for (const index of unusable) checks.check(false, `fileIds[${index}]`, 'names no upload of yours that a payment may take');
+        checks.throwIfAny();
         const payment = await findPayment(sequelize, id, transaction);
         await recordEvent(sequelize, transaction, context, actor, {
           action: 'payment.submitted',

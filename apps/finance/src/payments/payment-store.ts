@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { financeV1 } from '@libs/contracts';
+import { filesOfPayments } from '../files/file-store';
 import type { PaymentStatus } from './payment-states';
 
 interface PaymentRow {
@@ -53,6 +54,7 @@ function toPayment(row: PaymentRow): financeV1.Payment & { status: PaymentStatus
     reversalReason: row.reversal_reason,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
+    files: [],
   };
 }
 
@@ -82,7 +84,8 @@ export async function findPayment(sequelize: Sequelize, id: string, transaction?
     type: QueryTypes.SELECT,
     transaction,
   });
-  return row && toPayment(row);
+  // The row is typed as found; a missing one (undefined) is answered as it is.
+  return row && { ...toPayment(row), files: (await filesOfPayments(sequelize, [id], transaction)).get(id) ?? [] };
 }
 
 /** Records a move; the caller holds the row lock and has checked the move is legal. An empty note keeps the earlier one. */
@@ -136,5 +139,6 @@ export async function listPayments(sequelize: Sequelize, filter: PaymentFilter) 
       type: QueryTypes.SELECT,
     },
   );
-  return rows.map((row) => ({ payment: toPayment(row), position: [row.position, row.id] as [string, string] }));
+  const files = await filesOfPayments(sequelize, rows.map((row) => row.id));
+  return rows.map((row) => ({ payment: { ...toPayment(row), files: files.get(row.id) ?? [] }, position: [row.position, row.id] as [string, string] }));
 }

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { FINANCE_LIMITS, toPaymentJson, toTransactionJson, type TransactionJson } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
+import { drained } from '../platform/http/drained';
 import { route, type Route } from '../platform/routing/operation';
 import type { UpstreamCall } from '../platform/upstreams/upstream';
 import type { Upstreams } from '../platform/upstreams/upstreams';
@@ -19,18 +20,6 @@ const transactionRecord = (t: TransactionJson) =>
     t.id, t.date, t.accountId, t.account.name, t.categoryId, t.category.name, t.payee, { figure: decimalOf(t.amount) }, t.notes, t.studentId,
     t.reversalOf, t.reversedBy, t.madeBy, t.createdAt,
   ]);
-
-/** Resolves once the socket takes more, or is gone (then the caller stops). */
-const drained = (res: Response) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 
 /**
  * Pages of the finance service's keyset list, each written before the next is asked for, and only once the socket

@@ -28,6 +28,7 @@ export function paymentRoutes(upstreams: Upstreams): Route[] {
         description: body.description ?? '',
         date: body.date,
         idempotencyKey: headers['Idempotency-Key'] ?? '',
+        fileIds: body.fileIds ?? [],
       };
       const payment = paymentOf(await finance.call((client) => client.submitPayment, request, upstream));
       res.status(201).location(`${op.submitPayment.path}/${payment.id}`).json(payment);

@@ -7,6 +7,7 @@ import {
   statementLineJson,
   studentJson,
   transactionJson,
+  uploadedFileJson,
 } from '@libs/contracts';
 
 /**
@@ -30,5 +31,7 @@ export const statement = z.object({
   lines: z.array(statementLine),
   balance: z.int().meta({ description: 'The last line’s balance; 0 when empty.' }),
 });
+
+export const uploadedFile = uploadedFileJson.meta({ id: 'UploadedFile' });
 
 export const ids = z.object({ ids: z.array(z.uuid()) });

@@ -11,6 +11,8 @@ export type PlatformConfig = {
 } & {
   readonly INTERNAL_AUTH_SECRET: string;
   readonly UPSTREAM_TIMEOUT_MS: number;
+  /** How long a whole request may take to arrive; with UPSTREAM_TIMEOUT_MS, the deadline of a streamed upload or download. */
+  readonly HTTP_REQUEST_TIMEOUT_MS: number;
   readonly BREAKER_RESET_MS: number;
   readonly REFERENCE_CACHE_TTL_MS: number;
   readonly REFERENCE_CACHE_MAX: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FREE_TEXT } from '@libs/safe-text';
-import { FINANCE_LIMITS as LIMITS } from './limits';
+import { FILE_LIMITS, FINANCE_LIMITS as LIMITS } from './limits';
 import { isLocalDate, LOCAL_DATE, LOCAL_DATE_MESSAGE } from './scheduling-fields';
 
 /**
@@ -103,8 +103,21 @@ export const paymentSubmission = z
     amount: positiveAmount.meta({ description: 'Minor units (cents).' }),
     description: text(LIMITS.description).optional(),
     date: isoDate,
+    fileIds: z
+      .array(uuid)
+      .max(FILE_LIMITS.perPayment, { message: `must name at most ${FILE_LIMITS.perPayment} files` })
+      .optional()
+      .meta({
+        description:
+          `Up to ${FILE_LIMITS.perPayment} files uploaded by the same user with \`POST /api/v1/files\` (purpose \`payment_proof\`) and not named by ` +
+          `a payment yet: the payment owns them from now on.`,
+      }),
   })
   .strict();
+
+/** What an uploaded file is for: the requests that may name it (`POST /api/v1/files`). */
+export const FILE_PURPOSES = ['payment_proof'] as const;
+export const filePurpose = z.enum(FILE_PURPOSES, { message: `must be ${FILE_PURPOSES.join(' or ')}` });
 
 export const paymentProcessing = z
   .object({

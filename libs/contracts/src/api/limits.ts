@@ -69,6 +69,27 @@ export const FINANCE_LIMITS = {
   maxAbsAmount: Number.MAX_SAFE_INTEGER,
 } as const satisfies Record<string, number | IntegerRange>;
 
+/** Files uploaded to be named by a later request: proofs of payment's attachments (docs/decisions/0020). */
+export const FILE_LIMITS = {
+  /** Largest file: the upload stops being read at one byte more (413). */
+  maxBytes: 10 * 1024 * 1024,
+  /** Files a payment names. */
+  perPayment: 3,
+  /** A file's name as the uploader gave it, after sanitising. */
+  name: 200,
+  /**
+   * Largest image a PNG's header (IHDR) may declare, in pixels: a small file that would decode to gigabytes (a
+   * decompression bomb) is refused from its header, never decoded. 50 megapixels covers any phone photo and scan.
+   */
+  maxPixels: 50_000_000,
+  /** The size of the chunks a file travels and is stored in. */
+  chunkBytes: 64 * 1024,
+  /** Hours an uploaded file waits for a payment to name it; then it is deleted. */
+  unlinkedHours: 24,
+  /** Uploads the gateway streams at once; more wait, unread, for a place (back-pressure, flat memory). */
+  concurrentUploads: 16,
+} as const satisfies Record<string, number | IntegerRange>;
+
 export const AUDIT_LIMITS = {
   /** Entries per page (`limit`). */
   page: { min: 1, max: 500, default: 50 },

@@ -744,6 +744,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/payments/{id}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file submitted with a payment
+         * @description Sent as an attachment, never to be shown inline (`Content-Security-Policy: sandbox`, `X-Content-Type-Options: nosniff`). `ETag` is its SHA-256; one byte range is served (206), with `If-Range`. The student reads their own payment’s files; finance staff any.
+         *
+         *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
+         */
+        get: operations["getPaymentFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/payments/{id}/receipt": {
         parameters: {
             query?: never;
@@ -872,6 +894,28 @@ export interface paths {
          *     Requires an API key with the `finance:write` permission (roles: bursar, admin).
          */
         post: operations["reverseTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file for a later request to name (a proof of payment’s attachment)
+         * @description `multipart/form-data` with the field `purpose` first, then one part `file`. A PDF, JPEG or PNG, told by its content (never by its name or Content-Type), at most 10 MB; a PNG may declare at most 50000000 pixels. Name its id in `fileIds` of `POST /api/v1/transactions/payments` within 24 h; unnamed, it is deleted then. Nothing of a refused file is kept.
+         *
+         *     Requires an API key with the `payments:submit` permission (roles: student, bursar, admin).
+         */
+        post: operations["uploadFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3565,6 +3609,22 @@ export interface components {
             reversedBy: string | null;
             reversedAt: string | null;
             reversalReason: string | null;
+            /** @description The files submitted with it (`GET …/payments/{id}/files/{fileId}`), in the order named. */
+            files: {
+                /** Format: uuid */
+                id: string;
+                /** @description The uploader’s file name without folders and unsafe characters: a label, not a type. */
+                name: string;
+                /**
+                 * @description Read from the content, never from the name or a header.
+                 * @enum {string}
+                 */
+                type: "application/pdf" | "image/jpeg" | "image/png";
+                /** @description Bytes. */
+                size: number;
+                /** @description Hex SHA-256 of the content; the download’s ETag. */
+                sha256: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3594,6 +3654,30 @@ export interface components {
             notes?: string | null;
             /** Format: uuid */
             accountId?: string;
+        };
+        UploadedFile: {
+            /** Format: uuid */
+            id: string;
+            /** @description The uploader’s file name without folders and unsafe characters: a label, not a type. */
+            name: string;
+            /**
+             * @description Read from the content, never from the name or a header.
+             * @enum {string}
+             */
+            type: "application/pdf" | "image/jpeg" | "image/png";
+            /** @description Bytes. */
+            size: number;
+            /** @description Hex SHA-256 of the content; the download’s ETag. */
+            sha256: string;
+            /** @enum {string} */
+            purpose: "payment_proof";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Deleted then unless a request has named it (24 h after the upload).
+             */
+            expiresAt: string;
         };
         StatementLine: {
             /** Format: uuid */
@@ -9875,6 +9959,187 @@ export interface operations {
             };
         };
     };
+    getPaymentFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`; others are ignored (200). */
+                Range?: string;
+                /** @description The ETag: the range is served only while the file is that one. */
+                "If-Range"?: string;
+            };
+            path: {
+                /** @description Payment id. */
+                id: string;
+                /** @description File id, from the payment’s `files`. */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The SHA-256 of the content, quoted. */
+                    ETag?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description The range asked for. */
+            206: {
+                headers: {
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description `bytes first-last/size`. */
+                    "Content-Range"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such payment (or not yours), or the payment has no such file. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The range lies outside the file; `Content-Range: bytes *\/size`. */
+            416: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getPaymentReceipt: {
         parameters: {
             query?: {
@@ -10177,6 +10442,8 @@ export interface operations {
                     description?: string;
                     /** Format: date */
                     date: string;
+                    /** @description Up to 3 files uploaded by the same user with `POST /api/v1/files` (purpose `payment_proof`) and not named by a payment yet: the payment owns them from now on. */
+                    fileIds?: string[];
                 };
             };
         };
@@ -10845,6 +11112,163 @@ export interface operations {
             };
             /** @description Already reversed, or itself a reversal; or the Idempotency-Key was used with another request. */
             409: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the file is for; before `file`.
+                     * @enum {string}
+                     */
+                    purpose: "payment_proof";
+                    /**
+                     * Format: binary
+                     * @description The file; its name is kept as a label.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The file, stored. */
+            201: {
+                headers: {
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedFile"];
+                };
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file is larger than 10 MB. */
+            413: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not multipart/form-data, or the file is not an acceptable PDF, JPEG or PNG. */
+            415: {
                 headers: {
                     /** @description The request's id, made by the gateway (quote it when reporting a problem). */
                     "X-Request-Id"?: string;

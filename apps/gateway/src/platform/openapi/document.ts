@@ -148,7 +148,7 @@ class DocumentWriter {
         requestBody: {
           // A body schema that takes undefined (`.optional()`) makes the body optional.
           required: !body.safeParse(undefined).success,
-          content: { 'application/json': { schema: this.schemas.of(body, 'input') } },
+          content: { [spec.bodyMedia ?? 'application/json']: { schema: this.schemas.of(body, 'input') } },
         },
       }),
       security: secured ? [{ bearerKey: [] }] : [],

@@ -70,7 +70,7 @@ export function mountRoutes<K extends CallerKey>(routes: Route[], guard: AccessC
       const parameters = parseParameters(spec.request, req);
       const input = {
         ...parameters,
-        body: body ? await parseBody(req, res, body, spec.bodyLimit ?? 'keyed') : undefined,
+        body: body && !spec.bodyMedia ? await parseBody(req, res, body, spec.bodyLimit ?? 'keyed') : undefined,
         expectedVersion: spec.ifMatch ? expectedVersion(req) : 0,
       } as ParsedRequest<RequestSchemas>;
       const upstream = upstreamCallOf(req, res, caller.key, () => guard.enterCall(caller.key));

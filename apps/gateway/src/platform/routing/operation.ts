@@ -32,6 +32,11 @@ export interface OperationSpec<R extends RequestSchemas = RequestSchemas> {
   tag: string;
   access: Access;
   request: R;
+  /**
+   * A body that is not JSON: `multipart/form-data`, which the handler reads itself, as a stream (an upload); the
+   * body schema then only documents its parts (a file part is a string of format `binary`).
+   */
+  bodyMedia?: 'multipart/form-data';
   /** How much body a request may send: operations that need no key read less. */
   bodyLimit?: 'keyed' | 'public';
   /** The operation changes a versioned record: If-Match is honoured (optional; a stale one is a 412). */

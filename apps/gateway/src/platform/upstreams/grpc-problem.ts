@@ -22,7 +22,7 @@ const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
  * Refusals a service names in its `x-problem` trailer whose HTTP status is not the one of their gRPC code
  * (docs/SCHEDULING.md, "Refusals"). The others keep the status of their code.
  */
-const PROBLEM_STATUS: Record<string, number> = { hold_expired: 410 };
+const PROBLEM_STATUS: Record<string, number> = { hold_expired: 410, file_too_large: 413, unsupported_media_type: 415 };
 
 /** Problem types are URNs: they name the refusal and need not resolve (RFC 9457, section 3.1.1). */
 export const problemType = (type: string) => `urn:clinical-reference:problem:${type}`;

@@ -10,6 +10,7 @@ import {
   retryWithinDeadline,
   type UnaryMethod,
 } from '@libs/grpc';
+import type { CallOptions, ClientReadableStream, ClientWritableStream, ServiceError } from '@grpc/grpc-js';
 import { HttpProblem } from '@libs/http-problems';
 import type { Logger } from '@libs/logging';
 import type { CallerKey } from '../routing/access';
@@ -53,8 +54,24 @@ export interface UpstreamCall {
   onHeaders?: (headers: Metadata) => void;
 }
 
+/** A method whose requests are a stream (client streaming), as grpc-js's generated client has it. */
+export type ClientStreamMethod<Req, Res> = (
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientWritableStream<Req>;
+
+/** A method whose answers are a stream (server streaming). */
+export type ServerStreamMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>) => ClientReadableStream<Res>;
+
 export interface UpstreamOptions {
   timeoutMs: number;
+  /**
+   * The deadline of a streamed call: it lasts as long as the client sends or reads, within what the gateway allows
+   * a whole request to arrive (HTTP_REQUEST_TIMEOUT_MS) and then a call (UPSTREAM_TIMEOUT_MS): a slow client meets
+   * the request timeout first (408), not a gateway timeout.
+   */
+  streamTimeoutMs: number;
   /** Signs the acting user of each call, so the service can believe it. */
   actorSigner: ActorSigner;
   resetMs: number;
@@ -134,13 +151,102 @@ export class Upstream<C extends object> {
     } catch (error) {
       stopTimer(outcomeOf(error));
       if (isServiceError(error)) throw problemFromGrpc(this.name, error, retryAfter);
-      if ((error as { code?: string }).code === 'EOPENBREAKER') {
-        throw new HttpProblem(503, `the ${this.name} service is not answering; calls are paused for a moment`, {
-          headers: { 'Retry-After': String(retryAfter) },
-        });
-      }
+      if ((error as { code?: string }).code === 'EOPENBREAKER') throw this.openProblem();
       throw error;
     }
+  }
+
+  /**
+   * A call whose requests `send` writes as they come (client streaming), each once the last is on its way (HTTP/2
+   * flow control: back-pressure reaches the client's socket). Should `send` fail (the client went, or sent
+   * too much), the call is cancelled and its failure is the answer. Never retried (the stream is spent), and not
+   * counted by the breaker: its length is the client's, and a slow client must not open it; an open breaker
+   * refuses it all the same.
+   */
+  async sendStream<Req, Res>(
+    pick: (client: C) => ClientStreamMethod<Req, Res>,
+    send: (write: (message: Req) => Promise<void>) => Promise<void>,
+    call: UpstreamCall,
+  ): Promise<Res> {
+    const leave = await call.enter();
+    const stopTimer = timeUpstreamCall(this.name);
+    try {
+      this.refuseWhileOpen();
+      const answer = await new Promise<Res>((resolve, reject) => {
+        const options = { deadline: Date.now() + this.options.streamTimeoutMs };
+        const stream = pick(this.client).call(this.client, this.metadataOf(call), options, (error, response) => (error ? reject(error) : resolve(response)));
+        // Settled once grpc-js has handed the message to HTTP/2 (which waits for the service's flow-control window),
+        // not once it is queued: one message in flight a call, so the gateway's memory does not grow with the stream.
+        const write = (message: Req) =>
+          new Promise<void>((written, failed) => {
+            const settle = (error?: unknown) => {
+              stream.off('error', settle);
+              return error ? failed(error) : written();
+            };
+            stream.once('error', settle);
+            stream.write(message, settle);
+          });
+        send(write).then(
+          () => stream.end(),
+          (error: unknown) => {
+            reject(error);
+            stream.cancel();
+          },
+        );
+      });
+      stopTimer('OK');
+      return answer;
+    } catch (error) {
+      throw this.problemOf(error, stopTimer);
+    } finally {
+      leave();
+    }
+  }
+
+  /**
+   * The answers of a server-streaming call, each read when the caller asks for the next (back-pressure), holding one
+   * of the key's places until the last; a failure is an HttpProblem, before the first answer as after. Like
+   * sendStream, neither retried nor counted by the breaker.
+   */
+  async *receiveStream<Req, Res>(pick: (client: C) => ServerStreamMethod<Req, Res>, request: Req, call: UpstreamCall): AsyncIterable<Res> {
+    const leave = await call.enter();
+    const stopTimer = timeUpstreamCall(this.name);
+    let stream: ClientReadableStream<Res> | undefined;
+    try {
+      this.refuseWhileOpen();
+      stream = pick(this.client).call(this.client, request, this.metadataOf(call), { deadline: Date.now() + this.options.streamTimeoutMs });
+      // Failures reach the loop below through its iterator; the CANCELLED of our own cancel, after it, is no news.
+      stream.on('error', () => undefined);
+      for await (const answer of stream as AsyncIterable<Res>) yield answer;
+      stopTimer('OK');
+    } catch (error) {
+      throw this.problemOf(error, stopTimer);
+    } finally {
+      // The caller stopped early (its client went): the service stops too.
+      stream?.cancel();
+      leave();
+    }
+  }
+
+  private metadataOf(call: UpstreamCall): Metadata {
+    const actor = call.actor ?? (call.key && { userId: call.key.userId, role: call.key.role });
+    return outgoingMetadata({ requestId: call.requestId, actor }, this.options.actorSigner);
+  }
+
+  private openProblem(): HttpProblem {
+    return new HttpProblem(503, `the ${this.name} service is not answering; calls are paused for a moment`, {
+      headers: { 'Retry-After': String(Math.ceil(this.options.resetMs / 1000)) },
+    });
+  }
+
+  private refuseWhileOpen(): void {
+    if (this.breaker.opened) throw this.openProblem();
+  }
+
+  /** A streamed call's failure as the client sees it: a service's refusal mapped, anything else (the client's own) as it is. */
+  private problemOf(error: unknown, stopTimer: (outcome: string) => void): unknown {
+    stopTimer(outcomeOf(error));
+    return isServiceError(error) ? problemFromGrpc(this.name, error, Math.ceil(this.options.resetMs / 1000)) : error;
   }
 
   shutdown(): void {

@@ -26,6 +26,8 @@ export interface Upstreams extends ServiceUpstreams {
 export function connectUpstreams(config: PlatformConfig, logger: Logger): Upstreams {
   const options = {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    // The time a request has to arrive, then a call's time for the service to answer it.
+    streamTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS + config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,
     actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
   };

@@ -11,7 +11,11 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type ClientWritableStream,
+  type handleClientStreamingCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -169,6 +173,50 @@ export interface Payment {
   reversedBy: string;
   reversedAt: string;
   reversalReason: string;
+  /** The files submitted with it, in the order they were named. */
+  files: StoredFile[];
+}
+
+/** A stored file: its type is read from its content, never from its name. */
+export interface StoredFile {
+  id: string;
+  purpose: string;
+  /** As the uploader named it, sanitised. */
+  name: string;
+  contentType: string;
+  size: string;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+  createdAt: string;
+}
+
+export interface UploadFileRequest {
+  /** The first message only: "payment_proof". */
+  purpose: string;
+  /** The first message only: the uploader's file name. */
+  name: string;
+  chunk: Buffer;
+  /**
+   * Set on the last message only: a stream that ends without it was cut (a
+   * cancelled call can look ended to the service) and is refused.
+   */
+  last: boolean;
+}
+
+export interface UploadFileResponse {
+  file?: StoredFile | undefined;
+}
+
+export interface DownloadFileRequest {
+  paymentId: string;
+  fileId: string;
+  offset: string;
+  /** 0: to the end. */
+  length: string;
+}
+
+export interface DownloadFileResponse {
+  chunk: Buffer;
 }
 
 export interface ListPaymentsRequest {
@@ -190,6 +238,11 @@ export interface SubmitPaymentRequest {
   description: string;
   date: string;
   idempotencyKey: string;
+  /**
+   * Files uploaded by the same user (UploadFile, purpose payment_proof) and
+   * not yet linked: the payment owns them from now on.
+   */
+  fileIds: string[];
 }
 
 export interface SubmitPaymentResponse {
@@ -2466,6 +2519,7 @@ function createBasePayment(): Payment {
     reversedBy: "",
     reversedAt: "",
     reversalReason: "",
+    files: [],
   };
 }
 
@@ -2524,6 +2578,9 @@ export const Payment: MessageFns<Payment> = {
     }
     if (message.reversalReason !== "") {
       writer.uint32(146).string(message.reversalReason);
+    }
+    for (const v of message.files) {
+      StoredFile.encode(v!, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -2685,6 +2742,14 @@ export const Payment: MessageFns<Payment> = {
             message.reversalReason = reader.string();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.files.push(StoredFile.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2761,6 +2826,9 @@ export const Payment: MessageFns<Payment> = {
         : isSet(object.reversal_reason)
         ? globalThis.String(object.reversal_reason)
         : "",
+      files: globalThis.Array.isArray(object?.files)
+        ? object.files.map((e: any) => StoredFile.fromJSON(e))
+        : [],
     };
   },
 
@@ -2820,6 +2888,9 @@ export const Payment: MessageFns<Payment> = {
     if (message.reversalReason !== "") {
       obj.reversalReason = message.reversalReason;
     }
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => StoredFile.toJSON(e));
+    }
     return obj;
   },
 
@@ -2846,6 +2917,558 @@ export const Payment: MessageFns<Payment> = {
     message.reversedBy = object.reversedBy ?? "";
     message.reversedAt = object.reversedAt ?? "";
     message.reversalReason = object.reversalReason ?? "";
+    message.files = object.files?.map((e) => StoredFile.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStoredFile(): StoredFile {
+  return { id: "", purpose: "", name: "", contentType: "", size: "0", sha256: "", createdAt: "" };
+}
+
+export const StoredFile: MessageFns<StoredFile> = {
+  encode(message: StoredFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(18).string(message.purpose);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(34).string(message.contentType);
+    }
+    if (message.size !== "0") {
+      writer.uint32(40).int64(message.size);
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(50).string(message.sha256);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoredFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoredFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.size = reader.int64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoredFile {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      size: isSet(object.size) ? globalThis.String(object.size) : "0",
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: StoredFile): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.size !== "0") {
+      obj.size = message.size;
+    }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StoredFile>): StoredFile {
+    return StoredFile.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StoredFile>): StoredFile {
+    const message = createBaseStoredFile();
+    message.id = object.id ?? "";
+    message.purpose = object.purpose ?? "";
+    message.name = object.name ?? "";
+    message.contentType = object.contentType ?? "";
+    message.size = object.size ?? "0";
+    message.sha256 = object.sha256 ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseUploadFileRequest(): UploadFileRequest {
+  return { purpose: "", name: "", chunk: Buffer.alloc(0), last: false };
+}
+
+export const UploadFileRequest: MessageFns<UploadFileRequest> = {
+  encode(message: UploadFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.purpose !== "") {
+      writer.uint32(10).string(message.purpose);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.chunk.length !== 0) {
+      writer.uint32(26).bytes(message.chunk);
+    }
+    if (message.last !== false) {
+      writer.uint32(32).bool(message.last);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadFileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUploadFileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chunk = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.last = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UploadFileRequest {
+    return {
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : Buffer.alloc(0),
+      last: isSet(object.last) ? globalThis.Boolean(object.last) : false,
+    };
+  },
+
+  toJSON(message: UploadFileRequest): unknown {
+    const obj: any = {};
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.chunk.length !== 0) {
+      obj.chunk = base64FromBytes(message.chunk);
+    }
+    if (message.last !== false) {
+      obj.last = message.last;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UploadFileRequest>): UploadFileRequest {
+    return UploadFileRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UploadFileRequest>): UploadFileRequest {
+    const message = createBaseUploadFileRequest();
+    message.purpose = object.purpose ?? "";
+    message.name = object.name ?? "";
+    message.chunk = object.chunk ?? Buffer.alloc(0);
+    message.last = object.last ?? false;
+    return message;
+  },
+};
+
+function createBaseUploadFileResponse(): UploadFileResponse {
+  return { file: undefined };
+}
+
+export const UploadFileResponse: MessageFns<UploadFileResponse> = {
+  encode(message: UploadFileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.file !== undefined) {
+      StoredFile.encode(message.file, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadFileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUploadFileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.file = StoredFile.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UploadFileResponse {
+    return { file: isSet(object.file) ? StoredFile.fromJSON(object.file) : undefined };
+  },
+
+  toJSON(message: UploadFileResponse): unknown {
+    const obj: any = {};
+    if (message.file !== undefined) {
+      obj.file = StoredFile.toJSON(message.file);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UploadFileResponse>): UploadFileResponse {
+    return UploadFileResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UploadFileResponse>): UploadFileResponse {
+    const message = createBaseUploadFileResponse();
+    message.file = (object.file !== undefined && object.file !== null)
+      ? StoredFile.fromPartial(object.file)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDownloadFileRequest(): DownloadFileRequest {
+  return { paymentId: "", fileId: "", offset: "0", length: "0" };
+}
+
+export const DownloadFileRequest: MessageFns<DownloadFileRequest> = {
+  encode(message: DownloadFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentId !== "") {
+      writer.uint32(10).string(message.paymentId);
+    }
+    if (message.fileId !== "") {
+      writer.uint32(18).string(message.fileId);
+    }
+    if (message.offset !== "0") {
+      writer.uint32(24).int64(message.offset);
+    }
+    if (message.length !== "0") {
+      writer.uint32(32).int64(message.length);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DownloadFileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDownloadFileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fileId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int64().toString();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.length = reader.int64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DownloadFileRequest {
+    return {
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      fileId: isSet(object.fileId)
+        ? globalThis.String(object.fileId)
+        : isSet(object.file_id)
+        ? globalThis.String(object.file_id)
+        : "",
+      offset: isSet(object.offset) ? globalThis.String(object.offset) : "0",
+      length: isSet(object.length) ? globalThis.String(object.length) : "0",
+    };
+  },
+
+  toJSON(message: DownloadFileRequest): unknown {
+    const obj: any = {};
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.fileId !== "") {
+      obj.fileId = message.fileId;
+    }
+    if (message.offset !== "0") {
+      obj.offset = message.offset;
+    }
+    if (message.length !== "0") {
+      obj.length = message.length;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DownloadFileRequest>): DownloadFileRequest {
+    return DownloadFileRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DownloadFileRequest>): DownloadFileRequest {
+    const message = createBaseDownloadFileRequest();
+    message.paymentId = object.paymentId ?? "";
+    message.fileId = object.fileId ?? "";
+    message.offset = object.offset ?? "0";
+    message.length = object.length ?? "0";
+    return message;
+  },
+};
+
+function createBaseDownloadFileResponse(): DownloadFileResponse {
+  return { chunk: Buffer.alloc(0) };
+}
+
+export const DownloadFileResponse: MessageFns<DownloadFileResponse> = {
+  encode(message: DownloadFileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chunk.length !== 0) {
+      writer.uint32(10).bytes(message.chunk);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DownloadFileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDownloadFileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chunk = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DownloadFileResponse {
+    return { chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : Buffer.alloc(0) };
+  },
+
+  toJSON(message: DownloadFileResponse): unknown {
+    const obj: any = {};
+    if (message.chunk.length !== 0) {
+      obj.chunk = base64FromBytes(message.chunk);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DownloadFileResponse>): DownloadFileResponse {
+    return DownloadFileResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DownloadFileResponse>): DownloadFileResponse {
+    const message = createBaseDownloadFileResponse();
+    message.chunk = object.chunk ?? Buffer.alloc(0);
     return message;
   },
 };
@@ -3061,7 +3684,7 @@ export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
 };
 
 function createBaseSubmitPaymentRequest(): SubmitPaymentRequest {
-  return { studentId: "", amount: "0", description: "", date: "", idempotencyKey: "" };
+  return { studentId: "", amount: "0", description: "", date: "", idempotencyKey: "", fileIds: [] };
 }
 
 export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
@@ -3080,6 +3703,9 @@ export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(42).string(message.idempotencyKey);
+    }
+    for (const v of message.fileIds) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -3137,6 +3763,14 @@ export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fileIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3164,6 +3798,11 @@ export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      fileIds: globalThis.Array.isArray(object?.fileIds)
+        ? object.fileIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.file_ids)
+        ? object.file_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -3184,6 +3823,9 @@ export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.fileIds?.length) {
+      obj.fileIds = message.fileIds;
+    }
     return obj;
   },
 
@@ -3197,6 +3839,7 @@ export const SubmitPaymentRequest: MessageFns<SubmitPaymentRequest> = {
     message.description = object.description ?? "";
     message.date = object.date ?? "";
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.fileIds = object.fileIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -7706,6 +8349,36 @@ export const FinanceServiceService = {
     responseSerialize: (value: GetPaymentResponse): Buffer => Buffer.from(GetPaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPaymentResponse => GetPaymentResponse.decode(value),
   },
+  /**
+   * A file for a later request to name (a proof of payment's attachment), sent
+   * as a stream of chunks: the first message names its purpose and file name,
+   * every message may carry bytes. Refused by content (docs/decisions/0020):
+   * INVALID_ARGUMENT, or a named problem (x-problem) unsupported_media_type or
+   * file_too_large; nothing of a refused file is kept.
+   */
+  uploadFile: {
+    path: "/finance.v1.FinanceService/UploadFile" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: UploadFileRequest): Buffer => Buffer.from(UploadFileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UploadFileRequest => UploadFileRequest.decode(value),
+    responseSerialize: (value: UploadFileResponse): Buffer => Buffer.from(UploadFileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UploadFileResponse => UploadFileResponse.decode(value),
+  },
+  /**
+   * The bytes of a payment's file, as its student or finance staff may read
+   * it, from offset for length bytes (0: to the end), in chunks.
+   */
+  downloadFile: {
+    path: "/finance.v1.FinanceService/DownloadFile" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: DownloadFileRequest): Buffer => Buffer.from(DownloadFileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DownloadFileRequest => DownloadFileRequest.decode(value),
+    responseSerialize: (value: DownloadFileResponse): Buffer =>
+      Buffer.from(DownloadFileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DownloadFileResponse => DownloadFileResponse.decode(value),
+  },
   listAccounts: {
     path: "/finance.v1.FinanceService/ListAccounts" as const,
     requestStream: false as const,
@@ -7901,6 +8574,19 @@ export interface FinanceServiceServer extends UntypedServiceImplementation {
   resolvePayment: handleUnaryCall<ResolvePaymentRequest, ResolvePaymentResponse>;
   reversePayment: handleUnaryCall<ReversePaymentRequest, ReversePaymentResponse>;
   getPayment: handleUnaryCall<GetPaymentRequest, GetPaymentResponse>;
+  /**
+   * A file for a later request to name (a proof of payment's attachment), sent
+   * as a stream of chunks: the first message names its purpose and file name,
+   * every message may carry bytes. Refused by content (docs/decisions/0020):
+   * INVALID_ARGUMENT, or a named problem (x-problem) unsupported_media_type or
+   * file_too_large; nothing of a refused file is kept.
+   */
+  uploadFile: handleClientStreamingCall<UploadFileRequest, UploadFileResponse>;
+  /**
+   * The bytes of a payment's file, as its student or finance staff may read
+   * it, from offset for length bytes (0: to the end), in chunks.
+   */
+  downloadFile: handleServerStreamingCall<DownloadFileRequest, DownloadFileResponse>;
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
   getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
   createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
@@ -8131,6 +8817,42 @@ export interface FinanceServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPaymentResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * A file for a later request to name (a proof of payment's attachment), sent
+   * as a stream of chunks: the first message names its purpose and file name,
+   * every message may carry bytes. Refused by content (docs/decisions/0020):
+   * INVALID_ARGUMENT, or a named problem (x-problem) unsupported_media_type or
+   * file_too_large; nothing of a refused file is kept.
+   */
+  uploadFile(
+    callback: (error: ServiceError | null, response: UploadFileResponse) => void,
+  ): ClientWritableStream<UploadFileRequest>;
+  uploadFile(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UploadFileResponse) => void,
+  ): ClientWritableStream<UploadFileRequest>;
+  uploadFile(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UploadFileResponse) => void,
+  ): ClientWritableStream<UploadFileRequest>;
+  uploadFile(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UploadFileResponse) => void,
+  ): ClientWritableStream<UploadFileRequest>;
+  /**
+   * The bytes of a payment's file, as its student or finance staff may read
+   * it, from offset for length bytes (0: to the end), in chunks.
+   */
+  downloadFile(
+    request: DownloadFileRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<DownloadFileResponse>;
+  downloadFile(
+    request: DownloadFileRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<DownloadFileResponse>;
   listAccounts(
     request: ListAccountsRequest,
     callback: (error: ServiceError | null, response: ListAccountsResponse) => void,
@@ -8396,6 +9118,14 @@ export const FinanceServiceClient = makeGenericClientConstructor(
   service: typeof FinanceServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
