@@ -121,6 +121,8 @@ const paymentV2 = {
   reversedBy: null,
   reversedAt: null,
   reversalReason: null,
+  // Added with attachments: no files for a payment stored before them.
+  files: [],
 };
 
 const expected: [unknown, unknown][] = [

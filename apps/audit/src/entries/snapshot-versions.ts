@@ -58,19 +58,20 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Fields an entity gained after version 1, whose absence meant what null means now: a transaction, payment or
- * statement line stored before reversals existed was neither reversed nor a reversal. A version-1 entry is converted
+ * Fields an entity gained after version 1, with the value their absence meant: a transaction, payment or statement
+ * line stored before reversals existed was neither reversed nor a reversal (null), and a payment stored before
+ * attachments had no files ([]). A version-1 entry is converted
  * anyway, so it is shown with them; entries of later versions stay as stored (their hash covers what was stored).
  */
-const ADDED_SINCE: Record<string, string[]> = {
-  transaction: ['reversalOf', 'reversedBy'],
-  payment: ['reversedBy', 'reversedAt', 'reversalReason'],
-  financial_statement: ['reversalOf'],
+const ADDED_SINCE: Record<string, Record<string, unknown>> = {
+  transaction: { reversalOf: null, reversedBy: null },
+  payment: { reversedBy: null, reversedAt: null, reversalReason: null, files: [] },
+  financial_statement: { reversalOf: null },
 };
 
-function withAddedFields(record: Record<string, unknown>, fields: string[]): Record<string, unknown> {
-  const missing = fields.filter((field) => !(field in record));
-  return missing.length === 0 ? record : { ...record, ...Object.fromEntries(missing.map((field) => [field, null])) };
+function withAddedFields(record: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
+  const missing = Object.entries(fields).filter(([field]) => !(field in record));
+  return missing.length === 0 ? record : { ...record, ...Object.fromEntries(missing) };
 }
 
 /**
@@ -85,7 +86,7 @@ export function currentShape(entityType: string, schemaVersion: number | undefin
   // gained since (ADDED_SINCE) is absent from the entries stored before it.
   const differences = VERSION_1[entityType];
   if (schemaVersion !== undefined || differences === undefined) return snapshot;
-  const added = ADDED_SINCE[entityType] ?? [];
+  const added = ADDED_SINCE[entityType] ?? {};
   const upgrade = (item: unknown) => {
     if (!isRecord(item)) return item;
     const upgraded = upgradeRecord(item, differences);
