@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import type { BenchContext, Scenario } from '../context';
+import { percentile } from './webhook-fixtures';
 
 /** Milliseconds from sending a JSON POST to the end of its answer, from a given local address. */
 function timedPost(url: string, body: unknown, localAddress: string): Promise<{ status: number; ms: number }> {
@@ -26,8 +27,6 @@ const SETTLE_MS = 150;
  * and carried that work in its time.
  */
 const ORDER = ['known', 'unknown', 'unknown', 'known'] as const;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * Whether the answer's time tells a known email from an unknown one (account enumeration by stopwatch), for the
@@ -64,9 +63,22 @@ export const enumerationTiming: Scenario = async (context) => {
       // request starts: otherwise one branch's background work would fall on the other branch's measurement.
       await setTimeout(SETTLE_MS);
     }
-    const ratio = median(times.known) / median(times.unknown);
-    context.note(`${operation}: known email, median`, median(times.known), 'ms');
-    context.note(`${operation}: unknown email, median`, median(times.unknown), 'ms');
+    for (const which of ['known', 'unknown'] as const) {
+      const spent = times[which].reduce((sum, ms) => sum + ms, 0);
+      context.record({
+        scenario: `enumeration timing, ${operation}, ${which} email, one at a time`,
+        target: 'system',
+        result: {
+          requestsPerSecond: times[which].length / (spent / 1000),
+          p50Ms: percentile(times[which], 50),
+          p99Ms: percentile(times[which], 99),
+          requests: times[which].length,
+          errors: 0,
+          statusCodes: { '202': times[which].length },
+        },
+      });
+    }
+    const ratio = percentile(times.known, 50) / percentile(times.unknown, 50);
     context.note(`${operation}: known over unknown, medians`, ratio, 'x');
     judgeRatio(context, operation, ratio);
   }
