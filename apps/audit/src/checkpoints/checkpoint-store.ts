@@ -36,12 +36,16 @@ export async function checkpointHead(sequelize: Sequelize, keys: CheckpointKeys)
   // Milliseconds only: the text signed is the text answered, and PostgreSQL keeps microseconds.
   const signedAt = new Date().toISOString();
   const signature = keys.sign({ ...head, signedAt });
-  const inserted = await sequelize.query(
+  const [inserted] = await sequelize.query<CheckpointRow>(
     `INSERT INTO audit_checkpoints (sequence, hash, signed_at, key_id, signature) VALUES ($1::bigint, $2, $3, $4, $5)
-       ON CONFLICT (sequence) DO NOTHING RETURNING sequence`,
+       ON CONFLICT (sequence) DO NOTHING RETURNING ${COLUMNS}`,
     { bind: [head.sequence, head.hash, signedAt, keys.current.keyId, signature], type: QueryTypes.SELECT },
   );
-  if (inserted.length > 0) checkpointsSigned.inc();
+  if (inserted) {
+    checkpointsSigned.inc();
+    return toCheckpoint(inserted);
+  }
+  // Signed already (by this instance earlier, or another): that checkpoint is the head's.
   const [row] = await sequelize.query<CheckpointRow>(`SELECT ${COLUMNS} FROM audit_checkpoints WHERE sequence = $1::bigint`, {
     bind: [head.sequence],
     type: QueryTypes.SELECT,
