@@ -3,7 +3,8 @@ import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, type DeliveryOutcome, type Ret
 import { queueEndpointDisabledMail } from '../mail/endpoint-mail';
 import type { ClaimedDelivery } from './claim';
 
-export type AttemptVerdict = 'delivered' | 'gone' | 'retry' | 'failed';
+/** `orphaned`: the endpoint was deleted while its delivery was attempted; there is nothing left to record. */
+export type AttemptVerdict = 'delivered' | 'gone' | 'retry' | 'failed' | 'orphaned';
 
 /** The attempt's row: its answer's status and start, or its failure class and detail. */
 function attemptColumns(outcome: DeliveryOutcome) {
@@ -23,6 +24,9 @@ function attemptColumns(outcome: DeliveryOutcome) {
  * per the schedule, or `failed` once it is spent; 410 disables the endpoint, and so do five days in which every
  * attempt failed (and the owner is told by mail). The delivery's state changes only under this instance's lease: if the lease ran out and another
  * instance took the delivery, that one decides (the attempt is still logged).
+ *
+ * The endpoint's row is locked first (KEY SHARE: attempts do not wait for one another), because deleting an endpoint
+ * locks it and then its deliveries: taking a delivery first and the endpoint after would deadlock with a delete.
  */
 export async function recordAttempt(
   sequelize: Sequelize,
@@ -33,6 +37,8 @@ export async function recordAttempt(
 ): Promise<{ verdict: AttemptVerdict; disabled?: 'gone' | 'failing' }> {
   return sequelize.transaction(async (transaction) => {
     const run = (sql: string, bind: unknown[]) => sequelize.query(sql, { bind, type: QueryTypes.SELECT, transaction });
+    const [endpointKept] = await run('SELECT 1 FROM endpoints WHERE id = $1 FOR KEY SHARE', [claimed.endpoint_id]);
+    if (!endpointKept) return { verdict: 'orphaned' };
     await run(
       `INSERT INTO attempts (delivery_id, started_at, duration_ms, status, error, error_detail, response_excerpt)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING 1`,
