@@ -18,6 +18,9 @@ export const configSchema = z.object({
   ...outboxFields(),
   CURSOR_SECRET: cursorSecretField('dev-only-finance-cursor-secret'),
   SEED_DEMO_DATA: seedDemoDataField(),
+  FILE_SWEEP_INTERVAL_MS: env
+    .int(600_000, 100, 86_400_000)
+    .describe('how often each instance deletes the uploads no payment named within 24 h of their upload'),
   FILE_STORAGE: z
     .enum(['postgres', 's3'])
     .default('postgres')

@@ -1,12 +1,11 @@
 import { consumerTopologies } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer } from '@libs/grpc';
-import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
+import { onShutdownSignal, runMain, startServiceFoundation, SweepLoop } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { startOutbox } from '@libs/outbox';
 import { sweepExpiredHolds } from './appointments/hold-sweeper';
 import { registerReminderBacklog, sweepDueReminders } from './appointments/reminder-sweeper';
-import { SweepLoop } from './appointments/sweep-loop';
 import { readConfig } from './config';
 import { seedDemoDataWhenReady } from './demo-data';
 import { PremiseDirectory } from './locations/premise-directory';

@@ -8,7 +8,8 @@ import { findPayment } from '../payments/payment-store';
 import { ContentCheck } from './file-content';
 import { sanitisedFileName } from './file-name';
 import type { FileStorage } from './file-storage';
-import { completeUpload, deleteFileRows, expiredUploads, findPaymentFile, insertUpload } from './file-store';
+import { removeFiles } from './file-removal';
+import { completeUpload, findPaymentFile, insertUpload } from './file-store';
 
 /** The bytes of an upload's messages, each checked (type, size) before it goes on to storage. */
 async function* checkedBytes(first: financeV1.UploadFileRequest, rest: AsyncIterator<financeV1.UploadFileRequest>, check: ContentCheck, hash: ReturnType<typeof createHash>) {
@@ -31,12 +32,6 @@ async function* checkedBytes(first: financeV1.UploadFileRequest, rest: AsyncIter
 export function fileHandlers(deps: FinanceDeps & { files: FileStorage }) {
   const { sequelize, files: storage } = deps;
 
-  /** Deletes a refused or expired upload: its bytes first, then its row (which would otherwise find them again). */
-  async function discard(ids: string[]) {
-    await storage.remove(ids);
-    await deleteFileRows(sequelize, ids);
-  }
-
   return {
     async uploadFile(requests: AsyncIterable<financeV1.UploadFileRequest>, context: CallContext): Promise<financeV1.UploadFileResponse> {
       const actor = requirePermission(context, 'payments:submit');
@@ -52,12 +47,10 @@ export function fileHandlers(deps: FinanceDeps & { files: FileStorage }) {
       try {
         await storage.write(id, checkedBytes(first.value, messages, check, hash));
         const file = await completeUpload(sequelize, id, { type: check.finish(), size: check.size, sha256: hash.digest('hex') });
-        // Each upload clears a few expired ones: the table cannot fill with abandoned uploads, and no timer is needed.
-        await discard((await expiredUploads(sequelize)).map((expired) => expired.id));
         return { file };
       } catch (error) {
         // Refused, cancelled or failed: nothing of it stays.
-        await discard([id]);
+        await removeFiles(sequelize, storage, [id]);
         throw error;
       }
     },

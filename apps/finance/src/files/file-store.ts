@@ -53,10 +53,10 @@ export async function deleteFileRows(sequelize: Sequelize, ids: string[]): Promi
   if (ids.length > 0) await sequelize.query('DELETE FROM files WHERE id = ANY($1::uuid[])', { bind: [ids] });
 }
 
-/** Uploads no payment named within FILE_LIMITS.unlinkedHours (abandoned ones included), by storage. */
-export async function expiredUploads(sequelize: Sequelize): Promise<{ id: string; storage: 'postgres' | 's3' }[]> {
+/** Up to 100 uploads no payment named within FILE_LIMITS.unlinkedHours (abandoned ones included). */
+export async function expiredUploads(sequelize: Sequelize): Promise<{ id: string }[]> {
   return sequelize.query(
-    `SELECT id, storage FROM files WHERE payment_id IS NULL AND created_at < now() - make_interval(hours => $1) LIMIT 100`,
+    `SELECT id FROM files WHERE payment_id IS NULL AND created_at < now() - make_interval(hours => $1) LIMIT 100`,
     { bind: [FILE_LIMITS.unlinkedHours], type: QueryTypes.SELECT },
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FILE_LIMITS, financeApi } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { byId } from '../platform/routing/path-ids';
-import { json, problem } from '../platform/routing/responses';
+import { json, noContent, problem } from '../platform/routing/responses';
 import { documentHeaders, tag } from './finance-operation-parts';
 import { uploadedFile } from './schemas';
 
@@ -42,7 +42,7 @@ export const getPaymentFile = operation({
   summary: 'A file submitted with a payment',
   description:
     'Sent as an attachment, never to be shown inline (`Content-Security-Policy: sandbox`, `X-Content-Type-Options: nosniff`). `ETag` is its ' +
-    'SHA-256; one byte range is served (206), with `If-Range`. The student reads their own payment’s files; finance staff any.',
+    'SHA-256: `If-None-Match` with it answers 304; one byte range is served (206), with `If-Range`. The student reads their own payment’s files; finance staff any.',
   tag,
   access: { key: 'finance:read' },
   request: {
@@ -50,6 +50,7 @@ export const getPaymentFile = operation({
     headers: z.object({
       Range: z.string().optional().meta({ description: 'One range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`; others are ignored (200).' }),
       'If-Range': z.string().optional().meta({ description: 'The ETag: the range is served only while the file is that one.' }),
+      'If-None-Match': z.string().optional().meta({ description: 'The ETag of a copy held: 304 while the file is that one.' }),
     }),
   },
   responses: {
@@ -63,6 +64,7 @@ export const getPaymentFile = operation({
       content: { 'application/pdf': z.string(), 'image/jpeg': z.string(), 'image/png': z.string() },
       headers: { ...documentHeaders, 'Content-Range': { description: '`bytes first-last/size`.', schema: z.string() } },
     },
+    '304': noContent('The copy whose ETag was sent in If-None-Match is current.'),
     '404': problem('No such payment (or not yours), or the payment has no such file.'),
     '416': problem('The range lies outside the file; `Content-Range: bytes */size`.'),
   },

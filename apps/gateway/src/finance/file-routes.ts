@@ -51,11 +51,17 @@ export function fileRoutes(upstreams: Upstreams): Route[] {
       }
     }),
 
-    route(op.getPaymentFile, async ({ path, headers }, { res, upstream }) => {
+    route(op.getPaymentFile, async ({ path, headers }, { req, res, upstream }) => {
       const answer = await finance.call((client) => client.getPayment, { id: path.id }, upstream);
       const file = toPaymentJson(returned(answer.payment)).files.find((candidate) => candidate.id === path.fileId.toLowerCase());
       if (!file) throw new HttpProblem(404, 'the payment has no such file');
       const etag = `"${file.sha256}"`;
+      res.set({ ETag: etag, 'Cache-Control': 'private, no-cache' });
+      // A copy the client holds already is not sent again (If-None-Match is weighed before Range: RFC 9110 §13.2.2).
+      if (req.fresh) {
+        res.status(304).end();
+        return;
+      }
       const range = byteRangeOf({ range: headers.Range, ifRange: headers['If-Range'] }, file.size, etag);
       if (range === 'unsatisfiable') {
         throw new HttpProblem(416, `the range lies outside the file's ${file.size} bytes`, { headers: { 'Content-Range': `bytes */${file.size}` } });
@@ -68,12 +74,10 @@ export function fileRoutes(upstreams: Upstreams): Route[] {
       res.set({
         'Content-Type': file.type,
         'Content-Disposition': attachmentOf(file.name),
-        ETag: etag,
         'Accept-Ranges': 'bytes',
         'Content-Length': String(range.length),
         'Content-Security-Policy': 'sandbox',
         'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'private, no-cache',
         ...(range.partial ? { 'Content-Range': `bytes ${range.offset}-${range.offset + range.length - 1}/${file.size}` } : {}),
       });
       await sendChunks(res, chunks, first);

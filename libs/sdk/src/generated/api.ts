@@ -753,7 +753,7 @@ export interface paths {
         };
         /**
          * A file submitted with a payment
-         * @description Sent as an attachment, never to be shown inline (`Content-Security-Policy: sandbox`, `X-Content-Type-Options: nosniff`). `ETag` is its SHA-256; one byte range is served (206), with `If-Range`. The student reads their own payment’s files; finance staff any.
+         * @description Sent as an attachment, never to be shown inline (`Content-Security-Policy: sandbox`, `X-Content-Type-Options: nosniff`). `ETag` is its SHA-256: `If-None-Match` with it answers 304; one byte range is served (206), with `If-Range`. The student reads their own payment’s files; finance staff any.
          *
          *     Requires an API key with the `finance:read` permission (roles: student, bursar, admin).
          */
@@ -9967,6 +9967,8 @@ export interface operations {
                 Range?: string;
                 /** @description The ETag: the range is served only while the file is that one. */
                 "If-Range"?: string;
+                /** @description The ETag of a copy held: 304 while the file is that one. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Payment id. */
@@ -10023,6 +10025,17 @@ export interface operations {
                     "image/jpeg": string;
                     "image/png": string;
                 };
+            };
+            /** @description The copy whose ETag was sent in If-None-Match is current. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed; `errors` names each bad field or parameter. */
             400: {

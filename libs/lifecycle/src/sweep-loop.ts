@@ -2,8 +2,9 @@ import type { Logger } from '@libs/logging';
 
 /**
  * Runs a sweep every `intervalMs` on this instance, one at a time, until stopped; a failed sweep is logged and
- * runs again at the next tick. The hold and reminder sweepers both run this way on every instance: each sweep
- * takes its rows FOR UPDATE SKIP LOCKED, so the instances share the work instead of repeating it.
+ * runs again at the next tick; a sweep answers how many rows it handled. Every instance of a service runs its
+ * sweeps, so each sweep must be safe side by side with itself: scheduling's hold and reminder sweeps take their rows
+ * FOR UPDATE SKIP LOCKED, and finance's expired uploads may be removed twice (a delete of nothing).
  */
 export class SweepLoop {
   private timer?: NodeJS.Timeout;
