@@ -1,4 +1,15 @@
-export { busTopology, consumerTopologies, declareTopology, EVENT_CONSUMERS, EVENT_STREAMS, type BusTopology, type EventStream } from './topology';
+export {
+  busTopology,
+  consumerTopologies,
+  declareTopology,
+  EVENT_CONSUMERS,
+  EVENT_STREAMS,
+  queueArguments,
+  STREAM_PUBLISHERS,
+  type BusTopology,
+  type EventStream,
+} from './topology';
+export { brokerPermissions, type BrokerPermission } from './permissions';
 export { TopologyKeeper } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
