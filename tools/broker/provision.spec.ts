@@ -84,7 +84,7 @@ describe('the broker users (RabbitMQ)', () => {
   it('lets finance keep its consumers’ queues bound and watch them, with passive checks and its witness', async () => {
     const finance = await connectAs('finance');
     const [audit, notifications] = ['audit', 'notifications'].map((consumer) => busTopology(namespace, 'finance', consumer));
-    await new TopologyKeeper(audit, [notifications]).attach(finance);
+    await new TopologyKeeper(audit, [notifications], 'publisher').attach(finance);
     const witness = new QueueWitness(audit);
     witness.attach(finance);
     await witness.arm();

@@ -10,7 +10,7 @@ export {
   type EventStream,
 } from './topology';
 export { brokerPermissions, type BrokerPermission } from './permissions';
-export { TopologyKeeper } from './topology-keeper';
+export { TopologyKeeper, type BusSide } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';

@@ -2,6 +2,9 @@ import type { Channel, ChannelModel } from 'amqplib';
 import { onOwnChannel } from './own-channel';
 import { declareExchange, declareQueues, type BusTopology } from './topology';
 
+/** Which side of a stream a keeper declares for: each owns, and always declares, its part (docs/decisions/0021). */
+export type BusSide = 'publisher' | 'consumer';
+
 /**
  * Keeps the topology declared: on every (re)connect, and again on demand when
  * something shows it is gone while the connection stayed up (a queue deleted by
@@ -9,10 +12,12 @@ import { declareExchange, declareQueues, type BusTopology } from './topology';
  * sees its consumer cancelled. Either side declaring it again is enough for the
  * other's retries to be routed.
  *
- * Each side declares only what a passive check (which needs no permission) finds
- * missing, then binds the queue to the exchange: so a broker user needs the right
- * to declare only what its side may have to create, the publisher its exchange and
- * the consumer its queues (docs/decisions/0021, libs/bus/src/permissions.ts).
+ * Each side declares its own part every time (so that one declared by hand with
+ * other arguments is refused, not used) and the other side's only when a passive
+ * check, which needs no permission, finds it missing; then the queue is bound to
+ * the exchange. So a broker user needs the right to declare only its own part,
+ * the publisher its exchange and the consumer its queues (libs/bus permissions.ts):
+ * deployed, the broker's definitions declare the other's.
  */
 export class TopologyKeeper {
   private model?: ChannelModel;
@@ -22,6 +27,7 @@ export class TopologyKeeper {
   constructor(
     readonly topology: BusTopology,
     private readonly alsoDeclared: readonly BusTopology[] = [],
+    private readonly side: BusSide = 'consumer',
   ) {}
 
   /** Called on every (re)connect with the new connection; declares the topology on it. */
@@ -43,7 +49,7 @@ export class TopologyKeeper {
     if (!model) return Promise.reject(new Error('no RabbitMQ connection to declare the topology on'));
     if (!this.declaring) {
       const declaring = (async () => {
-        for (const topology of [this.topology, ...this.alsoDeclared]) await declareMissing(model, topology);
+        for (const topology of [this.topology, ...this.alsoDeclared]) await declareSide(model, topology, this.side);
       })().finally(() => {
         if (this.declaring === declaring) this.declaring = undefined;
       });
@@ -53,15 +59,16 @@ export class TopologyKeeper {
   }
 }
 
-/** Declares what of one consumer's topology is missing, then binds its queue (TopologyKeeper). */
-export async function declareMissing(model: ChannelModel, topology: BusTopology): Promise<void> {
-  if (!(await exists(model, (channel) => channel.checkExchange(topology.exchange)))) {
+/** Declares one consumer's topology as `side` may (TopologyKeeper), and binds its queue to the exchange. */
+export async function declareSide(model: ChannelModel, topology: BusTopology, side: BusSide): Promise<void> {
+  if (side === 'publisher' || !(await exists(model, (channel) => channel.checkExchange(topology.exchange)))) {
     await onOwnChannel(model, (channel) => declareExchange(channel, topology));
   }
-  if (!(await exists(model, (channel) => channel.checkQueue(topology.queue)))) {
+  if (side === 'consumer' || !(await exists(model, (channel) => channel.checkQueue(topology.queue)))) {
     await onOwnChannel(model, (channel) => declareQueues(channel, topology));
+  } else {
+    await onOwnChannel(model, (channel) => channel.bindQueue(topology.queue, topology.exchange, '#'));
   }
-  await onOwnChannel(model, (channel) => channel.bindQueue(topology.queue, topology.exchange, '#'));
 }
 
 /** Whether a passive check finds its name; RabbitMQ answers a missing one by closing the channel with 404. */
