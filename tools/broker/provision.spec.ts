@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
 import { busTopology, QueueWitness, TopologyKeeper } from '@libs/bus';
 import { uniqueNamespace } from '@libs/testing';
-import { brokerServices, type BrokerPlace } from './definitions';
-import { provision } from './provision';
+import { provisionTestBroker, type TestBroker } from './test-broker';
 
 /*
  * The per-service users on the real broker, provisioned in a vhost of this test's own (guest and every other test
@@ -13,16 +10,11 @@ import { provision } from './provision';
  */
 describe('the broker users (RabbitMQ)', () => {
   const namespace = `${uniqueNamespace()}.`;
-  const place: BrokerPlace = { vhost: `${namespace}broker`, namespace };
-  const passwords = Object.fromEntries(brokerServices().map((service) => [service, randomBytes(16).toString('hex')]));
+  let broker: TestBroker;
   const connections: ChannelModel[] = [];
 
   const connectAs = async (service: string): Promise<ChannelModel> => {
-    const url = new URL(process.env.TEST_AMQP_URL ?? 'amqp://127.0.0.1:5672');
-    url.username = encodeURIComponent(`${namespace}${service}`);
-    url.password = passwords[service];
-    url.pathname = `/${encodeURIComponent(place.vhost)}`;
-    const connection = await connect(url.toString());
+    const connection = await connect(broker.urlOf(service));
     connection.on('error', () => undefined);
     connections.push(connection);
     return connection;
@@ -50,12 +42,13 @@ describe('the broker users (RabbitMQ)', () => {
       channel.publish(exchange, 'transaction.created', Buffer.from('{}'), { persistent: true }, (error) => (error ? reject(error) : resolve())),
     );
 
-  beforeAll(() => provision(place, passwords));
+  beforeAll(() => {
+    broker = provisionTestBroker(namespace);
+  });
 
   afterAll(async () => {
     for (const connection of connections) await connection.close().catch(() => undefined);
-    execFileSync('rabbitmqctl', ['delete_vhost', place.vhost], { stdio: 'pipe' });
-    for (const service of brokerServices()) execFileSync('rabbitmqctl', ['delete_user', `${namespace}${service}`], { stdio: 'pipe' });
+    broker?.remove();
   });
 
   it('lets finance publish on its own exchange, into every consumer queue the definitions declared', async () => {

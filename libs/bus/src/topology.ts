@@ -1,4 +1,5 @@
 import type { Channel } from 'amqplib';
+import type { ServiceName } from '@libs/topology';
 
 export interface BusTopology {
   exchange: string;
@@ -35,7 +36,7 @@ export function busTopology(namespace: string, stream: EventStream = 'finance', 
 }
 
 /** The services that consume every stream, each through a quorum queue of its own (busTopology's `consumer`). */
-export const EVENT_CONSUMERS = ['audit', 'notifications'] as const;
+export const EVENT_CONSUMERS = ['audit', 'notifications'] as const satisfies readonly ServiceName[];
 
 /**
  * A stream's topology as each consumer sees it, audit's first. A publisher keeps each queue bound to its exchange
@@ -47,7 +48,7 @@ export const consumerTopologies = (namespace: string, stream: EventStream): BusT
   EVENT_CONSUMERS.map((consumer) => busTopology(namespace, stream, consumer));
 
 /** The service that publishes each stream on its exchange (its outbox relay): the gateway for its identity area. */
-export const STREAM_PUBLISHERS: Readonly<Record<EventStream, string>> = { finance: 'finance', scheduling: 'scheduling', identity: 'gateway' };
+export const STREAM_PUBLISHERS: Readonly<Record<EventStream, ServiceName>> = { finance: 'finance', scheduling: 'scheduling', identity: 'gateway' };
 
 /** The stream's exchange, which its publisher owns. */
 export async function declareExchange(channel: Channel, topology: BusTopology): Promise<void> {
