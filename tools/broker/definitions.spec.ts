@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { brokerPermissions, EVENT_CONSUMERS, STREAM_PUBLISHERS } from '@libs/bus';
 import { GRPC_SERVICE_NAMES } from '@libs/topology';
-import { brokerDefinitions, definitionsFile, DEPLOYED, passwordHash } from './definitions';
-
-const PLACEHOLDER = join(__dirname, '..', '..', 'deploy', 'kubernetes', 'overlays', 'example', 'secrets', 'broker-definitions.json');
+import { brokerDefinitions, definitionsFile, DEPLOYED, passwordHash, PLACEHOLDER } from './definitions';
 
 describe('the broker definitions', () => {
   it('are committed as the Kubernetes example’s placeholder as tools/broker writes them without passwords', () => {
-    // Write it again with: tsx -e "…definitionsFile(brokerDefinitions(DEPLOYED))" (see docs/OPERATIONS.md).
+    // Write it again with `npx tsx tools/broker/main.ts --placeholder`.
     expect(readFileSync(PLACEHOLDER, 'utf8')).toBe(definitionsFile(brokerDefinitions(DEPLOYED)));
   });
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { brokerPermissions, busTopology, EVENT_CONSUMERS, EVENT_STREAMS, queueArguments } from '@libs/bus';
 
 /** Where the system lives on a broker: a vhost, and the prefix of its names and users (AMQP_NAMESPACE). */
@@ -6,6 +7,9 @@ export interface BrokerPlace {
   vhost: string;
   namespace: string;
 }
+
+/** The committed definitions without passwords: the Kubernetes example's placeholder (`main.ts --placeholder`). */
+export const PLACEHOLDER = join(__dirname, '..', '..', 'deploy', 'kubernetes', 'overlays', 'example', 'secrets', 'broker-definitions.json');
 
 /** The deployed system: the default vhost, names unprefixed. */
 export const DEPLOYED: BrokerPlace = { vhost: '/', namespace: '' };
