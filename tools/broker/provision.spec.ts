@@ -84,12 +84,18 @@ describe('the broker users (RabbitMQ)', () => {
     expect(await witness.observe()).toEqual({ deleted: false, ready: 0 });
   });
 
-  it('lets audit declare and read its own queues, but neither declare nor publish on another stream’s exchange beyond replaying', async () => {
+  it('lets audit declare and read its own queues, but neither delete a stream’s exchange nor read notifications’ queues', async () => {
     const audit = await connectAs('audit');
     const topology = busTopology(namespace, 'scheduling');
     await new TopologyKeeper(topology).attach(audit);
     expect(await outcome(audit, (channel) => channel.consume(topology.queue, () => undefined))).toBe('ok');
     expect(await outcome(audit, (channel) => channel.deleteExchange(topology.exchange))).toBe(403);
     expect(await outcome(audit, (channel) => channel.get(busTopology(namespace, 'scheduling', 'notifications').queue))).toBe(403);
+  });
+
+  it('lets audit replay dead letters on a stream’s exchange, which notifications may not publish on', async () => {
+    const exchange = busTopology(namespace, 'finance').exchange;
+    expect(await outcome(await connectAs('audit'), publish(exchange))).toBe('ok');
+    expect(await outcome(await connectAs('notifications'), publish(exchange))).toBe(403);
   });
 });
