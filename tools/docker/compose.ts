@@ -2,13 +2,18 @@ import { parse } from 'yaml';
 import { addressVariable, calleesOf, declarationOf, isGateway, mainPortOf, servicesOf, type Topology } from '@libs/topology';
 
 /** What compose runs beside the declared services. */
-export const INFRASTRUCTURE = ['postgres', 'rabbitmq'];
+export const INFRASTRUCTURE = ['postgres', 'broker-definitions', 'rabbitmq'];
+
+/** Those that run once and exit: compose must not start them again. */
+export const ONE_SHOT = ['broker-definitions'];
 
 /** The parts of a compose service this project sets. */
 interface ComposeService {
   restart?: string;
   build?: { context: string; target?: string };
   ports?: string[];
+  image?: string;
+  volumes?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
 }

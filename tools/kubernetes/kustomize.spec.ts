@@ -65,6 +65,7 @@ describe('renderKustomization', () => {
 
   it('sets the namespace, the images, the patches and generated Secrets of an overlay', () => {
     write('overlay/secrets.env', '# a comment\n\nPASSWORD=p=w\nEMPTY=\n');
+    write('overlay/secrets/config.json', '{"a": 1}\n');
     write(
       'overlay/kustomization.yaml',
       [
@@ -75,7 +76,7 @@ describe('renderKustomization', () => {
         '  - {name: "registry:5000/side", newTag: "1.1"}',
         'generatorOptions: {disableNameSuffixHash: true}',
         'secretGenerator:',
-        '  - {name: app-secrets, envs: [secrets.env], literals: [TOKEN=t]}',
+        '  - {name: app-secrets, envs: [secrets.env], literals: [TOKEN=t], files: [secrets/config.json, renamed.json=secrets/config.json]}',
         'patches:',
         '  - target: {kind: Deployment, name: app}',
         '    patch: |-',
@@ -98,7 +99,13 @@ describe('renderKustomization', () => {
       kind: 'Secret',
       metadata: { name: 'app-secrets', namespace: 'ns' },
       type: 'Opaque',
-      data: { PASSWORD: Buffer.from('p=w').toString('base64'), EMPTY: '', TOKEN: Buffer.from('t').toString('base64') },
+      data: {
+        PASSWORD: Buffer.from('p=w').toString('base64'),
+        EMPTY: '',
+        TOKEN: Buffer.from('t').toString('base64'),
+        'config.json': Buffer.from('{"a": 1}\n').toString('base64'),
+        'renamed.json': Buffer.from('{"a": 1}\n').toString('base64'),
+      },
     });
   });
 

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 
 /** A Kubernetes object as a manifest holds it. */
@@ -18,12 +18,12 @@ interface Kustomization {
   namespace?: string;
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
   generatorOptions?: { disableNameSuffixHash?: boolean };
-  secretGenerator?: { name: string; envs?: string[]; literals?: string[]; type?: string }[];
+  secretGenerator?: { name: string; envs?: string[]; literals?: string[]; files?: string[]; type?: string }[];
   patches?: { target: { kind: string; name: string }; patch?: string; path?: string }[];
 }
 
 const FIELDS = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'generatorOptions', 'secretGenerator', 'patches']);
-const SECRET_FIELDS = new Set(['name', 'envs', 'literals', 'type']);
+const SECRET_FIELDS = new Set(['name', 'envs', 'literals', 'files', 'type']);
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass', 'StorageClass']);
 
 /**
@@ -83,6 +83,13 @@ export function parseEnvFile(text: string, path: string): [string, string][] {
   });
 }
 
+/** A generator's `files` entry, `key=path` or `path` (its file name the key), as a key and the file's text. */
+function fileEntry(dir: string, entry: string): [string, string] {
+  const equals = entry.indexOf('=');
+  const path = equals < 0 ? entry : entry.slice(equals + 1);
+  return [equals < 0 ? basename(path) : entry.slice(0, equals), readFileSync(resolve(dir, path), 'utf8')];
+}
+
 function generateSecrets(dir: string, kustomization: Kustomization, file: string): Manifest[] {
   const generators = kustomization.secretGenerator ?? [];
   if (generators.length > 0 && kustomization.generatorOptions?.disableNameSuffixHash !== true) {
@@ -95,6 +102,7 @@ function generateSecrets(dir: string, kustomization: Kustomization, file: string
     const pairs = [
       ...(generator.envs ?? []).flatMap((env) => parseEnvFile(readFileSync(resolve(dir, env), 'utf8'), resolve(dir, env))),
       ...(generator.literals ?? []).map((literal) => parseEnvFile(literal, `${file} literal`)[0]),
+      ...(generator.files ?? []).map((entry) => fileEntry(dir, entry)),
     ];
     return {
       apiVersion: 'v1',

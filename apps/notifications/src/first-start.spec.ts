@@ -6,7 +6,8 @@ import { AMQP_URL, startSystem, waitFor, withPgClient, type RunningSystem } from
 import { actorOf, apiFor, INTERNAL_SECRET, verifyingReceiver, type NotificationsApi } from './test-webhooks';
 
 /**
- * Notifications' queues are declared by the producers too (consumerTopologies) and watched by their outbox: an event
+ * Notifications' queues are declared by the producers too when missing (consumerTopologies; connected as guest, as
+ * here; deployed, the broker's definitions declare them) and watched by their outbox: an event
  * committed before notifications ever ran, or destroyed with its deleted queue, still reaches it once it runs.
  */
 describe('events committed while notifications is not running (real finance, notifications and RabbitMQ)', () => {

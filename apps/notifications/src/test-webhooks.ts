@@ -71,7 +71,7 @@ export function eventOf(change: {
  */
 export async function startPublisher(namespace: string, stream: EventStream | 'identity') {
   const connection = await connect(AMQP_URL);
-  const keeper = new TopologyKeeper(busTopology(`${namespace}.`, stream));
+  const keeper = new TopologyKeeper(busTopology(`${namespace}.`, stream), [], 'publisher');
   await keeper.attach(connection);
   const publisher = new ConfirmPublisher();
   publisher.attach(await connection.createConfirmChannel());

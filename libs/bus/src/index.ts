@@ -1,5 +1,16 @@
-export { busTopology, consumerTopologies, declareTopology, EVENT_CONSUMERS, EVENT_STREAMS, type BusTopology, type EventStream } from './topology';
-export { TopologyKeeper } from './topology-keeper';
+export {
+  busTopology,
+  consumerTopologies,
+  declareTopology,
+  EVENT_CONSUMERS,
+  EVENT_STREAMS,
+  queueArguments,
+  STREAM_PUBLISHERS,
+  type BusTopology,
+  type EventStream,
+} from './topology';
+export { brokerPermissions, type BrokerPermission } from './permissions';
+export { TopologyKeeper, type BusSide } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
 export { startConsumer, type ConsumerOutcome, type Consumer } from './consumer';

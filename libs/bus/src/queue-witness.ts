@@ -1,7 +1,8 @@
 import type { ChannelModel } from 'amqplib';
 import { onOwnChannel } from './own-channel';
 import { PassiveChecks } from './passive-checks';
-import { declareTopology, type BusTopology } from './topology';
+import type { BusTopology } from './topology';
+import { declareSide } from './topology-keeper';
 
 export type QueueObservation = { deleted: true } | { deleted: false; ready: number };
 
@@ -30,13 +31,13 @@ export class QueueWitness {
     });
   }
 
-  /** Declares the topology and binds the queue to its witness. */
+  /** Declares the topology as the publisher may, and binds the queue to its witness. */
   async arm(): Promise<void> {
     const model = this.model;
     if (!model) throw new Error('no RabbitMQ connection to arm the queue witness on');
     const { queue, deletionWitness } = this.topology;
+    await declareSide(model, this.topology, 'publisher');
     await onOwnChannel(model, async (channel) => {
-      await declareTopology(channel, this.topology);
       await channel.assertExchange(deletionWitness, 'fanout', { durable: true, autoDelete: true });
       await channel.bindQueue(queue, deletionWitness, '');
     });

@@ -1,4 +1,5 @@
 import type { Channel } from 'amqplib';
+import type { ServiceName } from '@libs/topology';
 
 export interface BusTopology {
   exchange: string;
@@ -35,34 +36,45 @@ export function busTopology(namespace: string, stream: EventStream = 'finance', 
 }
 
 /** The services that consume every stream, each through a quorum queue of its own (busTopology's `consumer`). */
-export const EVENT_CONSUMERS = ['audit', 'notifications'] as const;
+export const EVENT_CONSUMERS = ['audit', 'notifications'] as const satisfies readonly ServiceName[];
 
 /**
- * A stream's topology as each consumer sees it, audit's first. A publisher declares them all (TopologyKeeper) and
- * watches each queue (libs/outbox), so an event published before a consumer first starts waits in its queue.
+ * A stream's topology as each consumer sees it, audit's first. A publisher keeps each queue bound to its exchange
+ * (TopologyKeeper) and watches it (libs/outbox); it declares a missing queue only where its broker user may (guest,
+ * in development and tests): deployed, the broker's definitions declare every queue, so an event published before a
+ * consumer first starts waits in its queue (docs/decisions/0021).
  */
 export const consumerTopologies = (namespace: string, stream: EventStream): BusTopology[] =>
   EVENT_CONSUMERS.map((consumer) => busTopology(namespace, stream, consumer));
 
-/**
- * Declares everything both sides rely on. Publisher and consumer each declare it
- * (through TopologyKeeper) after every (re)connect: the publisher, for every consumer, so that an
- * event published before a consumer first starts is routed to its queue.
- */
-export async function declareTopology(channel: Channel, topology: BusTopology): Promise<void> {
+/** The service that publishes each stream on its exchange (its outbox relay): the gateway for its identity area. */
+export const STREAM_PUBLISHERS: Readonly<Record<EventStream, ServiceName>> = { finance: 'finance', scheduling: 'scheduling', identity: 'gateway' };
+
+/** The stream's exchange, which its publisher owns. */
+export async function declareExchange(channel: Channel, topology: BusTopology): Promise<void> {
   await channel.assertExchange(topology.exchange, 'topic', { durable: true });
+}
+
+/** The consumer's own part: its dead-letter exchange and queue, and its quorum queue bound to the stream's exchange. */
+export async function declareQueues(channel: Channel, topology: BusTopology): Promise<void> {
   await channel.assertExchange(topology.deadLetterExchange, 'fanout', { durable: true });
   await channel.assertQueue(topology.deadLetterQueue, { durable: true });
   await channel.bindQueue(topology.deadLetterQueue, topology.deadLetterExchange, '');
   // A quorum queue counts deliveries itself, so a poison message is dead-lettered
   // after deliveryLimit attempts even when the consumer crashes on it each time.
-  await channel.assertQueue(topology.queue, {
-    durable: true,
-    arguments: {
-      'x-queue-type': 'quorum',
-      'x-delivery-limit': topology.deliveryLimit,
-      'x-dead-letter-exchange': topology.deadLetterExchange,
-    },
-  });
+  await channel.assertQueue(topology.queue, { durable: true, arguments: queueArguments(topology) });
   await channel.bindQueue(topology.queue, topology.exchange, '#');
+}
+
+/** The arguments of the consumer's queue: the broker's definitions declare it with the same (tools/broker). */
+export const queueArguments = (topology: BusTopology) => ({
+  'x-queue-type': 'quorum',
+  'x-delivery-limit': topology.deliveryLimit,
+  'x-dead-letter-exchange': topology.deadLetterExchange,
+});
+
+/** Everything both sides rely on, on one channel: for a broker user that may declare it all (guest, in tests). */
+export async function declareTopology(channel: Channel, topology: BusTopology): Promise<void> {
+  await declareExchange(channel, topology);
+  await declareQueues(channel, topology);
 }

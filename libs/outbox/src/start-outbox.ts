@@ -38,7 +38,7 @@ export async function startOutbox(
   logger: Logger,
 ): Promise<RunningOutbox> {
   const [topology, ...others] = topologies;
-  const keeper = new TopologyKeeper(topology, others);
+  const keeper = new TopologyKeeper(topology, others, 'publisher');
   const witnesses = topologies.map((each) => new QueueWitness(each));
   const publisher = new ConfirmPublisher();
   const bus = await connectBus(settings.AMQP_URL, logger, async (model) => {
