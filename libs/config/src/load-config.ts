@@ -3,7 +3,7 @@ import { listedKeys } from './ed25519-keys';
 
 /** A rejected value as the error shows it: secrets never, and URLs without their password. */
 function shown(variable: string, value: string | undefined): string {
-  if (/SECRET|PASSWORD|TOKEN|SIGNING_KEY/.test(variable)) return `(${value === undefined ? 'unset' : `${value.length} characters, not shown`})`;
+  if (/SECRET|PASSWORD|TOKEN|_KEY/.test(variable)) return `(${value === undefined ? 'unset' : `${value.length} characters, not shown`})`;
   return JSON.stringify((value ?? '').replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
 }
 
