@@ -79,7 +79,8 @@ interface IncomingCall {
  * RpcErrors pass through (well-formed and bounded), and anything else, thrown
  * or rejected, before or inside the handler, becomes INTERNAL with a generic
  * message while the detail stays in the log. Nothing escapes to the process.
- * Every call is timed. `respond` delivers the outcome as the kind of call does.
+ * Every call is timed. `respond` delivers the outcome as the kind of call does. `path` is the method's full gRPC
+ * path (grpc-service.ts passes it): the actor token must name it, and its last part names the method in metrics.
  */
 function handled<Res>(
   options: HandlerOptions,
