@@ -43,7 +43,6 @@ import { enumerationTiming } from './scenarios/identity';
 import { reminders } from './scenarios/reminders';
 import { scheduling } from './scenarios/scheduling';
 import { webhookFairness, webhookFanOut, webhookLag } from './scenarios/webhooks';
-import { BENCH_INTERNAL_SECRET } from './scenarios/webhook-fixtures';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -112,7 +111,7 @@ async function main(): Promise<void> {
   const profileDir = join(ROOT, 'bench', 'profiles');
   const nodeFlags = [...extraNodeFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   let services: { name: string; pid: number }[] = [];
-  const system = await startSystem({ nodeFlags, everyService: { LOG_LEVEL: 'warn', INTERNAL_AUTH_SECRET: BENCH_INTERNAL_SECRET } });
+  const system = await startSystem({ nodeFlags, everyService: { LOG_LEVEL: 'warn' } });
   const baselines: { stop(): Promise<void> }[] = [];
   const silent: string[] = [];
   const measuredForMemory: { name: string; pid: number }[] = SERVICE_NAMES.flatMap((name) => {

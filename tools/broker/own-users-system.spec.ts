@@ -1,10 +1,8 @@
 import { auditV1, financeV1 } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, outgoingMetadata } from '@libs/grpc';
-import { startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
+import { callUnary, createClient, outgoingMetadata } from '@libs/grpc';
+import { actingAs, startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
 import { provisionTestBroker, type TestBroker } from './test-broker';
 
-// What the services accept under NODE_ENV=test (libs/config's development value).
-const SIGNER = new ActorSigner('dev-only-internal-auth-secret');
 const BURSAR = { userId: 'bursar-broker-users', role: 'bursar' };
 const ADMIN = { userId: 'admin-broker-users', role: 'admin' };
 
@@ -38,11 +36,11 @@ describe('finance and audit on their own broker users (real services and RabbitM
         financeV1.CreateTransactionRequest.fromPartial({
           input: { date: '2026-09-01', categoryId: '00000000-0000-4000-8000-00000000c001', payee: 'Own broker users', amount: '1000', accountId: '00000000-0000-4000-8000-00000000a001' },
         }),
-        { metadata: outgoingMetadata({ actor: BURSAR }, SIGNER), timeoutMs: 10_000 },
+        { metadata: outgoingMetadata({ acting: actingAs(BURSAR, 'finance', finance.createTransaction) }), timeoutMs: 10_000 },
       );
       const entries = await waitFor('the transaction in the audit log', async () => {
         const found = await callUnary(audit.listEntries.bind(audit), auditV1.ListEntriesRequest.fromPartial({ limit: 10, actorId: BURSAR.userId }), {
-          metadata: outgoingMetadata({ actor: ADMIN }, SIGNER),
+          metadata: outgoingMetadata({ acting: actingAs(ADMIN, 'audit', audit.listEntries) }),
           timeoutMs: 10_000,
         });
         return found.entries.length > 0 ? found.entries : undefined;

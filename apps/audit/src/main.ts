@@ -1,7 +1,7 @@
 import { busTopology, connectBus, EVENT_STREAMS, PassiveChecks, startConsumer, TopologyKeeper, type EventStream } from '@libs/bus';
 import { auditV1 } from '@libs/contracts';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, grpcService, startGrpcServer } from '@libs/grpc';
+import { ActorVerifier, grpcService, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { CheckpointKeys } from './checkpoints/checkpoint-keys';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   });
   const queueWatches = streams.map(({ topology, consumer }) => watchQueueDepths(depths, topology, consumer, logger));
   // Every method is for admins, so every call must carry an actor the gateway signed.
-  const handling = { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) };
+  const handling = { logger, actors: new ActorVerifier('audit', config.ACTOR_TRUSTED_KEYS) };
   const checkpointKeys = new CheckpointKeys(config.CHECKPOINT_SECRET, config.CHECKPOINT_TRUSTED_KEYS);
   const cursors = new CursorCodec(config.CURSOR_SECRET);
   const server = await startGrpcServer({

@@ -26,17 +26,18 @@ describe('configuration is validated at start', () => {
     expect(lines[0]).toMatch(new RegExp(`^${service}: invalid configuration: ${variable}=`));
   });
 
-  // A development secret is in this repository: a process that other machines can reach must not sign with it.
+  // A development secret is in this repository: a process that other machines can reach must not sign with it, nor
+  // believe what it signed (the development actor key's public half).
   it.each([
-    ['gateway', 'HOST', 'INTERNAL_AUTH_SECRET'],
-    ['gateway', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET'],
-    ['reference', 'GRPC_HOST', 'CURSOR_SECRET'],
-    ['finance', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET'],
+    ['gateway', 'HOST', 'ACTOR_SIGNING_KEY=(unset)'],
+    ['gateway', 'METRICS_HOST', 'ACTOR_SIGNING_KEY=(unset)'],
+    ['reference', 'GRPC_HOST', 'CURSOR_SECRET=(unset)'],
+    ['finance', 'METRICS_HOST', 'ACTOR_TRUSTED_KEYS=(unset)'],
   ])('%s with %s=0.0.0.0 and no secret of its own stops with one line naming %s', (service, host, secret) => {
     const result = startWith(service, { [host]: '0.0.0.0' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
-      `${service}: invalid configuration: ${secret}=(unset) is a development value, which is public; set a secret of your own with ${host}=0.0.0.0 (not loopback)`,
+      `${service}: invalid configuration: ${secret} is a development value, which is public; set a secret of your own with ${host}=0.0.0.0 (not loopback)`,
     ]);
   });
 });

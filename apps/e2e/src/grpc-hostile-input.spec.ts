@@ -1,15 +1,14 @@
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { DEMO_USER_IDS, ROLES } from '@libs/contracts';
-import { ActorSigner, GATEWAY_ACTOR, HealthProbe, METADATA } from '@libs/grpc';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { GATEWAY_ACTOR, HealthProbe, METADATA, outgoingMetadata } from '@libs/grpc';
+import { actingAs, startSystem, type RunningSystem } from '@libs/testing';
 import { GRPC_SERVICE_NAMES, type GrpcServiceName } from '@libs/topology';
 import { contractRpcs, type Rpc, type Shape } from './grpc-request-shapes';
 import { hostileHeaderValue, hostileString } from './hostile-values';
 
 /** Calls per RPC; every RPC of every service is walked, so the whole run makes about 40 times this many. */
 const RUNS_PER_RPC = Number(process.env.HOSTILE_RUNS_PER_RPC ?? 30);
-const SECRET = 'hostile-input-test-internal-secret';
 
 /** Values that pass the first checks (ids of the demo records, dates, names), so the other fields reach further. */
 const PLAUSIBLE = [
@@ -79,21 +78,19 @@ const hostileMetadata = fc.record({
   traceParent: fc.option(hostileHeaderValue()),
   extra: fc.oneof(
     { arbitrary: fc.constant(null), weight: 2 },
-    fc.tuple(fc.constantFrom(METADATA.actorRole, METADATA.fieldErrors, 'tracestate', 'x-junk'), hostileHeaderValue()),
+    fc.tuple(fc.constantFrom(METADATA.actorToken, METADATA.fieldErrors, 'tracestate', 'x-junk'), hostileHeaderValue()),
   ),
   binary: fc.option(fc.uint8Array({ maxLength: 2_000 })),
 });
 
-function metadataOf(spec: typeof hostileMetadata extends fc.Arbitrary<infer T> ? T : never, signer: ActorSigner): Metadata {
+function metadataOf(spec: typeof hostileMetadata extends fc.Arbitrary<infer T> ? T : never, rpc: Rpc): Metadata {
   const metadata = new Metadata();
   if (spec.actor !== 'none') {
     const actor =
       spec.actor === 'forged' ? { userId: DEMO_USER_IDS.admin, role: 'admin' } : spec.actor === 'gateway' ? GATEWAY_ACTOR : { userId: DEMO_USER_IDS[spec.actor], role: spec.actor };
-    const { issuedAt, signature } = signer.sign(actor);
-    metadata.set(METADATA.actorId, actor.userId);
-    metadata.set(METADATA.actorRole, actor.role);
-    metadata.set(METADATA.actorIssuedAt, issuedAt);
-    metadata.set(METADATA.actorSignature, spec.actor === 'forged' ? signature.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) : signature);
+    const token = String(outgoingMetadata({ acting: actingAs(actor, rpc.service, rpc) }).get(METADATA.actorToken)[0]);
+    // Forged: the signature's first character changed (its last carries unused bits, which would change nothing).
+    metadata.set(METADATA.actorToken, spec.actor === 'forged' ? token.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`) : token);
   }
   if (spec.requestId !== null) metadata.set(METADATA.requestId, spec.requestId);
   if (spec.traceParent !== null) metadata.set('traceparent', spec.traceParent);
@@ -147,10 +144,9 @@ describe('every RPC of every service, called directly with hostile input', () =>
   const clients = new Map<string, Client>();
   const pids = new Map<string, number | undefined>();
   const codes = new Map<string, number>();
-  const signer = new ActorSigner(SECRET);
 
   beforeAll(async () => {
-    system = await startSystem({ everyService: { INTERNAL_AUTH_SECRET: SECRET }, instances: { scheduling: 1 } });
+    system = await startSystem({ instances: { scheduling: 1 } });
     for (const service of new Set(RPCS.map((rpc) => rpc.service))) {
       clients.set(service, new Client(system.grpcAddress(service as GrpcServiceName), credentials.createInsecure()));
       pids.set(service, system.pid(service as GrpcServiceName));
@@ -173,7 +169,7 @@ describe('every RPC of every service, called directly with hostile input', () =>
     const faults: string[] = [];
     await fc.assert(
       fc.asyncProperty(hostileValue(rpc.request), hostileMetadata, async (request, metadata) => {
-        const code = await callWith(client, rpc, request, metadataOf(metadata, signer));
+        const code = await callWith(client, rpc, request, metadataOf(metadata, rpc));
         expect(status[code]).toBeDefined();
         codes.set(status[code], (codes.get(status[code]) ?? 0) + 1);
         if (FAULTS.has(code)) faults.push(`${status[code]} for ${shown(request)} as ${metadata.actor}`);

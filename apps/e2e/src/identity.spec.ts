@@ -63,7 +63,7 @@ describe('outside development (NODE_ENV=production)', () => {
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       // Production refuses to start without its secrets.
-      INTERNAL_AUTH_SECRET: 'a production-like internal secret',
+      ACTOR_SIGNING_KEY: 'a production-like actor signing secret',
       BOOTSTRAP_ADMIN_EMAIL: 'first-admin@example.org',
       BOOTSTRAP_ADMIN_PASSWORD: 'a long bootstrap password',
     });

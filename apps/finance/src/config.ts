@@ -3,7 +3,7 @@ import {
   busFields,
   cursorSecretField,
   grpcServiceFields,
-  internalAuthFields,
+  actorTrustFields,
   loadConfig,
   outboxFields,
   seedDemoDataField,
@@ -14,7 +14,7 @@ import {
 export const configSchema = z.object({
   ...grpcServiceFields('finance'),
   ...busFields(),
-  ...internalAuthFields(),
+  ...actorTrustFields(),
   ...outboxFields(),
   CURSOR_SECRET: cursorSecretField('dev-only-finance-cursor-secret'),
   SEED_DEMO_DATA: seedDemoDataField(),

@@ -1,6 +1,6 @@
 import { consumerTopologies } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer } from '@libs/grpc';
+import { ActorVerifier, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation, SweepLoop } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { startOutbox } from '@libs/outbox';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [financeService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) })],
+    services: [financeService(deps, { logger, actors: new ActorVerifier('finance', config.ACTOR_TRUSTED_KEYS) })],
   });
 
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });

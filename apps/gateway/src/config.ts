@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { busFields, env, gatewayFields, internalAuthFields, loadConfig, outboxFields } from '@libs/config';
+import { busFields, env, gatewayFields, actorSigningFields, loadConfig, outboxFields } from '@libs/config';
 import { emailField } from './identity/schemas';
 import { corsOriginsField } from './platform/http/cors';
 import { keyLimitFields } from './identity/limits/key-limits';
@@ -13,7 +13,7 @@ export const configSchema = z
     HOST: env.listenHost('127.0.0.1').describe('HTTP bind address; `0.0.0.0` to serve other machines (compose and the Kubernetes base do), which needs secrets of your own'),
     // Its ports, database and the address of every gRPC service (<NAME>_ADDR), by default the declared ones.
     ...gatewayFields(),
-    ...internalAuthFields(),
+    ...actorSigningFields(),
     // The identity area publishes identity.events through its outbox, as finance and scheduling publish theirs.
     ...busFields(),
     ...outboxFields(),

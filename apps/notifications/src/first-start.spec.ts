@@ -1,9 +1,9 @@
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
 import { financeV1 } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, outgoingMetadata } from '@libs/grpc';
-import { AMQP_URL, startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
-import { actorOf, apiFor, INTERNAL_SECRET, verifyingReceiver, type NotificationsApi } from './test-webhooks';
+import { callUnary, createClient, outgoingMetadata } from '@libs/grpc';
+import { actingAs, AMQP_URL, startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
+import { actorOf, apiFor, verifyingReceiver, type NotificationsApi } from './test-webhooks';
 
 /**
  * Notifications' queues are declared by the producers too when missing (consumerTopologies; connected as guest, as
@@ -17,11 +17,10 @@ describe('events committed while notifications is not running (real finance, not
   const queue = () => busTopology(`${system.namespace}.`, 'finance', 'notifications').queue;
 
   beforeAll(async () => {
-    const secret = { INTERNAL_AUTH_SECRET: INTERNAL_SECRET };
     system = await startSystem({
       only: ['finance', 'notifications'],
       notStarted: ['notifications'],
-      env: { finance: { ...secret, OUTBOX_QUEUE_CHECK_MS: '200' }, notifications: secret },
+      env: { finance: { OUTBOX_QUEUE_CHECK_MS: '200' } },
     });
   }, 90_000);
   afterAll(async () => {
@@ -37,7 +36,7 @@ describe('events committed while notifications is not running (real finance, not
         financeV1.CreateTransactionRequest.fromPartial({
           input: { date: '2026-09-01', categoryId: '00000000-0000-4000-8000-00000000c001', payee: 'Before first start', amount: '1000', accountId: '00000000-0000-4000-8000-00000000a001' },
         }),
-        { metadata: outgoingMetadata({ actor }, new ActorSigner(INTERNAL_SECRET)), timeoutMs: 10_000 },
+        { metadata: outgoingMetadata({ acting: actingAs(actor, 'finance', client.createTransaction) }), timeoutMs: 10_000 },
       );
       const id = transaction?.id ?? '';
       await waitFor('the event to be published', () =>

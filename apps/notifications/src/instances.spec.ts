@@ -1,5 +1,5 @@
 import { startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
-import { actorOf, apiFor, eventOf, INTERNAL_SECRET, startPublisher, verifyingReceiver, type NotificationsApi } from './test-webhooks';
+import { actorOf, apiFor, eventOf, startPublisher, verifyingReceiver, type NotificationsApi } from './test-webhooks';
 
 /** Deliveries are slow enough here that a kill finds some in flight. */
 const ANSWER_DELAY_MS = 300;
@@ -16,7 +16,6 @@ describe('two notifications instances side by side (real processes, PostgreSQL a
       instances: { notifications: 2 },
       env: {
         notifications: {
-          INTERNAL_AUTH_SECRET: INTERNAL_SECRET,
           WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
           WEBHOOK_RETRY_SCHEDULE: '0s,200ms,200ms,200ms',
           // Each instance takes at most 2 at once, so the endpoint's 4 places are shared between both.

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startSmtpReceiver, startSystem, waitFor, type RunningSystem, type SmtpReceiver } from '@libs/testing';
 import { accountMailApi, counterValue, mailsTo } from './test-mail';
-import { INTERNAL_SECRET } from './test-webhooks';
 
 const MAILS = 5;
 const OUTAGE_MS = 60_000;
@@ -29,7 +28,6 @@ describe('mail through faults (real notifications process and a real SMTP server
       only: ['notifications'],
       env: {
         notifications: {
-          INTERNAL_AUTH_SECRET: INTERNAL_SECRET,
           SMTP_URL: `smtp://127.0.0.1:${port}`,
           MAIL_FROM: 'clinic@example.org',
           // Short, so the test retries every 2 s through the outage rather than on the production schedule.

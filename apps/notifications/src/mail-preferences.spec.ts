@@ -18,7 +18,6 @@ describe('mail preferences and one-click unsubscribe through the gateway (real p
   beforeAll(async () => {
     receiver = await startSmtpReceiver();
     system = await startSystem({
-      everyService: { INTERNAL_AUTH_SECRET: 'notifications-spec-internal-secret' },
       env: { notifications: { SMTP_URL: receiver.url, MAIL_FROM: 'clinic@example.org', MAIL_POLL_MS: '100' } },
     });
   }, 120_000);

@@ -5,7 +5,7 @@ import { schedulingV1 } from '@libs/contracts';
 import { GrpcStatus, type ServiceError } from '@libs/grpc';
 import { startSmtpReceiver, startSystem, waitFor, type RunningSystem, type SmtpReceiver } from '@libs/testing';
 import { accountMailApi, appointmentEvent, counterValue, mailsTo, paymentEvent, rawHeader, serviceEvent, userEvent, type ParsedReceived } from './test-mail';
-import { actorOf, INTERNAL_SECRET, startPublisher } from './test-webhooks';
+import { actorOf, startPublisher } from './test-webhooks';
 
 const PUBLIC_URL = 'http://gateway.example';
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.org`;
@@ -50,7 +50,6 @@ describe('mail from the notifications service (real process, a real SMTP server 
       only: ['notifications'],
       env: {
         notifications: {
-          INTERNAL_AUTH_SECRET: INTERNAL_SECRET,
           SMTP_URL: receiver.url,
           MAIL_FROM: 'Clinic <clinic@example.org>',
           MAIL_RETRY_SCHEDULE: '0s,500ms,1s',

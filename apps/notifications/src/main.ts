@@ -1,6 +1,6 @@
 import { busTopology, connectBus, EVENT_STREAMS, PassiveChecks, startConsumer, TopologyKeeper, watchSubscription } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer } from '@libs/grpc';
+import { ActorVerifier, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { systemResolver } from '@libs/webhooks';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [notificationsService(deps, { logger, actors: new ActorSigner(config.INTERNAL_AUTH_SECRET) })],
+    services: [notificationsService(deps, { logger, actors: new ActorVerifier('notifications', config.ACTOR_TRUSTED_KEYS) })],
   });
   worker.start();
   mail?.start();

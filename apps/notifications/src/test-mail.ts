@@ -6,11 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { AUDIT_SCHEMA_VERSION, notificationsV1, type AuditEvent } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, GATEWAY_ACTOR, outgoingMetadata, type Actor } from '@libs/grpc';
-import type { ReceivedMail, RunningSystem } from '@libs/testing';
-import { INTERNAL_SECRET } from './test-webhooks';
+import { callUnary, createClient, GATEWAY_ACTOR, outgoingMetadata, type Actor } from '@libs/grpc';
+import { actingAs, type ReceivedMail, type RunningSystem } from '@libs/testing';
 
-const signer = new ActorSigner(INTERNAL_SECRET);
 
 /** The mail RPCs, signed as the gateway acting for itself (QueueAccountMail, Unsubscribe) or as a user (preferences). */
 export function accountMailApi(system: RunningSystem, actor: Actor = GATEWAY_ACTOR) {
@@ -18,16 +16,16 @@ export function accountMailApi(system: RunningSystem, actor: Actor = GATEWAY_ACT
   return {
     queue: (request: Partial<notificationsV1.QueueAccountMailRequest>) =>
       callUnary(client.queueAccountMail.bind(client), notificationsV1.QueueAccountMailRequest.fromPartial({ mailId: randomUUID(), ...request }), {
-        metadata: outgoingMetadata({ actor }, signer),
+        metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', client.queueAccountMail) }),
         timeoutMs: 10_000,
       }),
     unsubscribe: (token: string) =>
-      callUnary(client.unsubscribe.bind(client), { token }, { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 10_000 }),
+      callUnary(client.unsubscribe.bind(client), { token }, { metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', client.unsubscribe) }), timeoutMs: 10_000 }),
     getPreferences: () =>
-      callUnary(client.getMailPreferences.bind(client), {}, { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 10_000 }),
+      callUnary(client.getMailPreferences.bind(client), {}, { metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', client.getMailPreferences) }), timeoutMs: 10_000 }),
     updatePreferences: (request: Partial<notificationsV1.UpdateMailPreferencesRequest>) =>
       callUnary(client.updateMailPreferences.bind(client), notificationsV1.UpdateMailPreferencesRequest.fromPartial(request), {
-        metadata: outgoingMetadata({ actor }, signer),
+        metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', client.updateMailPreferences) }),
         timeoutMs: 10_000,
       }),
     close: () => client.close(),

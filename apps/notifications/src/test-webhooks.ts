@@ -7,11 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { busTopology, ConfirmPublisher, messageHeaders, TopologyKeeper, type EventStream } from '@libs/bus';
 import { AUDIT_SCHEMA_VERSION, notificationsV1, type AuditEvent } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, outgoingMetadata, type Actor, type UnaryMethod } from '@libs/grpc';
-import { AMQP_URL, type RunningSystem } from '@libs/testing';
-
-export const INTERNAL_SECRET = 'notifications-spec-internal-secret';
-const signer = new ActorSigner(INTERNAL_SECRET);
+import { callUnary, createClient, outgoingMetadata, type Actor, type UnaryMethod } from '@libs/grpc';
+import { actingAs, AMQP_URL, type RunningSystem } from '@libs/testing';
 
 type Client = notificationsV1.NotificationsServiceClient;
 
@@ -19,7 +16,7 @@ type Client = notificationsV1.NotificationsServiceClient;
 export function apiFor(system: RunningSystem, actor: Actor, instance = 1) {
   const client: Client = createClient(notificationsV1.NotificationsServiceClient, system.grpcAddress('notifications', instance));
   const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req) =>
-    callUnary(method.bind(client), request, { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 10_000 });
+    callUnary(method.bind(client), request, { metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', method) }), timeoutMs: 10_000 });
   return {
     createEndpoint: (request: Partial<notificationsV1.CreateEndpointRequest>) =>
       call(client.createEndpoint, notificationsV1.CreateEndpointRequest.fromPartial({ eventTypes: ['*'], ...request })),

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES, financeV1, type EventTypeDeclaration } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type ServiceError } from '@libs/grpc';
-import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type ServiceError } from '@libs/grpc';
+import { actingAs, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import {
   actorOf,
   apiFor,
   eventOf,
-  INTERNAL_SECRET,
   startPublisher,
   verifyingReceiver,
   type NotificationsApi,
@@ -41,8 +40,7 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
     system = await startSystem({
       only: ['finance', 'notifications'],
       env: {
-        finance: { INTERNAL_AUTH_SECRET: INTERNAL_SECRET },
-        notifications: { INTERNAL_AUTH_SECRET: INTERNAL_SECRET, WEBHOOK_RETRY_SCHEDULE: '0s,300ms,600ms', WEBHOOK_TIMEOUT_MS: '1500' },
+        notifications: { WEBHOOK_RETRY_SCHEDULE: '0s,300ms,600ms', WEBHOOK_TIMEOUT_MS: '1500' },
       },
     });
     finance = await startPublisher(system.namespace, 'finance');
@@ -74,7 +72,7 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
         financeV1.CreateTransactionRequest.fromPartial({
           input: { date: '2026-09-01', categoryId: '00000000-0000-4000-8000-00000000c001', payee: 'Registrar', amount: '1000', accountId: '00000000-0000-4000-8000-00000000a001' },
         }),
-        { metadata: outgoingMetadata({ actor: bursar.actor }, new ActorSigner(INTERNAL_SECRET)), timeoutMs: 10_000 },
+        { metadata: outgoingMetadata({ acting: actingAs(bursar.actor, 'finance', client.createTransaction) }), timeoutMs: 10_000 },
       );
       client.close();
       const [delivery] = await waitFor('the delivery', async () => (receiver.verified.length > 0 ? receiver.verified : undefined));

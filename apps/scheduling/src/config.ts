@@ -4,7 +4,7 @@ import {
   cursorSecretField,
   env,
   grpcServiceFields,
-  internalAuthFields,
+  actorTrustFields,
   loadConfig,
   outboxFields,
   seedDemoDataField,
@@ -14,7 +14,7 @@ import {
 export const configSchema = z.object({
   ...grpcServiceFields('scheduling'),
   ...busFields(),
-  ...internalAuthFields(),
+  ...actorTrustFields(),
   ...outboxFields(),
   // Signs cursors and slot tokens.
   CURSOR_SECRET: cursorSecretField('dev-only-scheduling-cursor-secret'),

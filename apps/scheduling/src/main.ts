@@ -1,6 +1,6 @@
 import { consumerTopologies } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
-import { ActorSigner, startGrpcServer } from '@libs/grpc';
+import { ActorVerifier, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation, SweepLoop } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
 import { startOutbox } from '@libs/outbox';
@@ -15,8 +15,7 @@ import { schedulingService } from './scheduling-service';
 async function main(): Promise<void> {
   const config = readConfig();
   const { logger, tracing, sequelize } = await startServiceFoundation('scheduling', config, migrations);
-  const signer = new ActorSigner(config.INTERNAL_AUTH_SECRET);
-  const premises = new PremiseDirectory(config.REFERENCE_ADDR, signer, config.REFERENCE_TIMEOUT_MS);
+  const premises = new PremiseDirectory(config.REFERENCE_ADDR, config.REFERENCE_TIMEOUT_MS);
   const stopSeeding = config.SEED_DEMO_DATA ? seedDemoDataWhenReady(sequelize, premises, logger) : () => undefined;
 
   const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'scheduling'), config, logger);
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [schedulingService(deps, { logger, actors: signer })],
+    services: [schedulingService(deps, { logger, actors: new ActorVerifier('scheduling', config.ACTOR_TRUSTED_KEYS) })],
   });
 
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPublicKeyText, listedKeys } from './ed25519-keys';
 
 function isUrlWith(value: string, protocols: string[]): boolean {
   try {
@@ -54,6 +55,20 @@ export const env = {
   secret: (devFallback: string) => {
     const secret = z.string({ message: 'must be set in production' }).min(16, 'must be at least 16 characters');
     return (process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback)).meta({ shownDefault: 'a development value', developmentValue: devFallback });
+  },
+  /** Comma-separated Ed25519 public keys (ed25519-keys.ts), or none. */
+  publicKeys: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((text) => listedKeys(text).every(isPublicKeyText), 'must be comma-separated Ed25519 public keys, each 43 base64url characters'),
+  /**
+   * The public keys a service trusts (publicKeys, at least one): outside production the development key's
+   * public half is filled in; in production the variable must be set, and that key is refused (load-config.ts).
+   */
+  trustedKeys: (developmentKey: string) => {
+    const keys = env.publicKeys('').refine((text) => listedKeys(text).length > 0, 'must list at least one key');
+    return (process.env.NODE_ENV === 'production' ? keys : env.publicKeys(developmentKey)).meta({ shownDefault: "the development key's public half", developmentKey });
   },
   /** A bind address: one that is not loopback makes development secrets refused (load-config.ts). */
   listenHost: (fallback: string) => z.string().default(fallback).meta({ listenHost: true }),

@@ -2,10 +2,13 @@ export { parseConfig, loadConfig, ConfigError } from './load-config';
 export { env } from './env-fields';
 export {
   busFields,
-  internalAuthFields,
+  actorSigningFields,
+  actorTrustFields,
+  DEVELOPMENT_ACTOR_SIGNING_KEY,
   outboxFields,
   cursorSecretField,
   seedDemoDataField,
   type CommonConfig,
 } from './service-fields';
 export { addressesOf, gatewayFields, grpcServiceFields } from './declared-fields';
+export { isPublicKeyText, keyPairFromSecret, listedKeys, publicKeyOf, type PublicEd25519Key } from './ed25519-keys';

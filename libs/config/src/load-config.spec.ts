@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, env, parseConfig } from './index';
+import { ConfigError, env, keyPairFromSecret, parseConfig } from './index';
 
 const schema = z.object({
   PORT: env.port(3000),
@@ -100,5 +100,27 @@ describe('development secrets', () => {
 
   it('are not needed once a secret of its own is set', () => {
     expect(parseConfig(service, { ...own, GRPC_HOST: '0.0.0.0', NODE_ENV: 'production' }).CURSOR_SECRET).toBe(own.CURSOR_SECRET);
+  });
+});
+
+describe('trusted development keys', () => {
+  const development = keyPairFromSecret('dev-only-a-signing-secret').publicKey.x;
+  const own = keyPairFromSecret('a secret of this deployment only').publicKey.x;
+  const service = z.object({ GRPC_HOST: env.listenHost('127.0.0.1'), TRUSTED_KEYS: env.trustedKeys(development) });
+
+  it('trust the development key while every bind address is loopback', () => {
+    expect(parseConfig(service, {}).TRUSTED_KEYS).toBe(development);
+  });
+
+  it.each([[{ GRPC_HOST: '0.0.0.0' }], [{ GRPC_HOST: '0.0.0.0', TRUSTED_KEYS: `${own},${development}` }], [{ NODE_ENV: 'production', TRUSTED_KEYS: development }]])(
+    'refuse the development key among the trusted ones with %j',
+    (source) => {
+      expect(() => parseConfig(service, source)).toThrow(/^invalid configuration: TRUSTED_KEYS=\((\d+ characters, not shown|unset)\) is a development value/);
+    },
+  );
+
+  it('accept keys of its own, and nothing that is not a key', () => {
+    expect(parseConfig(service, { GRPC_HOST: '0.0.0.0', TRUSTED_KEYS: own }).TRUSTED_KEYS).toBe(own);
+    expect(() => parseConfig(service, { TRUSTED_KEYS: 'not a key' })).toThrow(/must be comma-separated Ed25519 public keys/);
   });
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { listedKeys } from './ed25519-keys';
 
 /** A rejected value as the error shows it: secrets never, and URLs without their password. */
 function shown(variable: string, value: string | undefined): string {
-  if (/SECRET|PASSWORD|TOKEN/.test(variable)) return `(${value === undefined ? 'unset' : `${value.length} characters, not shown`})`;
+  if (/SECRET|PASSWORD|TOKEN|_KEY/.test(variable)) return `(${value === undefined ? 'unset' : `${value.length} characters, not shown`})`;
   return JSON.stringify((value ?? '').replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
 }
 
@@ -24,6 +25,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 interface FieldMeta {
   developmentValue?: string;
+  /** The public half of a development key (env.trustedKeys): refused wherever a development secret is. */
+  developmentKey?: string;
   listenHost?: boolean;
 }
 
@@ -40,9 +43,12 @@ function refuseDevelopmentSecrets(schema: z.ZodObject, config: Record<string, un
   const production = source.NODE_ENV === 'production';
   if (!production && exposedBy === undefined) return;
   for (const { name, meta } of fields) {
-    if (meta.developmentValue === undefined) continue;
+    if (meta.developmentValue === undefined && meta.developmentKey === undefined) continue;
     const value = String(config[name]);
-    if (value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX)) {
+    const development = meta.developmentKey === undefined
+      ? value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX)
+      : listedKeys(value).includes(meta.developmentKey);
+    if (development) {
       const where = production ? 'NODE_ENV=production' : `${exposedBy}=${String(config[exposedBy as string])} (not loopback)`;
       throw new ConfigError(name, source[name], `is a development value, which is public; set a secret of your own with ${where}`);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyPairFromSecret } from './ed25519-keys';
 import { env } from './env-fields';
 
 /**
@@ -33,12 +34,27 @@ export const commonFields = (database: string) => ({
 /** The parsed values of commonFields, which every service's configuration holds. */
 export type CommonConfig = z.infer<z.ZodObject<ReturnType<typeof commonFields>>>;
 
-/** The secret the gateway signs each call's acting user with (HMAC), shared with the services that authorise by role. */
-export const internalAuthFields = () => ({
-  INTERNAL_AUTH_SECRET: env
-    .secret('dev-only-internal-auth-secret')
+/**
+ * The development secret the gateway's actor key is derived from. It is public (it is in this repository): refused
+ * in production and off loopback, and so is its public half where a service trusts it (load-config.ts).
+ */
+export const DEVELOPMENT_ACTOR_SIGNING_KEY = 'dev-only-actor-signing-key';
+
+/** The gateway's private key for actor tokens (libs/grpc actor-token.ts): only the gateway holds it. */
+export const actorSigningFields = () => ({
+  ACTOR_SIGNING_KEY: env
+    .secret(DEVELOPMENT_ACTOR_SIGNING_KEY)
     .describe(
-      'HMAC key with which the gateway signs the acting user of each gRPC call; the services believe only signed actors. ≥ 16 characters; the development value is refused in production and whenever a bind address is not loopback',
+      "the secret the gateway's Ed25519 actor key is derived from (32 random bytes, base64: `openssl rand -base64 32`); it signs the acting user of each gRPC call for one service and one method, for 30 s. The gateway logs the public half at start (`actorKey`): list it in the services' `ACTOR_TRUSTED_KEYS`",
+    ),
+});
+
+/** The public keys a service believes actor tokens from: the gateway's, and during a rotation its next or last one. */
+export const actorTrustFields = () => ({
+  ACTOR_TRUSTED_KEYS: env
+    .trustedKeys(keyPairFromSecret(DEVELOPMENT_ACTOR_SIGNING_KEY).publicKey.x)
+    .describe(
+      "the gateway's actor public keys this service believes, comma-separated `x` values (base64url, the `actorKey` the gateway logs at start); list the new key before the gateway signs with it. The development key is refused in production and whenever a bind address is not loopback",
     ),
 });
 

@@ -9,7 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import { plainRequestId } from '@libs/logging';
 import { traceHeaders } from '@libs/tracing';
-import type { Actor, ActorSigner } from './actor-signature';
+import type { Actor, ActorSigner, CallTarget } from './actor-token';
 import { WITHOUT_CHANNELZ } from './channelz';
 import { METADATA } from './metadata';
 
@@ -39,21 +39,32 @@ export function createClient<C>(Client: ClientConstructor<C>, address: string): 
   });
 }
 
-/** Metadata for a call: request id, the acting user (signed), and the active span's W3C traceparent. */
-export function outgoingMetadata(context: { requestId?: string; actor?: Actor }, signer: ActorSigner): Metadata {
+/** Who acts in a call and where it goes: what the actor token is signed for. */
+export interface ActingFor {
+  actor: Actor;
+  signer: ActorSigner;
+  target: CallTarget;
+}
+
+/** Metadata for a call: request id, the acting user's token (if one acts), and the active span's W3C traceparent. */
+export function outgoingMetadata(context: { requestId?: string; acting?: ActingFor }): Metadata {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(traceHeaders())) metadata.set(key, value);
   // Metadata values must be printable ASCII (grpc-js throws otherwise): only a plain id is passed on.
   const requestId = plainRequestId(context.requestId);
   if (requestId) metadata.set(METADATA.requestId, requestId);
-  if (context.actor) {
-    const { issuedAt, signature } = signer.sign(context.actor);
-    metadata.set(METADATA.actorId, context.actor.userId);
-    metadata.set(METADATA.actorRole, context.actor.role);
-    metadata.set(METADATA.actorIssuedAt, issuedAt);
-    metadata.set(METADATA.actorSignature, signature);
+  if (context.acting) {
+    const { actor, signer, target } = context.acting;
+    metadata.set(METADATA.actorToken, signer.sign(actor, target));
   }
   return metadata;
+}
+
+/** The full path (/package.Service/Method) that grpc-js puts on each method of a generated client. */
+export function pathOf(clientMethod: unknown): string {
+  const path = (clientMethod as { path?: unknown }).path;
+  if (typeof path !== 'string') throw new Error('not a method of a grpc-js client: it has no path');
+  return path;
 }
 
 /** Promise form of a unary call; every call has a deadline so that none can hang. */

@@ -1,5 +1,6 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import { clientStreamHandler, serverStreamHandler, unaryHandler, type CallContext, type HandlerOptions } from './handler';
+import { namesOf } from './method-path';
 import type { ServiceRegistration } from './server';
 
 /**
@@ -19,16 +20,10 @@ type ServiceHandlers<D> = {
 
 /** The grpc-js wrapper for a method's kind: a stream of requests, a stream of answers, or one of each. */
 function wrapperOf(method: MethodDefinition<unknown, unknown>, handling: HandlerOptions, handler: unknown) {
-  const name = namesOf(method.path).method;
-  if (method.requestStream) return clientStreamHandler(handling, name, handler as Parameters<typeof clientStreamHandler>[2]);
-  if (method.responseStream) return serverStreamHandler(handling, name, handler as Parameters<typeof serverStreamHandler>[2]);
-  return unaryHandler(handling, name, handler as Parameters<typeof unaryHandler>[2]);
-}
-
-/** `/scheduling.v1.SchedulingService/HoldSlot` → the service and the method, as health checks and metrics name them. */
-function namesOf(path: string): { service: string; method: string } {
-  const slash = path.lastIndexOf('/');
-  return { service: path.slice(1, slash), method: path.slice(slash + 1) };
+  const { path } = method;
+  if (method.requestStream) return clientStreamHandler(handling, path, handler as Parameters<typeof clientStreamHandler>[2]);
+  if (method.responseStream) return serverStreamHandler(handling, path, handler as Parameters<typeof serverStreamHandler>[2]);
+  return unaryHandler(handling, path, handler as Parameters<typeof unaryHandler>[2]);
 }
 
 /**

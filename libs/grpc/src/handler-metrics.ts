@@ -1,5 +1,6 @@
 import { status } from '@grpc/grpc-js';
-import { Histogram, labelledChildren, metricsRegistry } from '@libs/metrics';
+import { Counter, Histogram, labelledChildren, metricsRegistry } from '@libs/metrics';
+import type { RefusalReason } from './actor-token';
 
 let histogram: Histogram<'method' | 'code'> | undefined;
 
@@ -19,4 +20,17 @@ const handlingOf = labelledChildren(['method', 'code'], (labels) => handlingSeco
 
 export function observeHandledCall(method: string, code: status, seconds: number): void {
   handlingOf({ method, code: status[code] ?? String(code) }).observe(seconds);
+}
+
+let refusedActors: Counter<'reason'> | undefined;
+
+/** An actor token a service refused (actor-token.ts), by why: replays toward another service or method among them. */
+export function countRefusedActor(reason: RefusalReason): void {
+  refusedActors ??= new Counter({
+    name: 'grpc_actor_refused_total',
+    help: 'Calls refused for their actor token, by reason (malformed, unknown-key, bad-signature, expired, audience, method)',
+    labelNames: ['reason'],
+    registers: [metricsRegistry()],
+  });
+  refusedActors.inc({ reason });
 }

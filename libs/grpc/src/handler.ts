@@ -11,10 +11,11 @@ import {
 import { isTransientDatabaseError } from '@libs/db';
 import { plainRequestId, requestContext, type Logger } from '@libs/logging';
 import { markSpanFailed, SpanKind, startSpanFrom, withTraceContext, type Span } from '@libs/tracing';
-import type { Actor, ActorSigner } from './actor-signature';
+import type { Actor, ActorVerifier } from './actor-token';
 import { RpcError } from './errors';
-import { observeHandledCall } from './handler-metrics';
+import { countRefusedActor, observeHandledCall } from './handler-metrics';
 import { METADATA } from './metadata';
+import { namesOf } from './method-path';
 import { INTERNAL_ERROR, safeCallback } from './safe-callback';
 
 export interface CallContext {
@@ -35,26 +36,32 @@ function firstString(metadata: Metadata, key: string): string | undefined {
 export interface HandlerOptions {
   logger: Logger;
   /**
-   * Verifies the actor the gateway signed for each call; calls without a valid signature carry no actor. `null`
-   * for a service that acts for nobody (reference data reads the same for every role): no call carries an actor.
+   * Checks the actor token the gateway signed for each call (for this service and the method called); a call
+   * without one carries no actor. `null` for a service that acts for nobody (reference data reads the same for every
+   * role): it never reads a token.
    */
-  actors: ActorSigner | null;
+  actors: ActorVerifier | null;
 }
 
-function actorOf(metadata: Metadata, actorSigner: ActorSigner | null): Actor | undefined {
-  const userId = firstString(metadata, METADATA.actorId);
-  const role = firstString(metadata, METADATA.actorRole);
-  if (!userId || !role || !actorSigner) return undefined;
-  const issuedAt = firstString(metadata, METADATA.actorIssuedAt) ?? '';
-  const signature = firstString(metadata, METADATA.actorSignature) ?? '';
-  return actorSigner.verify({ userId, role }, issuedAt, signature) ? { userId, role } : undefined;
+/**
+ * The call's actor, from its token; a token that does not hold (another service's or method's, expired, forged) is
+ * refused, counted and logged: nobody the gateway sent has one, so it is a replay or a forgery, or a clock far off.
+ */
+function actorOf(metadata: Metadata, path: string, { actors, logger }: HandlerOptions): Actor | undefined {
+  const token = actors && firstString(metadata, METADATA.actorToken);
+  if (!token) return undefined;
+  const checked = actors.check(token, path);
+  if ('actor' in checked) return checked.actor;
+  countRefusedActor(checked.refused);
+  logger.warn({ method: path, reason: checked.refused }, 'actor token refused');
+  throw new RpcError(status.UNAUTHENTICATED, `the actor token was refused (${checked.refused})`);
 }
 
-function contextOf(metadata: Metadata, deadline: Date | number, actors: ActorSigner | null): CallContext {
+function contextOf(metadata: Metadata, deadline: Date | number, path: string, options: HandlerOptions): CallContext {
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   return {
     requestId: plainRequestId(firstString(metadata, METADATA.requestId)) ?? randomUUID(),
-    actor: actorOf(metadata, actors),
+    actor: actorOf(metadata, path, options),
     deadline: Number.isFinite(deadlineMs) ? deadlineMs : undefined,
   };
 }
@@ -72,15 +79,18 @@ interface IncomingCall {
  * RpcErrors pass through (well-formed and bounded), and anything else, thrown
  * or rejected, before or inside the handler, becomes INTERNAL with a generic
  * message while the detail stays in the log. Nothing escapes to the process.
- * Every call is timed. `respond` delivers the outcome as the kind of call does.
+ * Every call is timed. `respond` delivers the outcome as the kind of call does. `path` is the method's full gRPC
+ * path (grpc-service.ts passes it): the actor token must name it, and its last part names the method in metrics.
  */
 function handled<Res>(
-  { logger, actors }: HandlerOptions,
-  method: string,
+  options: HandlerOptions,
+  path: string,
   call: IncomingCall,
   work: (context: CallContext) => Promise<Res>,
   respond: (error: ServiceError | null, response?: Res) => void,
 ): void {
+  const { logger } = options;
+  const { method } = namesOf(path);
   const started = process.hrtime.bigint();
   const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
   let span: Span | undefined;
@@ -120,7 +130,7 @@ function handled<Res>(
   };
   try {
     const context: CallContext = {
-      ...contextOf(call.metadata, call.getDeadline(), actors),
+      ...contextOf(call.metadata, call.getDeadline(), path, options),
       sendHeaders: (headers) => {
         const metadata = new Metadata();
         for (const [name, value] of Object.entries(headers)) metadata.set(name, value);
@@ -144,11 +154,11 @@ function handled<Res>(
 /** Adapts an async handler of one request and one answer to grpc-js (see handled). */
 export function unaryHandler<Req, Res>(
   options: HandlerOptions,
-  method: string,
+  path: string,
   handler: (request: Req, context: CallContext) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    handled(options, method, call, (context) => handler(call.request, context), safeCallback(options.logger, method, callback));
+    handled(options, path, call, (context) => handler(call.request, context), safeCallback(options.logger, path, callback));
   };
 }
 
@@ -168,12 +178,12 @@ export class CallCancelled extends Error {
  */
 export function clientStreamHandler<Req, Res>(
   options: HandlerOptions,
-  method: string,
+  path: string,
   handler: (requests: AsyncIterable<Req>, context: CallContext) => Promise<Res>,
 ): handleClientStreamingCall<Req, Res> {
   return (call, callback) => {
     call.on('cancelled', () => call.destroy(new CallCancelled()));
-    handled(options, method, call, (context) => handler(call, context), safeCallback(options.logger, method, callback));
+    handled(options, path, call, (context) => handler(call, context), safeCallback(options.logger, path, callback));
   };
 }
 
@@ -183,7 +193,7 @@ export function clientStreamHandler<Req, Res>(
  */
 export function serverStreamHandler<Req, Res>(
   options: HandlerOptions,
-  method: string,
+  path: string,
   handler: (request: Req, context: CallContext) => AsyncIterable<Res>,
 ): handleServerStreamingCall<Req, Res> {
   return (call) => {
@@ -199,7 +209,7 @@ export function serverStreamHandler<Req, Res>(
       }
     };
     let answered = false;
-    handled(options, method, call, work, (error) => {
+    handled(options, path, call, work, (error) => {
       if (answered || cancelled) return;
       answered = true;
       if (error) call.emit('error', error);

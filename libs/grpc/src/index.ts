@@ -1,10 +1,10 @@
 export { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from './server';
 export { CallCancelled, type HandlerOptions, type CallContext } from './handler';
 export { grpcService } from './grpc-service';
-export { ActorSigner, GATEWAY_ACTOR, type Actor } from './actor-signature';
+export { ActorSigner, ActorVerifier, GATEWAY_ACTOR, type Actor, type CallTarget } from './actor-token';
 export { reachIn, requireGateway, requirePermission } from './require-permission';
 export { RpcError, ProblemError, fieldErrorsOf, problemOf, retryAfterOf, type Problem } from './errors';
-export { callUnary, createClient, outgoingMetadata, type UnaryMethod } from './client';
+export { callUnary, createClient, outgoingMetadata, pathOf, type ActingFor, type UnaryMethod } from './client';
 export { METADATA } from './metadata';
 export { HealthProbe } from './health-client';
 export { status as GrpcStatus, Metadata, type ServiceError } from '@grpc/grpc-js';

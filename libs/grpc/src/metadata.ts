@@ -1,10 +1,7 @@
-/** Metadata keys the gateway sets on every call; the actor counts only with a valid signature (actor-signature.ts). */
+/** Metadata keys the gateway sets on every call; the actor is a token that a service checks (actor-token.ts). */
 export const METADATA = {
   requestId: 'x-request-id',
-  actorId: 'x-actor-id',
-  actorRole: 'x-actor-role',
-  actorIssuedAt: 'x-actor-issued-at',
-  actorSignature: 'x-actor-signature',
+  actorToken: 'x-actor-token',
   fieldErrors: 'x-field-errors',
   /** On RESOURCE_EXHAUSTED: the service refused the call for its cost, and says when to try again (seconds). */
   retryAfter: 'x-retry-after',

@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { grantedRoles, isGranted, type Permission, type Role } from '@libs/contracts';
 import { RpcError } from './errors';
-import { GATEWAY_ACTOR, type Actor } from './actor-signature';
+import { GATEWAY_ACTOR, type Actor } from './actor-token';
 import type { CallContext } from './handler';
 
 /** The one wording of a refusal by role: the caller's role, and the roles that may. */

@@ -23,3 +23,4 @@ export {
   verifyingReceiver,
 } from './webhook-receiver';
 export { startSmtpReceiver, type ReceivedMail, type SmtpReceiver, type SmtpReceiverOptions } from './smtp-receiver';
+export { actingAs } from './acting-as';

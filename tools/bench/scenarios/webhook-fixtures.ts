@@ -6,12 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { notificationsV1, ROLES, type Role } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, outgoingMetadata, type Actor } from '@libs/grpc';
-import { startReceiver, waitFor, type ReceivedDelivery } from '@libs/testing';
+import { callUnary, createClient, outgoingMetadata, type Actor } from '@libs/grpc';
+import { actingAs, startReceiver, waitFor, type ReceivedDelivery } from '@libs/testing';
 import { bearer, type BenchContext } from '../context';
-
-/** The secret with which the bench's gateway signs acting users (main.ts gives it to every service); the bench signs its own calls with it too. */
-export const BENCH_INTERNAL_SECRET = 'bench-internal-auth-secret-not-for-production';
 
 /** One delivery as the receiver saw it: verified, with its lag from the change's commit to its receipt. */
 export interface Receipt {
@@ -69,10 +66,9 @@ export type BenchReceiver = Awaited<ReturnType<typeof benchReceiver>>;
 
 /**
  * Endpoints of made-up users of one role, created through the notifications service's gRPC API as the gateway calls
- * it (signed acting user): the product's limit of endpoints per user holds, so many endpoints take many users.
+ * it (an actor token signed with the development key, which the bench's services trust): the product's limit of endpoints per user holds, so many endpoints take many users.
  */
 export function endpointMaker(context: BenchContext, receiver: BenchReceiver) {
-  const signer = new ActorSigner(BENCH_INTERNAL_SECRET);
   const client = createClient(notificationsV1.NotificationsServiceClient, context.grpcAddress('notifications'));
   const created: { actor: Actor; id: string }[] = [];
   return {
@@ -83,7 +79,7 @@ export function endpointMaker(context: BenchContext, receiver: BenchReceiver) {
       const response = await callUnary(
         client.createEndpoint.bind(client),
         notificationsV1.CreateEndpointRequest.fromPartial({ url: at.url, eventTypes }),
-        { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 30_000 },
+        { metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', client.createEndpoint) }), timeoutMs: 30_000 },
       );
       at.secretIs(response.secret);
       const id = response.endpoint?.id ?? '';
@@ -93,7 +89,7 @@ export function endpointMaker(context: BenchContext, receiver: BenchReceiver) {
     /** Deletes every endpoint made, so later scenarios' events fan out to none of them. */
     async removeAll(): Promise<void> {
       for (const { actor, id } of created.splice(0)) {
-        await callUnary(client.deleteEndpoint.bind(client), { id }, { metadata: outgoingMetadata({ actor }, signer), timeoutMs: 30_000 });
+        await callUnary(client.deleteEndpoint.bind(client), { id }, { metadata: outgoingMetadata({ acting: actingAs(actor, 'notifications', client.deleteEndpoint) }), timeoutMs: 30_000 });
       }
     },
     close: () => client.close(),

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AUDIT_SCHEMA_VERSION, AUDITED_ENTITIES, auditV1, EVENT_TYPES, type AuditedEntityType } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, outgoingMetadata } from '@libs/grpc';
-import { startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
+import { callUnary, createClient, outgoingMetadata } from '@libs/grpc';
+import { actingAs, startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
 import { ADMIN, SchedulingCaller, setUpClinic, student } from './scheduling-client';
-
-const SIGNER = new ActorSigner('dev-only-internal-auth-secret');
 
 /**
  * Every scheduling change reaches the audit log exactly once, through the outbox, the exchange
@@ -32,7 +30,7 @@ describe('scheduling changes in the audit log', () => {
   const entries = async (query: Partial<auditV1.ListEntriesRequest>) =>
     (
       await callUnary(audit.listEntries.bind(audit), auditV1.ListEntriesRequest.fromPartial({ limit: 500, ...query }), {
-        metadata: outgoingMetadata({ actor: ADMIN }, SIGNER),
+        metadata: outgoingMetadata({ acting: actingAs(ADMIN, 'audit', audit.listEntries) }),
         timeoutMs: 10_000,
       })
     ).entries;
@@ -85,7 +83,7 @@ describe('scheduling changes in the audit log', () => {
         expect([entry.action, schema.parse(snapshot)]).toEqual([entry.action, snapshot]);
       }
     }
-    const verify = await callUnary(audit.verifyChain.bind(audit), {}, { metadata: outgoingMetadata({ actor: ADMIN }, SIGNER), timeoutMs: 10_000 });
+    const verify = await callUnary(audit.verifyChain.bind(audit), {}, { metadata: outgoingMetadata({ acting: actingAs(ADMIN, 'audit', audit.verifyChain) }), timeoutMs: 10_000 });
     expect(verify).toMatchObject({ intact: true });
   });
 });

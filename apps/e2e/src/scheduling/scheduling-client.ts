@@ -1,9 +1,6 @@
 import { catalogueV1, DEMO_USER_IDS, POLICY_BOUNDS, schedulingV1 } from '@libs/contracts';
-import { ActorSigner, callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type Problem, type ServiceError, type UnaryMethod } from '@libs/grpc';
-import type { RunningSystem } from '@libs/testing';
-
-/** The development secret every service falls back to outside production; the test systems run with it. */
-const SIGNER = new ActorSigner('dev-only-internal-auth-secret');
+import { callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type Problem, type ServiceError, type UnaryMethod } from '@libs/grpc';
+import { actingAs, type RunningSystem } from '@libs/testing';
 
 export interface Actor {
   userId: string;
@@ -39,7 +36,7 @@ export class SchedulingCaller {
     const rpc = (this.client[method] as unknown as UnaryMethod<unknown, Methods[M][1]>).bind(this.client);
     const full = (schedulingV1 as unknown as Record<string, { fromPartial(p: unknown): unknown }>)[`${method[0].toUpperCase()}${method.slice(1)}Request`].fromPartial(request);
     // A successful answer carries every message it names (the optional fields of the generated types are its errors' absence).
-    return callUnary(rpc, full, { metadata: outgoingMetadata({ actor, requestId }, SIGNER), timeoutMs: 20_000 }) as Promise<Required<Methods[M][1]>>;
+    return callUnary(rpc, full, { metadata: outgoingMetadata({ acting: actingAs(actor, 'scheduling', this.client[method]), requestId }), timeoutMs: 20_000 }) as Promise<Required<Methods[M][1]>>;
   }
 
   /** The refusal of a call expected to fail. */
@@ -62,7 +59,7 @@ export class SchedulingCaller {
 export async function premiseId(system: RunningSystem, code: string): Promise<string> {
   const client = createClient(catalogueV1.CatalogueServiceClient, system.grpcAddress('reference'));
   try {
-    const { premise } = await callUnary(client.getPremise.bind(client), { id: '', code }, { metadata: outgoingMetadata({}, SIGNER), timeoutMs: 10_000 });
+    const { premise } = await callUnary(client.getPremise.bind(client), { id: '', code }, { metadata: outgoingMetadata({}), timeoutMs: 10_000 });
     if (!premise) throw new Error(`no premise ${code}`);
     return premise.id;
   } finally {

@@ -9,7 +9,7 @@ export type PlatformConfig = {
   /** Where each gRPC service answers (`REFERENCE_ADDR`, …). */
   readonly [name in GrpcServiceName as `${Uppercase<name>}_ADDR`]: string;
 } & {
-  readonly INTERNAL_AUTH_SECRET: string;
+  readonly ACTOR_SIGNING_KEY: string;
   readonly UPSTREAM_TIMEOUT_MS: number;
   /** How long a whole request may take to arrive; with UPSTREAM_TIMEOUT_MS, the deadline of a streamed upload or download. */
   readonly HTTP_REQUEST_TIMEOUT_MS: number;

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { catalogueV1, DEMO_USER_IDS, reminderOffsetMs, schedulingV1 } from '@libs/contracts';
 import { openServiceDatabase } from '@libs/db';
-import { ActorSigner, callUnary, createClient, outgoingMetadata, type Actor, type UnaryMethod } from '@libs/grpc';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { callUnary, createClient, outgoingMetadata, type Actor, type UnaryMethod } from '@libs/grpc';
+import { actingAs, startSystem, type RunningSystem } from '@libs/testing';
 import { migrations } from '../migrations';
 import { sweepDueReminders } from './reminder-sweeper';
 
@@ -14,7 +14,6 @@ import { sweepDueReminders } from './reminder-sweeper';
  * sweep's own code. The processes' own sweepers never reach the reminders these tests write (see slotsAhead).
  */
 
-const SIGNER = new ActorSigner('dev-only-internal-auth-secret');
 const ADMIN: Actor = { userId: DEMO_USER_IDS.admin, role: 'admin' };
 const MINUTE = 60_000;
 const OFFSETS = ['PT2H', 'PT30M'];
@@ -34,13 +33,13 @@ describe('appointment reminders (real scheduling process and database)', () => {
 
   const call = <Req, Res>(actor: Actor, method: keyof Client, request: Req): Promise<Res> => {
     const rpc = (client[method] as unknown as UnaryMethod<Req, Res>).bind(client);
-    return callUnary(rpc, request, { metadata: outgoingMetadata({ actor }, SIGNER), timeoutMs: 20_000 });
+    return callUnary(rpc, request, { metadata: outgoingMetadata({ acting: actingAs(actor, 'scheduling', client[method]) }), timeoutMs: 20_000 });
   };
 
   /** A bookable clinic in `timeZone`, open all day every day, whose service reminds at `reminders`. */
   async function clinic(code: string, timeZone: string, reminders: string[]) {
     const catalogue = createClient(catalogueV1.CatalogueServiceClient, system.grpcAddress('reference'));
-    const { premise } = await callUnary(catalogue.getPremise.bind(catalogue), { id: '', code }, { metadata: outgoingMetadata({}, SIGNER), timeoutMs: 10_000 });
+    const { premise } = await callUnary(catalogue.getPremise.bind(catalogue), { id: '', code }, { metadata: outgoingMetadata({}), timeoutMs: 10_000 });
     catalogue.close();
     await call(ADMIN, 'putLocation', schedulingV1.PutLocationRequest.fromPartial({ premiseId: premise?.id, timeZone }));
     const { service } = await call<unknown, schedulingV1.CreateServiceResponse>(ADMIN, 'createService', schedulingV1.CreateServiceRequest.fromPartial({

@@ -1,5 +1,5 @@
 import { catalogueV1 } from '@libs/contracts';
-import { callUnary, createClient, GrpcStatus, outgoingMetadata, RpcError, type ActorSigner, type ServiceError } from '@libs/grpc';
+import { callUnary, createClient, GrpcStatus, outgoingMetadata, RpcError, type ServiceError } from '@libs/grpc';
 
 export interface Premise {
   id: string;
@@ -9,14 +9,14 @@ export interface Premise {
 
 /**
  * Premises live in the reference service: scheduling asks it over gRPC whether one exists, and never reads
- * its database.
+ * its database. It asks as nobody: reference data reads the same for every caller, and scheduling holds no key
+ * that could vouch for a user (only the gateway does).
  */
 export class PremiseDirectory {
   private readonly client: catalogueV1.CatalogueServiceClient;
 
   constructor(
     address: string,
-    private readonly signer: ActorSigner,
     private readonly timeoutMs: number,
   ) {
     this.client = createClient(catalogueV1.CatalogueServiceClient, address);
@@ -27,7 +27,7 @@ export class PremiseDirectory {
     const request = { id: '', code: '', ...key };
     try {
       const { premise } = await callUnary(this.client.getPremise.bind(this.client), request, {
-        metadata: outgoingMetadata({ requestId }, this.signer),
+        metadata: outgoingMetadata({ requestId }),
         timeoutMs: this.timeoutMs,
       });
       return premise && { id: premise.id, code: premise.code, name: premise.name };

@@ -4,6 +4,7 @@ import {
   GrpcStatus,
   type Metadata,
   outgoingMetadata,
+  pathOf,
   type Actor,
   type ActorSigner,
   READ_RETRY_POLICY,
@@ -72,8 +73,11 @@ export interface UpstreamOptions {
    * the request timeout first (408), not a gateway timeout.
    */
   streamTimeoutMs: number;
-  /** Signs the acting user of each call, so the service can believe it. */
-  actorSigner: ActorSigner;
+  /**
+   * Signs the acting user of each call for this service and the method called, so the service can believe it;
+   * `null` for a service that acts for nobody (reference), which is sent no actor.
+   */
+  actorSigner: ActorSigner | null;
   resetMs: number;
   /** For an upstream whose answers depend on the request alone (read-only data): answers of GET requests are reused. */
   cache?: AnswerCache;
@@ -122,15 +126,13 @@ export class Upstream<C extends object> {
   private answer<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, call: UpstreamCall): Promise<Res> {
     const { cache } = this.options;
     if (!cache || call.cache === 'skip') return this.callUpstream(pick, request, call);
-    // grpc-js puts the method's full path (/package.Service/Method) on each client method.
-    const { path } = pick(this.client) as { path?: string };
-    return cache.answer(path ?? String(pick), request, () => this.callUpstream(pick, request, call), { fresh: call.cache === 'refresh' });
+    return cache.answer(pathOf(pick(this.client)), request, () => this.callUpstream(pick, request, call), { fresh: call.cache === 'refresh' });
   }
 
   private async callUpstream<Req, Res>(pick: (client: C) => UnaryMethod<Req, Res>, request: Req, call: UpstreamCall): Promise<Res> {
     const method = pick(this.client).bind(this.client) as UnaryMethod<Req, Res>;
-    const context = { requestId: call.requestId, actor: call.actor ?? (call.key && { userId: call.key.userId, role: call.key.role }) };
-    const attempt = (timeoutMs: number) => callUnary(method, request, { metadata: outgoingMetadata(context, this.options.actorSigner), timeoutMs, onHeaders: call.onHeaders });
+    const attempt = (timeoutMs: number) =>
+      callUnary(method, request, { metadata: this.metadataOf(call, pick(this.client)), timeoutMs, onHeaders: call.onHeaders });
     const deadline = Date.now() + this.options.timeoutMs;
     const stopTimer = timeUpstreamCall(this.name);
     const retryAfter = Math.ceil(this.options.resetMs / 1000);
@@ -174,7 +176,7 @@ export class Upstream<C extends object> {
       this.refuseWhileOpen();
       const answer = await new Promise<Res>((resolve, reject) => {
         const options = { deadline: Date.now() + this.options.streamTimeoutMs };
-        const stream = pick(this.client).call(this.client, this.metadataOf(call), options, (error, response) => (error ? reject(error) : resolve(response)));
+        const stream = pick(this.client).call(this.client, this.metadataOf(call, pick(this.client)), options, (error, response) => (error ? reject(error) : resolve(response)));
         // Settled once grpc-js has handed the message to HTTP/2 (which waits for the service's flow-control window),
         // not once it is queued: one message in flight a call, so the gateway's memory does not grow with the stream.
         const write = (message: Req) =>
@@ -214,7 +216,7 @@ export class Upstream<C extends object> {
     let stream: ClientReadableStream<Res> | undefined;
     try {
       this.refuseWhileOpen();
-      stream = pick(this.client).call(this.client, request, this.metadataOf(call), { deadline: Date.now() + this.options.streamTimeoutMs });
+      stream = pick(this.client).call(this.client, request, this.metadataOf(call, pick(this.client)), { deadline: Date.now() + this.options.streamTimeoutMs });
       // Failures reach the loop below through its iterator; the CANCELLED of our own cancel, after it, is no news.
       stream.on('error', () => undefined);
       for await (const answer of stream as AsyncIterable<Res>) yield answer;
@@ -228,9 +230,12 @@ export class Upstream<C extends object> {
     }
   }
 
-  private metadataOf(call: UpstreamCall): Metadata {
+  /** The call's metadata, with a token for its actor valid toward this service and `method` alone. */
+  private metadataOf(call: UpstreamCall, method: unknown): Metadata {
     const actor = call.actor ?? (call.key && { userId: call.key.userId, role: call.key.role });
-    return outgoingMetadata({ requestId: call.requestId, actor }, this.options.actorSigner);
+    const signer = this.options.actorSigner;
+    const acting = actor && signer ? { actor, signer, target: { audience: this.name, path: pathOf(method) } } : undefined;
+    return outgoingMetadata({ requestId: call.requestId, acting });
   }
 
   private openProblem(): HttpProblem {

@@ -24,22 +24,27 @@ export interface Upstreams extends ServiceUpstreams {
 }
 
 export function connectUpstreams(config: PlatformConfig, logger: Logger): Upstreams {
+  const actorSigner = new ActorSigner(config.ACTOR_SIGNING_KEY);
+  // What the services list in ACTOR_TRUSTED_KEYS: public, so said where operators look.
+  logger.info({ actorKey: actorSigner.publicKey.x, keyId: actorSigner.publicKey.keyId }, 'actor tokens are signed with this key');
   const options = {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     // The time a request has to arrive, then a call's time for the service to answer it.
     streamTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS + config.UPSTREAM_TIMEOUT_MS,
     resetMs: config.BREAKER_RESET_MS,
-    actorSigner: new ActorSigner(config.INTERNAL_AUTH_SECRET),
+    actorSigner,
   };
-  // Reference data is read-only between imports: one cache for both clients of the reference service.
+  // Reference data reads the same for every role: no actor goes there, so no token can be captured there. It is
+  // read-only between imports: one cache for both clients of the reference service.
+  const referenceOptions = { ...options, actorSigner: null };
   const cached =
     config.REFERENCE_CACHE_TTL_MS > 0
-      ? { ...options, cache: new AnswerCache({
+      ? { ...referenceOptions, cache: new AnswerCache({
             ttlMs: config.REFERENCE_CACHE_TTL_MS,
             maxEntries: config.REFERENCE_CACHE_MAX,
             maxBytes: config.REFERENCE_CACHE_MAX_BYTES,
           }) }
-      : options;
+      : referenceOptions;
   const addresses = addressesOf(GATEWAY_NAME, config);
   const services = GRPC_SERVICE_NAMES.map((name) => [
     name,

@@ -8183,8 +8183,9 @@ export const AddStatementLineResponse: MessageFns<AddStatementLineResponse> = {
 };
 
 /**
- * Student finance. Callers pass the acting user in metadata (x-actor-id,
- * x-actor-role) and the request id in x-request-id; every mutation is
+ * Student finance. Callers pass the acting user in metadata (x-actor-token,
+ * signed by the gateway for this service and method) and the request id in
+ * x-request-id; every mutation is
  * recorded in the audit log through the transactional outbox.
  *
  * Mutations that create something take an idempotency_key: a retry with the
