@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { busFields, cursorSecretField, env, grpcServiceFields, internalAuthFields, loadConfig } from '@libs/config';
-import { isPublicKeyText, listedKeys } from './checkpoints/checkpoint-keys';
+import { EVENT_STREAMS } from '@libs/bus';
+import { busFields, cursorSecretField, env, eventTrustFields, grpcServiceFields, internalAuthFields, loadConfig } from '@libs/config';
+import { isPublicKeyText, listedKeys } from '@libs/signing';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
   ...grpcServiceFields('audit'),
   ...busFields(),
+  ...eventTrustFields(EVENT_STREAMS),
   ...internalAuthFields(),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged messages the consumer may hold'),
   CURSOR_SECRET: cursorSecretField('dev-only-cursor-secret-change-me'),

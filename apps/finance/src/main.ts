@@ -1,4 +1,3 @@
-import { consumerTopologies } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
 import { ActorSigner, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
@@ -15,7 +14,7 @@ async function main(): Promise<void> {
   const { logger, tracing, sequelize } = await startServiceFoundation('finance', config, migrations);
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
-  const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'finance'), config, logger);
+  const outbox = await startOutbox(sequelize, 'finance', config, logger);
   const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: outbox.nudge, files: storageOf(config, sequelize) };
   const server = await startGrpcServer({
     host: config.GRPC_HOST,

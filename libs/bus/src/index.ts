@@ -1,4 +1,4 @@
-export { busTopology, consumerTopologies, declareTopology, EVENT_CONSUMERS, EVENT_STREAMS, type BusTopology, type EventStream } from './topology';
+export { busTopology, consumerTopologies, declareTopology, EVENT_CONSUMERS, EVENT_PRODUCERS, EVENT_STREAMS, type BusTopology, type EventStream } from './topology';
 export { TopologyKeeper } from './topology-keeper';
 export { connectBus, type BusConnection } from './connection';
 export { ConfirmPublisher, ReturnedMessageError, type PublishOptions } from './confirm-publisher';
@@ -7,4 +7,5 @@ export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
 export { PassiveChecks } from './passive-checks';
 export { watchSubscription, type QueueState } from './watch-subscription';
 export { QueueWitness, type QueueObservation } from './queue-witness';
-export { DEFAULT_STORE_RETRY, parseEventMessage, storePatiently, type StoreRetryOptions } from './event-message';
+export { DEFAULT_STORE_RETRY, readSignedEvent, storePatiently, type EventCounters, type StoreRetryOptions } from './event-message';
+export { eventKeyEnv, generateEventSecrets, trustedKeysOf, type EventSecrets } from './event-keys';

@@ -5,6 +5,7 @@ export {
   internalAuthFields,
   outboxFields,
   cursorSecretField,
+  eventTrustFields,
   seedDemoDataField,
   type CommonConfig,
 } from './service-fields';

@@ -24,6 +24,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 interface FieldMeta {
   developmentValue?: string;
+  /** Entries of a list that are development values on their own (public keys of development secrets). */
+  developmentEntries?: readonly string[];
   listenHost?: boolean;
 }
 
@@ -42,7 +44,8 @@ function refuseDevelopmentSecrets(schema: z.ZodObject, config: Record<string, un
   for (const { name, meta } of fields) {
     if (meta.developmentValue === undefined) continue;
     const value = String(config[name]);
-    if (value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX)) {
+    const developmentEntry = value.split(',').some((entry) => meta.developmentEntries?.includes(entry.trim()));
+    if (value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX) || developmentEntry) {
       const where = production ? 'NODE_ENV=production' : `${exposedBy}=${String(config[exposedBy as string])} (not loopback)`;
       throw new ConfigError(name, source[name], `is a development value, which is public; set a secret of your own with ${where}`);
     }

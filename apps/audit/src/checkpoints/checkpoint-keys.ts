@@ -1,34 +1,5 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-
-/** The PKCS#8 prefix of an Ed25519 private key: the 32-byte seed follows it (RFC 8410). */
-const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-/** The SPKI prefix of an Ed25519 public key: the 32 raw bytes follow it. */
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-
-export interface PublicCheckpointKey {
-  keyId: string;
-  /** The raw public key, base64url: a JWK's `x`. */
-  x: string;
-  key: KeyObject;
-}
-
-/** The key's name: the first 16 hex digits of the SHA-256 of its raw bytes, so that anyone holding `x` can compute it. */
-const keyIdOf = (raw: Buffer) => createHash('sha256').update(raw).digest('hex').slice(0, 16);
-
-/** Whether text is a raw Ed25519 public key in base64url (what CHECKPOINT_TRUSTED_KEYS lists). */
-export const isPublicKeyText = (x: string) => /^[A-Za-z0-9_-]{43}$/.test(x) && Buffer.from(x, 'base64url').length === 32;
-
-/** The comma-separated keys of CHECKPOINT_TRUSTED_KEYS, blanks dropped. */
-export const listedKeys = (text: string) =>
-  text
-    .split(',')
-    .map((x) => x.trim())
-    .filter((x) => x !== '');
-
-function publicKeyOf(x: string): PublicCheckpointKey {
-  const raw = Buffer.from(x, 'base64url');
-  return { keyId: keyIdOf(raw), x: raw.toString('base64url'), key: createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' }) };
-}
+import { sign, verify, type KeyObject } from 'node:crypto';
+import { keyPairOf, listedKeys, publicKeyOf, type PublicKey } from '@libs/signing';
 
 /** What a checkpoint's signature covers: its fields in one line, easy to rebuild for anyone who checks it. */
 export const signedMessage = (checkpoint: { sequence: string; hash: string; signedAt: string }) =>
@@ -40,21 +11,20 @@ export const signedMessage = (checkpoint: { sequence: string; hash: string; sign
  * the earlier keys of a rotation stay trusted, by their public halves only, for the checkpoints they signed.
  */
 export class CheckpointKeys {
-  readonly current: PublicCheckpointKey;
+  readonly current: PublicKey;
   private readonly privateKey: KeyObject;
-  private readonly trusted: Map<string, PublicCheckpointKey>;
+  private readonly trusted: Map<string, PublicKey>;
 
   constructor(secret: string, trustedKeys: string) {
-    const seed = createHash('sha256').update(secret, 'utf8').digest();
-    this.privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-    const raw = createPublicKey(this.privateKey).export({ format: 'der', type: 'spki' }).subarray(ED25519_SPKI_PREFIX.length);
-    this.current = publicKeyOf(raw.toString('base64url'));
+    const { privateKey, publicKey } = keyPairOf(secret);
+    this.privateKey = privateKey;
+    this.current = publicKey;
     const earlier = listedKeys(trustedKeys).map(publicKeyOf);
     this.trusted = new Map([this.current, ...earlier].map((key) => [key.keyId, key]));
   }
 
   /** Every key a checkpoint may be signed with, the current one first. */
-  all(): PublicCheckpointKey[] {
+  all(): PublicKey[] {
     return [...this.trusted.values()];
   }
 
