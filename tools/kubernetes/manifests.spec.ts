@@ -52,16 +52,20 @@ const portNumber = (container: IContainer, port: number | string | undefined) =>
   typeof port === 'number' ? port : container.ports?.find((p) => p.name === port)?.containerPort;
 
 /**
- * The values a container's environment sets: literal ones as written, and a secret (env.secret) from a Secret as a
- * stand-in (its value is not here; that one is set is what the configuration checks). Other values from Secrets
- * (a database URL) are left out: the service's default stands for them.
+ * The values a container's environment sets: literal ones as written, and a secret (one with a development value)
+ * from a Secret as a stand-in: its own example when it has one (a list of keys), else a phrase (its value is not
+ * here; that one is set is what the configuration checks). Other values from Secrets (a database URL) are left
+ * out: the service's default stands for them.
  */
 function containerEnv(container: IContainer, schema: z.ZodObject): Record<string, string> {
-  const isSecret = (name: string) => (schema.shape[name] as z.ZodType | undefined)?.meta()?.developmentValue !== undefined;
+  const metaOf = (name: string) => (schema.shape[name] as z.ZodType | undefined)?.meta();
   return Object.fromEntries(
     (container.env ?? []).flatMap((v) => {
       if (v.value !== undefined) return [[v.name, v.value]];
-      return v.valueFrom?.secretKeyRef && isSecret(v.name) ? [[v.name, `a secret from the Secret ${v.valueFrom.secretKeyRef.name}`]] : [];
+      const meta = metaOf(v.name);
+      if (!v.valueFrom?.secretKeyRef || meta?.developmentValue === undefined) return [];
+      const example = (meta.examples as unknown[] | undefined)?.[0];
+      return [[v.name, String(example ?? `a secret from the Secret ${v.valueFrom.secretKeyRef.name}`)]];
     }),
   );
 }

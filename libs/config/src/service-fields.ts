@@ -112,14 +112,17 @@ export const outboxFields = (producer: string) => ({
  * those development keys are refused, even among others, where development secrets are (load-config.ts).
  */
 export const eventTrustFields = (producers: readonly string[]) => {
-  const developmentEntries = producers.map((producer) => trustedKeyEntry(producer, keyPairOf(developmentEventSecret(producer)).publicKey));
+  const entriesOf = (secretOf: (producer: string) => string) => producers.map((producer) => trustedKeyEntry(producer, keyPairOf(secretOf(producer)).publicKey));
+  const developmentEntries = entriesOf(developmentEventSecret);
   const developmentValue = developmentEntries.join(',');
+  // What a value looks like, for a check that needs one that is not a development value.
+  const example = entriesOf((producer) => `an example ${producer} event-signing secret`).join(',');
   const trusted = z
     .string({ message: 'must be set in production' })
     .refine((text) => listedKeys(text).length > 0 && listedKeys(text).every(isTrustedKeyEntry), 'must be comma-separated `<producer>:<public key>` entries, each key 43 base64url characters');
   return {
     EVENT_TRUSTED_KEYS: (process.env.NODE_ENV === 'production' ? trusted : trusted.default(developmentValue))
-      .meta({ shownDefault: "the development secrets' keys", developmentValue, developmentEntries })
+      .meta({ shownDefault: "the development secrets' keys", developmentValue, developmentEntries, examples: [example] })
       .describe(
         `the public keys whose events this service believes, each as \`<producer>:<key>\` (producers: ${producers.map((p) => `\`${p}\``).join(', ')}); several for one producer while its key rotates. An event signed otherwise, or claiming an action of another producer, is dead-lettered and counted (docs/AUDIT.md, "Signed events")`,
       ),

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { ConfirmPublisher, connectBus, consumerTopologies, QueueWitness, TopologyKeeper, type EventStream } from '@libs/bus';
 import type { Logger } from '@libs/logging';
-import { EventSigner } from '@libs/signing';
+import { EventSigner, trustedKeyEntry } from '@libs/signing';
 import { AuditQueueWatch } from './audit-queue-watch';
 import { registerOutboxBacklog } from './outbox-metrics';
 import { schedulePruning } from './outbox-pruner';
@@ -50,11 +50,14 @@ export async function startOutbox(
     for (const witness of witnesses) witness.attach(model);
     publisher.attach(await model.createConfirmChannel());
   });
+  const signer = new EventSigner(stream, settings.EVENT_SIGNING_SECRET);
+  // The entry the consumers' EVENT_TRUSTED_KEYS must hold: public, so an operator may copy it from here.
+  logger.info({ keyId: signer.publicKey.keyId, trustedAs: trustedKeyEntry(stream, signer.publicKey) }, 'signing events with this key');
   const relay = new OutboxRelay(sequelize, publisher, keeper, logger, {
     batchSize: settings.OUTBOX_BATCH_SIZE,
     pollMs: settings.OUTBOX_POLL_MS,
     leaseMs: settings.OUTBOX_LEASE_MS,
-    signer: new EventSigner(stream, settings.EVENT_SIGNING_SECRET),
+    signer,
   });
   const queueWatches = witnesses.map((witness) => new AuditQueueWatch(sequelize, witness, logger, settings.OUTBOX_QUEUE_CHECK_MS));
   const stopPruning = settings.OUTBOX_RELAY_ENABLED
