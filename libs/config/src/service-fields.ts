@@ -83,7 +83,7 @@ const eventSigningFields = (producer: string) => ({
   EVENT_SIGNING_SECRET: env
     .secret(developmentEventSecret(producer))
     .describe(
-      `the secret this service's Ed25519 event-signing key is derived from (32 random bytes, base64: \`openssl rand -base64 32\`); the audit and notifications services must trust its public key as \`${producer}:<key>\` in \`EVENT_TRUSTED_KEYS\` (docs/AUDIT.md, "Signed events"). The development value is refused in production and whenever a bind address is not loopback`,
+      "the secret this service's Ed25519 event-signing key is derived from (32 random bytes, base64: `openssl rand -base64 32`); the audit and notifications services must list its public key in `EVENT_TRUSTED_KEYS`, as the service logs it at start (`trustedAs`; docs/AUDIT.md, \"Signed events\"). The development value is refused in production and whenever a bind address is not loopback",
     ),
 });
 
