@@ -106,7 +106,6 @@ describe('signed events (every service, real processes)', () => {
   });
 
   it("rotates a producer's key without losing the events signed with the old one still in a queue", async () => {
-    const before = await refused('audit');
     const newSecret = randomBytes(32).toString('base64');
     // The consumers first trust the new key beside the old one.
     const bothKeys = `${trustedKeysOf(system.eventSecrets)},${trustedKeyEntry('finance', new EventSigner('finance', newSecret).publicKey)}`;
@@ -126,7 +125,9 @@ describe('signed events (every service, real processes)', () => {
       const ids = new Set((await allAuditEntries(system)).flatMap((entry) => entry.entityIds));
       return [...signedWithOld, ...signedWithNew].every((id) => ids.has(id)) ? true : undefined;
     });
-    expect(await refused('audit')).toEqual(before);
-    expect(await refused('notifications')).toEqual({ unsigned: 0, unknown_key: 0, bad_signature: 0, wrong_producer: 0 });
+    // Both consumers restarted with the two keys: none of these events was refused.
+    const none = { unsigned: 0, unknown_key: 0, bad_signature: 0, wrong_producer: 0 };
+    expect(await refused('audit')).toEqual(none);
+    expect(await refused('notifications')).toEqual(none);
   });
 });
