@@ -4,16 +4,19 @@
  * each service starts), prints the gateway URL and a ready key per role, keeps
  * every service running (a crashed one is restarted: supervisor.ts), and stops
  * everything cleanly on Ctrl-C. Logs go to tmp/logs/<service>.log and, in short
- * form, to the terminal. START_* variables (services.ts) move it aside, so a
+ * form, to the terminal. Each producer signs its events with a key generated at the first start (event-secrets.ts),
+ * which the consumers are told to trust. START_* variables (services.ts) move it aside, so a
  * second system can run beside the first. A mail catcher (mail-catcher.ts) takes the mail the services send: each
  * message is kept under tmp/mail/ as an .eml file, and one line per message is printed.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { eventKeyEnv } from '@libs/bus';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
 import { waitFor } from '@libs/testing';
+import { developmentEventSecrets } from './event-secrets';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { RESTART_POLICY } from './restart-policy';
 import { planStart, type PlannedService } from './services';
@@ -64,7 +67,14 @@ async function main(): Promise<void> {
   mkdirSync(plan.logDir, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
-  const envOf = (service: PlannedService) => ({ NODE_ENV: 'development', ...process.env, ...SERVICE_ENV, ...service.env });
+  const eventSecrets = developmentEventSecrets(plan.logDir);
+  const envOf = (service: PlannedService) => ({
+    NODE_ENV: 'development',
+    ...process.env,
+    ...SERVICE_ENV,
+    ...service.env,
+    ...eventKeyEnv(eventSecrets, service.name),
+  });
   const run = (service: PlannedService) =>
     supervisor.start({
       name: service.name,

@@ -9,7 +9,8 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { z } from 'zod';
-import { keyPairFromSecret, parseConfig } from '@libs/config';
+import { parseConfig } from '@libs/config';
+import { keyPairOf } from '@libs/signing';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS, SHUTDOWN_MARGIN_MS } from '@libs/lifecycle';
 import { addressVariable, callersOf, declarationOf, GRPC_SERVICE_NAMES, isGateway, mainPortOf, SERVICE_NAMES, TOPOLOGY } from '@libs/topology';
 import { configSchemaOf } from '../topology/service-configs';
@@ -52,18 +53,21 @@ const portNumber = (container: IContainer, port: number | string | undefined) =>
   typeof port === 'number' ? port : container.ports?.find((p) => p.name === port)?.containerPort;
 
 /** What stands in for a trusted public key (env.trustedKeys) set from a Secret: any key but the development one. */
-const STAND_IN_KEY = keyPairFromSecret('a stand-in for the deployment\'s own key').publicKey.x;
+const STAND_IN_KEY = keyPairOf('a stand-in for the deployment\'s own key').publicKey.x;
 
 /**
- * The values a container's environment sets: literal ones as written, and a secret (env.secret) or a trusted key
- * (env.trustedKeys) from a Secret as a stand-in (its value is not here; that one is set is what the configuration
- * checks). Other values from Secrets (a database URL) are left out: the service's default stands for them.
+ * The values a container's environment sets: literal ones as written, and a secret (one with a development value)
+ * or a list of trusted keys from a Secret as a stand-in: its own example when it has one, else a phrase or
+ * STAND_IN_KEY (its value is not here; that one is set is what the configuration checks). Other values from Secrets
+ * (a database URL) are left out: the service's default stands for them.
  */
 function containerEnv(container: IContainer, schema: z.ZodObject): Record<string, string> {
   const standIn = (name: string, secret: string): string | undefined => {
     const meta = (schema.shape[name] as z.ZodType | undefined)?.meta();
+    const example = (meta?.examples as unknown[] | undefined)?.[0];
+    if (example !== undefined) return String(example);
     if (meta?.developmentValue !== undefined) return `a secret from the Secret ${secret}`;
-    return meta?.developmentKey !== undefined ? STAND_IN_KEY : undefined;
+    return meta?.developmentEntries !== undefined ? STAND_IN_KEY : undefined;
   };
   return Object.fromEntries(
     (container.env ?? []).flatMap((v) => {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { busFields, cursorSecretField, env, grpcServiceFields, actorTrustFields, loadConfig } from '@libs/config';
+import { EVENT_STREAMS } from '@libs/bus';
+import { busFields, cursorSecretField, env, eventTrustFields, grpcServiceFields, actorTrustFields, loadConfig } from '@libs/config';
 
 /** Every variable the service reads (tools/kubernetes/manifests.spec.ts checks the manifests against it). */
 export const configSchema = z.object({
   ...grpcServiceFields('audit'),
   ...busFields(),
   ...actorTrustFields(),
+  ...eventTrustFields(EVENT_STREAMS),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged messages the consumer may hold'),
   CURSOR_SECRET: cursorSecretField('dev-only-cursor-secret-change-me'),
   CHECKPOINT_SECRET: env

@@ -4,12 +4,13 @@ import { CursorCodec } from '@libs/cursor';
 import { ActorVerifier, grpcService, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
+import { TrustedEventKeys } from '@libs/signing';
 import { CheckpointKeys } from './checkpoints/checkpoint-keys';
 import { checkpointHandlers } from './checkpoints/checkpoint-handlers';
 import { startCheckpointTimer } from './checkpoints/checkpoint-timer';
 import { readConfig } from './config';
 import { watchQueueDepths } from './consumer/consumer-metrics';
-import { auditMessageHandler } from './consumer/handle-audit-message';
+import { auditMessageHandlers } from './consumer/handle-audit-message';
 import { deadLetterHandlers } from './dead-letters/dead-letter-handlers';
 import { DeadLetterQueue } from './dead-letters/dead-letter-queue';
 import { entryHandlers } from './entries/entry-handlers';
@@ -20,11 +21,11 @@ async function main(): Promise<void> {
   const { logger, tracing, sequelize } = await startServiceFoundation('audit', config, migrations);
 
   // One consumer per stream (finance's, scheduling's, identity's), each on its own queue, all into the same chain.
-  const handle = auditMessageHandler(sequelize, logger);
+  const handlerOf = auditMessageHandlers(sequelize, logger, new TrustedEventKeys(config.EVENT_TRUSTED_KEYS));
   const streams = EVENT_STREAMS.map((stream) => {
     const topology = busTopology(config.AMQP_NAMESPACE, stream);
     const keeper = new TopologyKeeper(topology);
-    return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle }) };
+    return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle: handlerOf(stream) }) };
   });
   const depths = new PassiveChecks();
   const deadLetters = Object.fromEntries(streams.map(({ topology }, i) => [EVENT_STREAMS[i], new DeadLetterQueue(topology)])) as Record<

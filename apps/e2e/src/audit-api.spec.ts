@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
 import { AUDIT_SCHEMA_VERSION, canonicalJson, DEMO_USER_IDS } from '@libs/contracts';
-import { AMQP_URL, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { AMQP_URL, signedHeaders, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { allAuditEntries, createTransactions, waitForAuditTotal } from './audit-helpers';
 import { api } from './http';
 
@@ -140,7 +140,9 @@ describe('GET /api/v1/audit, /verify and /dead-letters', () => {
     const connection = await connect(AMQP_URL);
     try {
       const channel = await connection.createConfirmChannel();
-      channel.publish(topology.exchange, 'transaction.created', Buffer.from('{"not": "an event"'), { messageId: 'poison' });
+      // Signed by finance: malformed, not forged (signed-events.spec.ts has the forgeries).
+      const poison = { routingKey: 'transaction.created', messageId: 'poison', body: Buffer.from('{"not": "an event"') };
+      channel.publish(topology.exchange, poison.routingKey, poison.body, { messageId: poison.messageId, headers: signedHeaders(system, 'finance', poison) });
       const depth = async (expected: number) =>
         waitFor(`dead-letter depth ${expected}`, async () => {
           const response = await get('/api/v1/audit/dead-letters');
@@ -160,7 +162,9 @@ describe('GET /api/v1/audit, /verify and /dead-letters', () => {
         before: null,
         after: null,
       };
-      channel.sendToQueue(topology.deadLetterQueue, Buffer.from(JSON.stringify(event)), { messageId: event.eventId });
+      // A replay publishes it again under the routing key it was dead-lettered with: here the queue's name.
+      const replayed = { routingKey: topology.deadLetterQueue, messageId: event.eventId, body: Buffer.from(JSON.stringify(event)) };
+      channel.sendToQueue(topology.deadLetterQueue, replayed.body, { messageId: replayed.messageId, headers: signedHeaders(system, 'finance', replayed) });
       await channel.waitForConfirms();
       await depth(2);
 

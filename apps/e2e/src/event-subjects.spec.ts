@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
 import { canonicalJson, DEMO_USER_IDS, SUBJECTS_VERSION } from '@libs/contracts';
-import { AMQP_URL, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { AMQP_URL, signedMessage, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { allAuditEntries, isIdentityEntry } from './audit-helpers';
 import { anotherUser, APPOINTMENTS, freeSlots, openClinic, SchedulingCaller, type Clinic } from './appointments-rest/appointment-helpers';
 import { DEMO_STUDENT_ID } from './finance-fixtures';
@@ -51,7 +51,8 @@ describe('subjects of finance and scheduling events', () => {
     const connection = await connect(AMQP_URL);
     try {
       const channel = await connection.createConfirmChannel();
-      channel.publish(busTopology(`${system.namespace}.`).exchange, older.action, Buffer.from(JSON.stringify(older)), { messageId: older.eventId });
+      const { routingKey, content, options } = signedMessage(system, 'finance', older);
+      channel.publish(busTopology(`${system.namespace}.`).exchange, routingKey, content, options);
       await channel.waitForConfirms();
     } finally {
       await connection.close();

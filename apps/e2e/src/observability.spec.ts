@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { connect } from 'amqplib';
 import { busTopology } from '@libs/bus';
-import { AMQP_URL, freePort, startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { AMQP_URL, freePort, signedHeaders, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { calleesOf, TOPOLOGY } from '@libs/topology';
 import { api, validTransaction } from './http';
 import { samples, scrape, total } from './metrics';
@@ -143,7 +143,9 @@ describe('metrics, tracing, compression and the changelog', () => {
     const connection = await connect(AMQP_URL);
     try {
       const channel = await connection.createConfirmChannel();
-      channel.publish(topology.exchange, 'transaction.created', Buffer.from('not json'), { messageId: 'poison-1' });
+      // Signed by finance, as a bug of its own would send it: a message that is not JSON, not a forgery.
+      const poison = { routingKey: 'transaction.created', messageId: 'poison-1', body: Buffer.from('not json') };
+      channel.publish(topology.exchange, poison.routingKey, poison.body, { messageId: poison.messageId, headers: signedHeaders(system, 'finance', poison) });
       await channel.waitForConfirms();
     } finally {
       await connection.close();

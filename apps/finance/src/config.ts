@@ -15,7 +15,7 @@ export const configSchema = z.object({
   ...grpcServiceFields('finance'),
   ...busFields(),
   ...actorTrustFields(),
-  ...outboxFields(),
+  ...outboxFields('finance'),
   CURSOR_SECRET: cursorSecretField('dev-only-finance-cursor-secret'),
   SEED_DEMO_DATA: seedDemoDataField(),
   FILE_SWEEP_INTERVAL_MS: env

@@ -1,4 +1,3 @@
-import { consumerTopologies } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
 import { ActorVerifier, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation, SweepLoop } from '@libs/lifecycle';
@@ -16,7 +15,7 @@ async function main(): Promise<void> {
   const { logger, tracing, sequelize } = await startServiceFoundation('finance', config, migrations);
   if (config.SEED_DEMO_DATA) await seedDemoData(sequelize);
 
-  const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'finance'), config, logger);
+  const outbox = await startOutbox(sequelize, 'finance', config, logger);
   const files = storageOf(config, sequelize);
   const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), afterCommit: outbox.nudge, files };
   const server = await startGrpcServer({

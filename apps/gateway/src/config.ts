@@ -16,7 +16,7 @@ export const configSchema = z
     ...actorSigningFields(),
     // The identity area publishes identity.events through its outbox, as finance and scheduling publish theirs.
     ...busFields(),
-    ...outboxFields(),
+    ...outboxFields('identity'),
     ACCOUNT_MAIL_POLL_MS: env
       .int(1_000, 10, 60_000)
       .describe(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { busFields, cursorSecretField, env, grpcServiceFields, actorTrustFields, loadConfig } from '@libs/config';
+import { EVENT_STREAMS } from '@libs/bus';
+import { busFields, cursorSecretField, env, eventTrustFields, grpcServiceFields, actorTrustFields, loadConfig } from '@libs/config';
 import { mailFields, refineMailFields } from './mail/mail-config';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_LIMITS, type AddressPolicy } from '@libs/webhooks';
 import { retryScheduleField } from './retry-schedule-field';
@@ -10,6 +11,7 @@ export const configSchema = z
   ...grpcServiceFields('notifications'),
   ...busFields(),
   ...actorTrustFields(),
+  ...eventTrustFields(EVENT_STREAMS),
   CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged event messages the consumer may hold, per stream'),
   CURSOR_SECRET: cursorSecretField('dev-only-notifications-cursor-secret'),
   PUBLIC_API_URL: env

@@ -23,7 +23,7 @@ describe('two notifications instances side by side (real processes, PostgreSQL a
         },
       },
     });
-    finance = await startPublisher(system.namespace, 'finance');
+    finance = await startPublisher(system, 'finance');
     api = apiFor(system, actorOf('admin'), 2);
   }, 90_000);
 

@@ -42,8 +42,8 @@ describe('mail preferences and one-click unsubscribe through the gateway (real p
   });
 
   it("turns finance mail off from the mail's List-Unsubscribe link with a POST and no key; a forged link is a 404", async () => {
-    const identity = await startPublisher(system.namespace, 'identity');
-    const finance = await startPublisher(system.namespace, 'finance');
+    const identity = await startPublisher(system, 'identity');
+    const finance = await startPublisher(system, 'finance');
     try {
       await identity.publish(userEvent('user.registered', { id: studentId, email, role: 'student', emailVerified: true }));
       await new Promise((resolve) => setTimeout(resolve, 500));

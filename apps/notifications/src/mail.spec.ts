@@ -58,9 +58,9 @@ describe('mail from the notifications service (real process, a real SMTP server 
         },
       },
     });
-    identity = await startPublisher(system.namespace, 'identity');
-    scheduling = await startPublisher(system.namespace, 'scheduling');
-    finance = await startPublisher(system.namespace, 'finance');
+    identity = await startPublisher(system, 'identity');
+    scheduling = await startPublisher(system, 'scheduling');
+    finance = await startPublisher(system, 'finance');
     gateway = accountMailApi(system);
   }, 90_000);
 

@@ -3,6 +3,7 @@ import { CursorCodec } from '@libs/cursor';
 import { ActorVerifier, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
 import { startMetricsServer } from '@libs/metrics';
+import { TrustedEventKeys } from '@libs/signing';
 import { systemResolver } from '@libs/webhooks';
 import { addressPolicyOf, readConfig } from './config';
 import { eventMessageHandler } from './consumer/handle-event-message';
@@ -43,11 +44,12 @@ async function main(): Promise<void> {
   // Its own queue on each stream (finance's, scheduling's, identity's), so it gets every event whatever the audit
   // service does. Every event goes to webhooks and mail; identity's also keep the recipients read model (where mail goes).
   const publicApiUrl = config.PUBLIC_API_URL.replace(/\/+$/, '');
+  const trust = new TrustedEventKeys(config.EVENT_TRUSTED_KEYS);
   const streams = EVENT_STREAMS.map((stream) => {
     const topology = busTopology(config.AMQP_NAMESPACE, stream, 'notifications');
     const keeper = new TopologyKeeper(topology);
     const extras = stream === 'identity' ? recipientsFromIdentity({ sequelize, logger }) : undefined;
-    const handle = eventMessageHandler(stream, { sequelize, logger, publicApiUrl, firstWaitMs: schedule[0], queued }, extras);
+    const handle = eventMessageHandler(stream, { sequelize, logger, trust, publicApiUrl, firstWaitMs: schedule[0], queued }, extras);
     return { topology, keeper, ...startConsumer({ topology: keeper, prefetch: config.CONSUMER_PREFETCH, logger, handle }) };
   });
   const checks = new PassiveChecks();

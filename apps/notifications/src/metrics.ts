@@ -15,6 +15,13 @@ export const eventsRejected = new Counter({
   registers,
 });
 
+export const eventsRefused = new Counter({
+  name: 'notifications_events_refused_total',
+  help: "Messages this instance dead-lettered, never sent on, because they are not signed by their stream's producer or name another producer's action, by reason: unsigned, unknown_key, bad_signature, wrong_producer",
+  labelNames: ['reason'],
+  registers,
+});
+
 export const eventLag = new Histogram({
   name: 'notifications_event_lag_seconds',
   help: 'Time from a change (occurredAt) to its event and deliveries being stored here',

@@ -8,7 +8,7 @@ import { connect } from 'amqplib';
 import { busTopology, ConfirmPublisher, messageHeaders, TopologyKeeper, type EventStream } from '@libs/bus';
 import { AUDIT_SCHEMA_VERSION, notificationsV1, type AuditEvent } from '@libs/contracts';
 import { callUnary, createClient, outgoingMetadata, type Actor, type UnaryMethod } from '@libs/grpc';
-import { actingAs, AMQP_URL, type RunningSystem } from '@libs/testing';
+import { actingAs, AMQP_URL, signedMessage, type RunningSystem } from '@libs/testing';
 
 type Client = notificationsV1.NotificationsServiceClient;
 
@@ -63,21 +63,23 @@ export function eventOf(change: {
 }
 
 /**
- * Publishes events as finance's and scheduling's outbox relays do (libs/outbox): JSON of the event, routing key its
- * action, messageId its eventId, confirmed by the broker, mandatory and persistent.
+ * Publishes events as the stream's producer's outbox relay does (libs/outbox): JSON of the event, routing key its
+ * action, messageId its eventId, signed with the run's key for that producer, confirmed by the broker, mandatory
+ * and persistent.
  */
-export async function startPublisher(namespace: string, stream: EventStream | 'identity') {
+export async function startPublisher(system: RunningSystem, stream: EventStream) {
   const connection = await connect(AMQP_URL);
-  const keeper = new TopologyKeeper(busTopology(`${namespace}.`, stream), [], 'publisher');
+  const keeper = new TopologyKeeper(busTopology(`${system.namespace}.`, stream), [], 'publisher');
   await keeper.attach(connection);
   const publisher = new ConfirmPublisher();
   publisher.attach(await connection.createConfirmChannel());
-  const send = (event: AuditEvent) =>
-    publisher.publish(keeper.topology.exchange, event.action, Buffer.from(JSON.stringify(event)), {
-      messageId: event.eventId,
-      contentType: 'application/json',
-      headers: messageHeaders({ requestId: event.requestId }),
+  const send = (event: AuditEvent) => {
+    const { routingKey, content, options } = signedMessage(system, stream, event);
+    return publisher.publish(keeper.topology.exchange, routingKey, content, {
+      ...options,
+      headers: { ...messageHeaders({ requestId: event.requestId }), ...options.headers },
     });
+  };
   return {
     publish: async (...events: AuditEvent[]): Promise<void> => void (await Promise.all(events.map(send))),
     /** The same event again, as a relay sends it after a lost confirm. */

@@ -43,9 +43,9 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
         notifications: { WEBHOOK_RETRY_SCHEDULE: '0s,300ms,600ms', WEBHOOK_TIMEOUT_MS: '1500' },
       },
     });
-    finance = await startPublisher(system.namespace, 'finance');
-    scheduling = await startPublisher(system.namespace, 'scheduling');
-    identity = await startPublisher(system.namespace, 'identity');
+    finance = await startPublisher(system, 'finance');
+    scheduling = await startPublisher(system, 'scheduling');
+    identity = await startPublisher(system, 'identity');
   }, 90_000);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ export const configSchema = z.object({
   ...grpcServiceFields('scheduling'),
   ...busFields(),
   ...actorTrustFields(),
-  ...outboxFields(),
+  ...outboxFields('scheduling'),
   // Signs cursors and slot tokens.
   CURSOR_SECRET: cursorSecretField('dev-only-scheduling-cursor-secret'),
   REFERENCE_TIMEOUT_MS: env.int(3_000, 100, 60_000).describe('deadline of the calls to the reference service (whether a premise exists)'),

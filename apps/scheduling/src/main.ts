@@ -1,4 +1,3 @@
-import { consumerTopologies } from '@libs/bus';
 import { CursorCodec } from '@libs/cursor';
 import { ActorVerifier, startGrpcServer } from '@libs/grpc';
 import { onShutdownSignal, runMain, startServiceFoundation, SweepLoop } from '@libs/lifecycle';
@@ -18,7 +17,7 @@ async function main(): Promise<void> {
   const premises = new PremiseDirectory(config.REFERENCE_ADDR, config.REFERENCE_TIMEOUT_MS);
   const stopSeeding = config.SEED_DEMO_DATA ? seedDemoDataWhenReady(sequelize, premises, logger) : () => undefined;
 
-  const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'scheduling'), config, logger);
+  const outbox = await startOutbox(sequelize, 'scheduling', config, logger);
   const deps = { sequelize, cursors: new CursorCodec(config.CURSOR_SECRET), premises, afterCommit: outbox.nudge };
   // Every instance sweeps: SKIP LOCKED shares the expired holds and the due reminders out among them.
   const sweepers = [

@@ -1,8 +1,11 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { z } from 'zod';
+import { EVENT_TYPES, isEventType } from '@libs/contracts';
 import { isContentError } from '@libs/db';
 import type { Logger } from '@libs/logging';
+import type { EventRefusal, TrustedEventKeys } from '@libs/signing';
 import type { ConsumerOutcome } from './consumer';
+import type { EventStream } from './topology';
 
 export interface StoreRetryOptions {
   initialDelayMs: number;
@@ -15,7 +18,7 @@ export const DEFAULT_STORE_RETRY: StoreRetryOptions = { initialDelayMs: 100, max
  * The event a message carries, or undefined when it can never be stored (not JSON, or not a valid event): the
  * consumer then dead-letters it at once. Why is logged, never the body.
  */
-export function parseEventMessage<T>(message: ConsumeMessage, schema: z.ZodType<T>, logger: Logger): T | undefined {
+function parseEventMessage<T>(message: ConsumeMessage, schema: z.ZodType<T>, logger: Logger): T | undefined {
   const messageId = message.properties.messageId;
   let body: unknown;
   try {
@@ -30,6 +33,40 @@ export function parseEventMessage<T>(message: ConsumeMessage, schema: z.ZodType<
     return undefined;
   }
   return parsed.data;
+}
+
+/** What a consumer counts of the messages it dead-letters at once. */
+export interface EventCounters {
+  /** Refused: not shown to come from the stream's producer, by reason. */
+  refused: { inc(labels: { reason: EventRefusal }): void };
+  /** Signed by the producer but never storable: not JSON, or not a valid event. */
+  malformed: { inc(): void };
+}
+
+/**
+ * The event a message carries, once shown to come from `stream`'s producer: signed over these very bytes, its
+ * routing key and id by a key trusted for that producer, and of an action that producer publishes (EVENT_TYPES).
+ * Otherwise undefined, counted and logged (why, never the body): the consumer dead-letters it, so a forged event is
+ * never stored, chained or sent on. The signature is checked before the body is parsed.
+ */
+export function readSignedEvent<T extends { action: string }>(
+  message: ConsumeMessage,
+  stream: EventStream,
+  trust: TrustedEventKeys,
+  schema: z.ZodType<T>,
+  logger: Logger,
+  counters: EventCounters,
+): T | undefined {
+  const messageId = message.properties.messageId as string | undefined;
+  const signed = { routingKey: message.fields.routingKey, messageId: messageId ?? '', body: message.content };
+  const refusal = trust.refusalOf(stream, signed, message.properties.headers);
+  const event = refusal ? undefined : parseEventMessage(message, schema, logger);
+  if (!refusal && !event) counters.malformed.inc();
+  const refused = refusal ?? (event && !(isEventType(event.action) && EVENT_TYPES[event.action].source === stream) ? 'wrong_producer' : undefined);
+  if (!refused) return event;
+  counters.refused.inc({ reason: refused });
+  logger.error({ messageId, stream, reason: refused }, "event message is not signed by its stream's producer, or names another's action; dead-lettering it");
+  return undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ export {
   consumerTopologies,
   declareTopology,
   EVENT_CONSUMERS,
+  EVENT_PRODUCERS,
   EVENT_STREAMS,
   queueArguments,
   STREAM_PUBLISHERS,
@@ -18,4 +19,5 @@ export { MESSAGE_HEADERS, messageHeaders } from './message-headers';
 export { PassiveChecks } from './passive-checks';
 export { watchSubscription, type QueueState } from './watch-subscription';
 export { QueueWitness, type QueueObservation } from './queue-witness';
-export { DEFAULT_STORE_RETRY, parseEventMessage, storePatiently, type StoreRetryOptions } from './event-message';
+export { DEFAULT_STORE_RETRY, readSignedEvent, storePatiently, type EventCounters, type StoreRetryOptions } from './event-message';
+export { eventKeyEnv, generateEventSecrets, trustedKeysOf, type EventSecrets } from './event-keys';

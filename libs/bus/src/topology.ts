@@ -16,6 +16,9 @@ export interface BusTopology {
 export const EVENT_STREAMS = ['finance', 'scheduling', 'identity'] as const;
 export type EventStream = (typeof EVENT_STREAMS)[number];
 
+/** The service that produces (and signs) each stream's events: the gateway's identity area produces identity's. */
+export const EVENT_PRODUCERS: Readonly<Record<EventStream, string>> = { finance: 'finance', scheduling: 'scheduling', identity: 'gateway' };
+
 /**
  * The names of one stream's topology as one consuming service sees it: the stream's exchange `<stream>.events`, and
  * the consumer's own quorum queue `<consumer>.<stream>-events` with its dead-letter exchange and queue, so each

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPublicKeyText, listedKeys } from './ed25519-keys';
+import { isPublicKeyText, listedKeys } from '@libs/signing';
 
 function isUrlWith(value: string, protocols: string[]): boolean {
   try {
@@ -56,7 +56,7 @@ export const env = {
     const secret = z.string({ message: 'must be set in production' }).min(16, 'must be at least 16 characters');
     return (process.env.NODE_ENV === 'production' ? secret : secret.default(devFallback)).meta({ shownDefault: 'a development value', developmentValue: devFallback });
   },
-  /** Comma-separated Ed25519 public keys (ed25519-keys.ts), or none. */
+  /** Comma-separated Ed25519 public keys (libs/signing), or none. */
   publicKeys: (fallback: string) =>
     z
       .string()
@@ -68,7 +68,7 @@ export const env = {
    */
   trustedKeys: (developmentKey: string) => {
     const keys = env.publicKeys('').refine((text) => listedKeys(text).length > 0, 'must list at least one key');
-    return (process.env.NODE_ENV === 'production' ? keys : env.publicKeys(developmentKey)).meta({ shownDefault: "the development key's public half", developmentKey });
+    return (process.env.NODE_ENV === 'production' ? keys : env.publicKeys(developmentKey)).meta({ shownDefault: "the development key's public half", developmentEntries: [developmentKey] });
   },
   /** A bind address: one that is not loopback makes development secrets refused (load-config.ts). */
   listenHost: (fallback: string) => z.string().default(fallback).meta({ listenHost: true }),

@@ -7,8 +7,8 @@ export {
   DEVELOPMENT_ACTOR_SIGNING_KEY,
   outboxFields,
   cursorSecretField,
+  eventTrustFields,
   seedDemoDataField,
   type CommonConfig,
 } from './service-fields';
 export { addressesOf, gatewayFields, grpcServiceFields } from './declared-fields';
-export { isPublicKeyText, keyPairFromSecret, listedKeys, publicKeyOf, type PublicEd25519Key } from './ed25519-keys';

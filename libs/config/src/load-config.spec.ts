@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, env, keyPairFromSecret, parseConfig } from './index';
+import { keyPairOf } from '@libs/signing';
+import { ConfigError, env, eventTrustFields, parseConfig } from './index';
 
 const schema = z.object({
   PORT: env.port(3000),
@@ -104,8 +105,8 @@ describe('development secrets', () => {
 });
 
 describe('trusted development keys', () => {
-  const development = keyPairFromSecret('dev-only-a-signing-secret').publicKey.x;
-  const own = keyPairFromSecret('a secret of this deployment only').publicKey.x;
+  const development = keyPairOf('dev-only-a-signing-secret').publicKey.x;
+  const own = keyPairOf('a secret of this deployment only').publicKey.x;
   const service = z.object({ GRPC_HOST: env.listenHost('127.0.0.1'), TRUSTED_KEYS: env.trustedKeys(development) });
 
   it('trust the development key while every bind address is loopback', () => {
@@ -122,5 +123,27 @@ describe('trusted development keys', () => {
   it('accept keys of its own, and nothing that is not a key', () => {
     expect(parseConfig(service, { GRPC_HOST: '0.0.0.0', TRUSTED_KEYS: own }).TRUSTED_KEYS).toBe(own);
     expect(() => parseConfig(service, { TRUSTED_KEYS: 'not a key' })).toThrow(/must be comma-separated Ed25519 public keys/);
+  });
+});
+
+describe('trusted event keys', () => {
+  const consumer = z.object({ GRPC_HOST: env.listenHost('127.0.0.1'), ...eventTrustFields(['finance', 'scheduling']) });
+  const own = `finance:${keyPairOf('a finance secret of this deployment').publicKey.x}`;
+  const developmentEntries = parseConfig(consumer, {}).EVENT_TRUSTED_KEYS.split(',');
+
+  it("are the development secrets' keys, one per producer, while every bind address is loopback", () => {
+    expect(developmentEntries).toEqual([expect.stringMatching(/^finance:[\w-]{43}$/), expect.stringMatching(/^scheduling:[\w-]{43}$/)]);
+  });
+
+  it.each([
+    [{ GRPC_HOST: '0.0.0.0' }, 'GRPC_HOST=0.0.0.0 (not loopback)'],
+    [{ NODE_ENV: 'production', EVENT_TRUSTED_KEYS: `${own},${developmentEntries[1]}` }, 'NODE_ENV=production'],
+  ])('refuse a development key, defaulted or listed among others, with %j', (source, where) => {
+    expect(() => parseConfig(consumer, source)).toThrow(new RegExp(`EVENT_TRUSTED_KEYS=.* is a development value, which is public; set a secret of your own with ${where.replace(/[.()]/g, '\\$&')}$`));
+  });
+
+  it('accept keys of their own anywhere, and refuse an entry that is not <producer>:<key>', () => {
+    expect(parseConfig(consumer, { GRPC_HOST: '0.0.0.0', NODE_ENV: 'production', EVENT_TRUSTED_KEYS: own }).EVENT_TRUSTED_KEYS).toBe(own);
+    expect(() => parseConfig(consumer, { EVENT_TRUSTED_KEYS: own.replace('finance:', '') })).toThrow(/EVENT_TRUSTED_KEYS=.* must be comma-separated/);
   });
 });

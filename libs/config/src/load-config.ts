@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listedKeys } from './ed25519-keys';
+import { listedKeys } from '@libs/signing';
 
 /** A rejected value as the error shows it: secrets never, and URLs without their password. */
 function shown(variable: string, value: string | undefined): string {
@@ -25,8 +25,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 interface FieldMeta {
   developmentValue?: string;
-  /** The public half of a development key (env.trustedKeys): refused wherever a development secret is. */
-  developmentKey?: string;
+  /** Entries of a list that are development values on their own (the public keys of development secrets: env.trustedKeys, eventTrustFields). */
+  developmentEntries?: readonly string[];
   listenHost?: boolean;
 }
 
@@ -43,12 +43,10 @@ function refuseDevelopmentSecrets(schema: z.ZodObject, config: Record<string, un
   const production = source.NODE_ENV === 'production';
   if (!production && exposedBy === undefined) return;
   for (const { name, meta } of fields) {
-    if (meta.developmentValue === undefined && meta.developmentKey === undefined) continue;
+    if (meta.developmentValue === undefined && meta.developmentEntries === undefined) continue;
     const value = String(config[name]);
-    const development = meta.developmentKey === undefined
-      ? value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX)
-      : listedKeys(value).includes(meta.developmentKey);
-    if (development) {
+    const developmentEntry = listedKeys(value).some((entry) => meta.developmentEntries?.includes(entry));
+    if (value === meta.developmentValue || value.startsWith(DEVELOPMENT_SECRET_PREFIX) || developmentEntry) {
       const where = production ? 'NODE_ENV=production' : `${exposedBy}=${String(config[exposedBy as string])} (not loopback)`;
       throw new ConfigError(name, source[name], `is a development value, which is public; set a secret of your own with ${where}`);
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { keyPairFromSecret } from './ed25519-keys';
 import { env } from './env-fields';
+import { isTrustedKeyEntry, keyPairOf, listedKeys, trustedKeyEntry } from '@libs/signing';
 
 /**
  * Variables every service reads: its database (the declared one by default: declared-fields.ts), logging and
@@ -52,7 +52,7 @@ export const actorSigningFields = () => ({
 /** The public keys a service believes actor tokens from: the gateway's, and during a rotation its next or last one. */
 export const actorTrustFields = () => ({
   ACTOR_TRUSTED_KEYS: env
-    .trustedKeys(keyPairFromSecret(DEVELOPMENT_ACTOR_SIGNING_KEY).publicKey.x)
+    .trustedKeys(keyPairOf(DEVELOPMENT_ACTOR_SIGNING_KEY).publicKey.x)
     .describe(
       "the gateway's actor public keys this service believes, comma-separated `x` values (base64url, the `actorKey` the gateway logs at start); list the new key before the gateway signs with it. The development key is refused in production and whenever a bind address is not loopback",
     ),
@@ -90,8 +90,21 @@ export const metricsFields = (defaultPort: number) => ({
     .describe('bind address of the metrics port; `0.0.0.0` only on a private network where the scraper runs (compose and the Kubernetes base do)'),
 });
 
-/** Variables of a service that publishes its changes through a transactional outbox (libs/outbox). */
-export const outboxFields = () => ({
+/** The development signing secret of a producer's events: public, so refused wherever a secret is needed. */
+const developmentEventSecret = (producer: string) => `dev-only-${producer}-event-signing-secret`;
+
+/** The key with which a service signs every event it publishes (libs/signing EventSigner). */
+const eventSigningFields = (producer: string) => ({
+  EVENT_SIGNING_SECRET: env
+    .secret(developmentEventSecret(producer))
+    .describe(
+      "the secret this service's Ed25519 event-signing key is derived from (32 random bytes, base64: `openssl rand -base64 32`); the audit and notifications services must list its public key in `EVENT_TRUSTED_KEYS`, as the service logs it at start (`trustedAs`; docs/AUDIT.md, \"Signed events\"). The development value is refused in production and whenever a bind address is not loopback",
+    ),
+});
+
+/** Variables of a service that publishes its changes (as `producer`: its stream) through a transactional outbox (libs/outbox). */
+export const outboxFields = (producer: string) => ({
+  ...eventSigningFields(producer),
   OUTBOX_BATCH_SIZE: env.int(200, 1, 5_000).describe('outbox rows claimed per relay pass'),
   OUTBOX_POLL_MS: env.int(250, 10, 60_000).describe('relay poll interval when idle (commits also wake it at once)'),
   OUTBOX_LEASE_MS: env.int(30_000, 1_000, 600_000).describe('how long a relay owns claimed rows before another may take them'),
@@ -107,3 +120,26 @@ export const outboxFields = () => ({
       'how often a relaying instance looks whether a consumer queue (audit or notifications) was deleted; a deletion puts the events it may have destroyed back in the outbox (docs/AUDIT.md)',
     ),
 });
+
+/**
+ * The producers' public keys a consuming service believes events from. Outside production it trusts the keys of the
+ * producers' development secrets, which `npm start` and the test system replace with keys generated at their start;
+ * those development keys are refused, even among others, where development secrets are (load-config.ts).
+ */
+export const eventTrustFields = (producers: readonly string[]) => {
+  const entriesOf = (secretOf: (producer: string) => string) => producers.map((producer) => trustedKeyEntry(producer, keyPairOf(secretOf(producer)).publicKey));
+  const developmentEntries = entriesOf(developmentEventSecret);
+  const developmentValue = developmentEntries.join(',');
+  // What a value looks like, for a check that needs one that is not a development value.
+  const example = entriesOf((producer) => `an example ${producer} event-signing secret`).join(',');
+  const trusted = z
+    .string({ message: 'must be set in production' })
+    .refine((text) => listedKeys(text).length > 0 && listedKeys(text).every(isTrustedKeyEntry), 'must be comma-separated `<producer>:<public key>` entries, each key 43 base64url characters');
+  return {
+    EVENT_TRUSTED_KEYS: (process.env.NODE_ENV === 'production' ? trusted : trusted.default(developmentValue))
+      .meta({ shownDefault: "the development secrets' keys", developmentValue, developmentEntries, examples: [example] })
+      .describe(
+        `the public keys whose events this service believes, each as \`<producer>:<key>\` (producers: ${producers.map((p) => `\`${p}\``).join(', ')}); several for one producer while its key rotates. An event signed otherwise, or claiming an action of another producer, is dead-lettered and counted (docs/AUDIT.md, "Signed events")`,
+      ),
+  };
+};

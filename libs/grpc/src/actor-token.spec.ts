@@ -1,6 +1,6 @@
 import { sign } from 'node:crypto';
 import { Metadata, status, type ServerUnaryCall, type ServiceError } from '@grpc/grpc-js';
-import { keyPairFromSecret } from '@libs/config';
+import { keyPairOf } from '@libs/signing';
 import { createLogger } from '@libs/logging';
 import { metricsRegistry } from '@libs/metrics';
 import { ActorSigner, ActorVerifier, TOKEN_LIFETIME_MS, type Actor, type CallTarget } from './actor-token';
@@ -15,7 +15,7 @@ const LIST = '/finance.v1.FinanceService/ListTransactions';
 const CREATE = '/finance.v1.FinanceService/CreateTransaction';
 const toFinanceList: CallTarget = { audience: 'finance', path: LIST };
 /** What finance trusts: the gateway's public key, and nothing of its private one. */
-const finance = new ActorVerifier('finance', keyPairFromSecret(GATEWAY_SECRET).publicKey.x);
+const finance = new ActorVerifier('finance', keyPairOf(GATEWAY_SECRET).publicKey.x);
 
 /** What a service handler of `path` in `service` answers a call carrying this metadata: its actor, or the refusal. */
 function handle(metadata: Metadata, path = LIST, verifier = finance): Promise<Actor | undefined> {
@@ -62,7 +62,7 @@ describe('actor tokens', () => {
   });
 
   it('refuses a token for another service (a replay toward it)', async () => {
-    const scheduling = new ActorVerifier('scheduling', keyPairFromSecret(GATEWAY_SECRET).publicKey.x);
+    const scheduling = new ActorVerifier('scheduling', keyPairOf(GATEWAY_SECRET).publicKey.x);
     await expectRefused(() => handle(withToken(tokenFor(admin, toFinanceList)), '/scheduling.v1.SchedulingService/ListAppointments', scheduling), 'audience');
   });
 
@@ -103,7 +103,7 @@ describe('actor tokens', () => {
     const token = tokenFor({ userId: 'u-long', role: 'admin' }, toFinanceList);
     // Re-signed with the lifetime stretched: only a holder of the private key could, and the service still refuses it.
     const [payload] = tampered(token, (claims) => (claims.exp = (claims.iat as number) + TOKEN_LIFETIME_MS + 1)).split('.');
-    const { privateKey } = keyPairFromSecret(GATEWAY_SECRET);
+    const { privateKey } = keyPairOf(GATEWAY_SECRET);
     const signature = sign(null, Buffer.from(`actor-token:v1.${payload}`), privateKey).toString('base64url');
     await expectRefused(() => handle(withToken(`${payload}.${signature}`)), 'malformed');
   });

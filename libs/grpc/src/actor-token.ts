@@ -1,5 +1,5 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
-import { keyPairFromSecret, listedKeys, publicKeyOf, type PublicEd25519Key } from '@libs/config';
+import { keyPairOf, listedKeys, publicKeyOf, type PublicKey } from '@libs/signing';
 
 /** The user a call acts for: whom the gateway vouches for, and whom a service checks a role of. */
 export interface Actor {
@@ -57,12 +57,12 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  * Ed25519, reused for REUSE_MS. A token is `base64url(claims JSON).base64url(signature)`.
  */
 export class ActorSigner {
-  readonly publicKey: PublicEd25519Key;
+  readonly publicKey: PublicKey;
   private readonly privateKey: KeyObject;
   private readonly signed = new Map<string, { issuedAt: number; token: string }>();
 
   constructor(secret: string) {
-    ({ privateKey: this.privateKey, publicKey: this.publicKey } = keyPairFromSecret(secret));
+    ({ privateKey: this.privateKey, publicKey: this.publicKey } = keyPairOf(secret));
   }
 
   sign(actor: Actor, target: CallTarget): string {
@@ -78,7 +78,7 @@ export class ActorSigner {
   }
 }
 
-function signatureHolds(payload: string, signature: string, key: PublicEd25519Key): boolean {
+function signatureHolds(payload: string, signature: string, key: PublicKey): boolean {
   try {
     return verify(null, signedBytes(payload), key.key, Buffer.from(signature, 'base64url'));
   } catch {
@@ -102,7 +102,7 @@ const isClaims = (value: unknown): value is Claims => {
  * so that its next uses cost a map lookup; its audience, method and time are still checked on every call.
  */
 export class ActorVerifier {
-  private readonly trusted: Map<string, PublicEd25519Key>;
+  private readonly trusted: Map<string, PublicKey>;
   private readonly checked = new Map<string, Claims>();
 
   constructor(

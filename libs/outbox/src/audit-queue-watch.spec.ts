@@ -3,12 +3,14 @@ import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { QueryTypes } from 'sequelize';
 import pino from 'pino';
 import { busTopology, ConfirmPublisher, QueueWitness, TopologyKeeper, type PublishOptions } from '@libs/bus';
+import { EventSigner } from '@libs/signing';
 import { createScratchDatabase, deleteBusTopology, uniqueNamespace, type ScratchDatabase } from '@libs/testing';
 import { outboxOnlyMigrations as migrations } from './testing';
 import { AuditQueueWatch } from './audit-queue-watch';
 import { outboxRepublished } from './outbox-metrics';
 import { OutboxRelay } from './outbox-relay';
 
+const signer = new EventSigner('finance', 'the audit queue watch spec signing secret');
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const silent = pino({ level: 'silent' });
 
@@ -138,7 +140,7 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
     // The relay sends the four again, to the queue the watch declared and armed.
     const publisher = new ConfirmPublisher();
     publisher.attach(await connection.createConfirmChannel());
-    const relay = new OutboxRelay(db.sequelize, publisher, keeper, silent, { batchSize: 50, pollMs: 20, leaseMs: 30_000 });
+    const relay = new OutboxRelay(db.sequelize, publisher, keeper, silent, { batchSize: 50, pollMs: 20, leaseMs: 30_000, signer });
     expect(await relay.relayBatch()).toEqual({ published: 4, returned: 0 });
     expect((await drainQueue()).sort()).toEqual([...waiting].sort());
   });
@@ -186,7 +188,7 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
     }
     const publisher = new HeldPublisher();
     publisher.attach(await connection.createConfirmChannel());
-    const relay = new OutboxRelay(db.sequelize, publisher, keeper, silent, { batchSize: 50, pollMs: 20, leaseMs: 30_000 });
+    const relay = new OutboxRelay(db.sequelize, publisher, keeper, silent, { batchSize: 50, pollMs: 20, leaseMs: 30_000, signer });
 
     const pass = relay.relayBatch();
     await started;

@@ -3,6 +3,7 @@ import { connect, type ChannelModel } from 'amqplib';
 import { QueryTypes } from 'sequelize';
 import pino from 'pino';
 import { busTopology, ConfirmPublisher, declareTopology, TopologyKeeper } from '@libs/bus';
+import { EventSigner, trustedKeyEntry, TrustedEventKeys, type EventRefusal } from '@libs/signing';
 import { createScratchDatabase, uniqueNamespace, waitFor, type ScratchDatabase } from '@libs/testing';
 import { outboxOnlyMigrations as migrations } from './testing';
 import { outboxReturned } from './outbox-metrics';
@@ -10,6 +11,9 @@ import { OutboxRelay } from './outbox-relay';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = pino({ level: 'silent' });
+const signer = new EventSigner('finance', 'the outbox relay spec signing secret');
+/** What the consumers believe: finance's key. */
+const trust = new TrustedEventKeys(trustedKeyEntry('finance', signer.publicKey));
 
 describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
   let db: ScratchDatabase;
@@ -37,7 +41,7 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
     await keeper.attach(connection);
     const publisher = new ConfirmPublisher();
     publisher.attach(await connection.createConfirmChannel());
-    return new OutboxRelay(db.sequelize, publisher, keeper, log, { batchSize: 25, pollMs: 20, leaseMs: 30_000 });
+    return new OutboxRelay(db.sequelize, publisher, keeper, log, { batchSize: 25, pollMs: 20, leaseMs: 30_000, signer });
   }
 
   async function insertRows(count: number): Promise<string[]> {
@@ -50,13 +54,18 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
     return eventIds;
   }
 
+  /** Why the consumers would refuse each message taken from the queue (undefined: they believe it). */
+  const refusals: (EventRefusal | undefined)[] = [];
+
   /** Takes `count` messages from the audit queue and returns their ids. */
   async function consume(count: number): Promise<string[]> {
     const received: string[] = [];
     const consumer = await connection.createChannel();
     await consumer.consume(topology.queue, (message) => {
       if (!message) return;
-      received.push(message.properties.messageId as string);
+      const messageId = message.properties.messageId as string;
+      received.push(messageId);
+      refusals.push(trust.refusalOf('finance', { routingKey: message.fields.routingKey, messageId, body: message.content }, message.properties.headers));
       consumer.ack(message);
     });
     await waitFor(`${count} events on the queue`, async () => (received.length >= count ? true : undefined));
@@ -80,6 +89,8 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
 
     expect(received.sort()).toEqual([...eventIds].sort());
     expect(await pendingRows()).toEqual([{ pending: 0 }]);
+    // Each signed by finance's key over the bytes, id and routing key the consumers got.
+    expect(new Set(refusals)).toEqual(new Set([undefined]));
   });
 
   it('keeps returned events unpublished, declares the queue again and delivers each of them once', async () => {

@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import { runStatements } from '@libs/db';
 import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
+import type { EventSigner } from '@libs/signing';
 import { outboxPublished, outboxPublishFailures, outboxReturned } from './outbox-metrics';
 
 interface ClaimedRow {
@@ -21,6 +22,8 @@ export interface RelayOptions {
   batchSize: number;
   pollMs: number;
   leaseMs: number;
+  /** The producer's key: every event is signed as it goes out, so one in the outbox when the key rotates gets the new one. */
+  signer: EventSigner;
 }
 
 /**
@@ -138,21 +141,22 @@ export class OutboxRelay {
     rows.sort((a, b) => Number(a.id) - Number(b.id));
 
     const outcomes = await Promise.allSettled(
-      rows.map((row) =>
-        this.withinLease((signal) =>
+      rows.map((row) => {
+        const body = Buffer.from(JSON.stringify(row.payload));
+        const headers = {
+          ...messageHeaders({ requestId: row.request_id, traceParent: row.trace_parent }),
+          ...this.options.signer.headers({ routingKey: row.routing_key, messageId: row.event_id, body }),
+        };
+        return this.withinLease((signal) =>
           this.publisher.publish(
             this.keeper.topology.exchange,
             row.routing_key,
-            Buffer.from(JSON.stringify(row.payload)),
-            {
-              messageId: row.event_id,
-              contentType: 'application/json',
-              headers: messageHeaders({ requestId: row.request_id, traceParent: row.trace_parent }),
-            },
+            body,
+            { messageId: row.event_id, contentType: 'application/json', headers },
             signal,
           ),
-        ),
-      ),
+        );
+      }),
     );
     const sent: string[] = [];
     const returned: { row: ClaimedRow; error: ReturnedMessageError }[] = [];

@@ -1,4 +1,5 @@
 export { startSystem, type RunningSystem, type SystemOptions } from './system';
+export { signedHeaders, signedMessage } from './signed-events';
 export { instanceEnv } from './system-wiring';
 export { deleteBusTopology, dropDatabases, freePort, uniqueNamespace, AMQP_URL, POSTGRES_URL } from './resources';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database';

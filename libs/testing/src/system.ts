@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { eventKeyEnv, generateEventSecrets, type EventSecrets } from '@libs/bus';
 import type { Role } from '@libs/contracts';
 import { HealthProbe } from '@libs/grpc';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@libs/lifecycle';
@@ -27,6 +28,8 @@ export interface RunningSystem {
   gatewayUrl: string;
   /** A fresh key per role, issued the way `npm start` issues them, with generous limits (generous-limits.ts). */
   keys: Record<Role, string>;
+  /** Each producer's event-signing secret, generated for this run (signed-events.ts signs as a producer with it). */
+  eventSecrets: EventSecrets;
   databaseUrl(service: ServiceName): string;
   /**
    * Starts a service instance (1 unless told) that is not running (again, with the same database and
@@ -111,8 +114,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const gatewayUrl = () => `http://127.0.0.1:${instancePorts[GATEWAY_NAME][0]?.main}`;
   const instanceKey = (service: ServiceName, instance: number) => (instance === 1 ? service : `${service}-${instance}`);
   const databaseUrl = (service: ServiceName) => runDatabaseUrl(namespace, declarationOf(TOPOLOGY, service).database);
+  // New keys each run, as `npm start` makes its own: a producer gets its secret, a consumer every public key.
+  const eventSecrets = generateEventSecrets();
   const envOf = (service: ServiceName, instance = 1): Record<string, string> => ({
     ...instanceEnv(TOPOLOGY, { namespace, ports: instancePorts }, service, instance),
+    ...eventKeyEnv(eventSecrets, service),
     ...options.everyService,
     ...options.env?.[service],
   });
@@ -206,6 +212,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   return {
     namespace,
+    eventSecrets,
     gatewayUrl: gatewayUrl(),
     keys,
     databaseUrl,

@@ -1,5 +1,5 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
-import { keyPairFromSecret, listedKeys, publicKeyOf, type PublicEd25519Key } from '@libs/config';
+import { keyPairOf, listedKeys, publicKeyOf, type PublicKey } from '@libs/signing';
 
 /** What a checkpoint's signature covers: its fields in one line, easy to rebuild for anyone who checks it. */
 export const signedMessage = (checkpoint: { sequence: string; hash: string; signedAt: string }) =>
@@ -11,18 +11,20 @@ export const signedMessage = (checkpoint: { sequence: string; hash: string; sign
  * the earlier keys of a rotation stay trusted, by their public halves only, for the checkpoints they signed.
  */
 export class CheckpointKeys {
-  readonly current: PublicEd25519Key;
+  readonly current: PublicKey;
   private readonly privateKey: KeyObject;
-  private readonly trusted: Map<string, PublicEd25519Key>;
+  private readonly trusted: Map<string, PublicKey>;
 
   constructor(secret: string, trustedKeys: string) {
-    ({ privateKey: this.privateKey, publicKey: this.current } = keyPairFromSecret(secret));
+    const { privateKey, publicKey } = keyPairOf(secret);
+    this.privateKey = privateKey;
+    this.current = publicKey;
     const earlier = listedKeys(trustedKeys).map(publicKeyOf);
     this.trusted = new Map([this.current, ...earlier].map((key) => [key.keyId, key]));
   }
 
   /** Every key a checkpoint may be signed with, the current one first. */
-  all(): PublicEd25519Key[] {
+  all(): PublicKey[] {
     return [...this.trusted.values()];
   }
 

@@ -17,6 +17,13 @@ export const eventsDeadLettered = new Counter({
   registers,
 });
 
+export const eventsRefused = new Counter({
+  name: 'audit_events_refused_total',
+  help: "Messages this instance dead-lettered, never chained, because they are not signed by their stream's producer or name another producer's action, by reason: unsigned, unknown_key, bad_signature, wrong_producer",
+  labelNames: ['reason'],
+  registers,
+});
+
 export const eventLag = new Histogram({
   name: 'audit_event_lag_seconds',
   help: 'Time from a change (occurredAt) to its audit entry being stored',

@@ -2,19 +2,31 @@ import { Writable } from 'node:stream';
 import type { ConsumeMessage } from 'amqplib';
 import pino from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { generateEventSecrets, trustedKeysOf, type EventStream } from '@libs/bus';
 import { SUBJECTS_VERSION } from '@libs/contracts';
 import { openServiceDatabase } from '@libs/db';
-import { createScratchDatabase, startTcpProxy, waitFor, type ScratchDatabase, type TcpProxy } from '@libs/testing';
+import { metricsRegistry } from '@libs/metrics';
+import { TrustedEventKeys } from '@libs/signing';
+import { createScratchDatabase, signedHeaders, startTcpProxy, waitFor, type ScratchDatabase, type TcpProxy } from '@libs/testing';
 import { testEvent } from '../entries/test-events';
 import { migrations } from '../migrations';
-import { auditMessageHandler } from './handle-audit-message';
+import { auditMessageHandlers } from './handle-audit-message';
 
-const messageOf = (body: unknown): ConsumeMessage =>
-  ({
-    content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-    fields: {},
-    properties: { messageId: 'm1', headers: {} },
-  }) as unknown as ConsumeMessage;
+/** The producers' keys the service trusts, and one no service was given. */
+const producers = { eventSecrets: generateEventSecrets() };
+const stranger = { eventSecrets: generateEventSecrets() };
+const trust = new TrustedEventKeys(trustedKeysOf(producers.eventSecrets));
+
+/** A message as it is delivered from `stream`'s queue, signed by `signer`'s key for `signedAs` (finance's unless told). */
+function messageOf(body: unknown, how: { signer?: typeof producers; signedAs?: EventStream; headers?: Record<string, string> } = {}): ConsumeMessage {
+  const content = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  const parts = { routingKey: 'transaction.created', messageId: 'm1', body: content };
+  const headers = how.headers ?? signedHeaders(how.signer ?? producers, how.signedAs ?? 'finance', parts);
+  return { content, fields: { routingKey: parts.routingKey }, properties: { messageId: parts.messageId, headers } } as unknown as ConsumeMessage;
+}
+
+const refusedSoFar = async (reason: string) =>
+  (await metricsRegistry().getSingleMetric('audit_events_refused_total')?.get())?.values.find((value) => value.labels.reason === reason)?.value ?? 0;
 
 describe('auditMessageHandler (PostgreSQL behind a proxy the test can cut)', () => {
   let db: ScratchDatabase;
@@ -30,7 +42,7 @@ describe('auditMessageHandler (PostgreSQL behind a proxy the test can cut)', () 
       },
     }),
   );
-  const handle = () => auditMessageHandler(viaProxy, logger, { initialDelayMs: 20, maxDelayMs: 100 });
+  const handle = (stream: EventStream = 'finance') => auditMessageHandlers(viaProxy, logger, trust, { initialDelayMs: 20, maxDelayMs: 100 })(stream);
   const stored = async (eventId: string) =>
     (await db.sequelize.query('SELECT 1 FROM audit_entries WHERE event_id = $1', { bind: [eventId], type: QueryTypes.SELECT }))
       .length;
@@ -80,5 +92,38 @@ describe('auditMessageHandler (PostgreSQL behind a proxy the test can cut)', () 
     ['an event of a version before subjects that carries them', testEvent({ schemaVersion: SUBJECTS_VERSION - 1, subjects: ['u1'] })],
   ])('dead-letters a message that is %s at once', async (_what, body) => {
     expect(await handle()(messageOf(body))).toBe('reject');
+  });
+
+  describe('refuses, never chains, dead-letters and counts an event its stream\'s producer did not sign', () => {
+    it.each([
+      ['unsigned', 'unsigned', () => ({ headers: {} })],
+      ['signed with a key nobody was given', 'unknown_key', () => ({ signer: stranger })],
+      ["signed with scheduling's key, on finance's stream", 'wrong_producer', () => ({ signedAs: 'scheduling' as const })],
+    ])('%s', async (_what, reason, how) => {
+      const event = testEvent();
+      const before = await refusedSoFar(reason);
+      expect(await handle()(messageOf(event, how()))).toBe('reject');
+      expect(await stored(event.eventId)).toBe(0);
+      expect(await refusedSoFar(reason)).toBe(before + 1);
+    });
+
+    it('altered after signing', async () => {
+      const event = testEvent();
+      const signed = messageOf(event);
+      const altered = { ...signed, content: Buffer.from(JSON.stringify({ ...event, actor: { userId: 'someone-else', role: 'admin' } })) };
+      const before = await refusedSoFar('bad_signature');
+      expect(await handle()(altered)).toBe('reject');
+      expect(await stored(event.eventId)).toBe(0);
+      expect(await refusedSoFar('bad_signature')).toBe(before + 1);
+    });
+
+    it("signed by scheduling, on its own stream, but claiming finance's transaction.deleted", async () => {
+      const event = testEvent({ action: 'transaction.deleted' });
+      const before = await refusedSoFar('wrong_producer');
+      expect(await handle('scheduling')(messageOf(event, { signedAs: 'scheduling' }))).toBe('reject');
+      expect(await stored(event.eventId)).toBe(0);
+      expect(await refusedSoFar('wrong_producer')).toBe(before + 1);
+      expect(logLines.join('')).not.toContain(event.eventId); // the log says why, never what the body holds
+    });
   });
 });

@@ -1,5 +1,4 @@
 import type { Sequelize } from 'sequelize';
-import { consumerTopologies } from '@libs/bus';
 import { GATEWAY_ACTOR } from '@libs/grpc';
 import type { Logger } from '@libs/logging';
 import { startOutbox } from '@libs/outbox';
@@ -22,7 +21,7 @@ export interface IdentityRelays {
  * gateway calls as itself (GATEWAY_ACTOR), never for a user.
  */
 export async function startIdentityRelays(sequelize: Sequelize, config: GatewayConfig, upstreams: Upstreams, logger: Logger): Promise<IdentityRelays> {
-  const outbox = await startOutbox(sequelize, consumerTopologies(config.AMQP_NAMESPACE, 'identity'), config, logger);
+  const outbox = await startOutbox(sequelize, 'identity', config, logger);
   const mails = new AccountMailRelay(
     sequelize,
     (request) =>

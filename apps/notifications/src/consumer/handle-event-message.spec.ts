@@ -1,17 +1,26 @@
 import type { ConsumeMessage } from 'amqplib';
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
-import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
+import { generateEventSecrets, trustedKeysOf, type EventStream } from '@libs/bus';
+import { metricsRegistry } from '@libs/metrics';
+import { TrustedEventKeys } from '@libs/signing';
+import { createScratchDatabase, signedHeaders, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { eventOf } from '../test-webhooks';
 import { eventMessageHandler } from './handle-event-message';
 
-const messageOf = (body: unknown): ConsumeMessage =>
-  ({
-    content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-    fields: {},
-    properties: { messageId: 'm1', headers: {} },
-  }) as unknown as ConsumeMessage;
+const producers = { eventSecrets: generateEventSecrets() };
+
+/** A message from finance's queue, signed with the key of `signedAs` (finance's unless told). */
+function messageOf(body: unknown, signedAs: EventStream = 'finance'): ConsumeMessage {
+  const content = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  const parts = { routingKey: 'transaction.created', messageId: 'm1', body: content };
+  return {
+    content,
+    fields: { routingKey: parts.routingKey },
+    properties: { messageId: parts.messageId, headers: signedHeaders(producers, signedAs, parts) },
+  } as unknown as ConsumeMessage;
+}
 
 describe('eventMessageHandler (PostgreSQL)', () => {
   let db: ScratchDatabase;
@@ -20,6 +29,7 @@ describe('eventMessageHandler (PostgreSQL)', () => {
     eventMessageHandler('finance', {
       sequelize: db.sequelize,
       logger: pino({ level: 'silent' }),
+      trust: new TrustedEventKeys(trustedKeysOf(producers.eventSecrets)),
       publicApiUrl: 'https://api.example.org',
       firstWaitMs: 0,
       queued: () => (queued += 1),
@@ -74,5 +84,16 @@ describe('eventMessageHandler (PostgreSQL)', () => {
     ['not an event', { hello: 'world' }],
   ])('dead-letters a message that is %s at once', async (_what, body) => {
     expect(await handle()(messageOf(body))).toBe('reject');
+  });
+
+  it("dead-letters, counts and never sends on an event signed by another producer's key", async () => {
+    const refused = async () =>
+      (await metricsRegistry().getSingleMetric('notifications_events_refused_total')?.get())?.values.find((value) => value.labels.reason === 'wrong_producer')
+        ?.value ?? 0;
+    const before = await refused();
+    const event = eventOf({ action: 'transaction.deleted', entityType: 'transaction' });
+    expect(await handle()(messageOf(event, 'scheduling'))).toBe('reject');
+    expect(await stored(event.eventId)).toBe(0);
+    expect(await refused()).toBe(before + 1);
   });
 });

@@ -1,16 +1,19 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { Sequelize } from 'sequelize';
-import { parseEventMessage, storePatiently, type ConsumerOutcome, type EventStream, type StoreRetryOptions } from '@libs/bus';
+import { readSignedEvent, storePatiently, type ConsumerOutcome, type EventStream, type StoreRetryOptions } from '@libs/bus';
 import type { Logger } from '@libs/logging';
+import type { TrustedEventKeys } from '@libs/signing';
 import { objectOf } from '../events/event-object';
 import { storeAndFanOut } from '../events/fan-out';
 import { calendarNameOf, mailDraftOf } from '../mail/event-mails';
-import { eventLag, eventsRejected, eventsStored } from '../metrics';
+import { eventLag, eventsRefused, eventsRejected, eventsStored } from '../metrics';
 import { notifiedEventSchema, type NotifiedEvent } from './notified-event';
 
 export interface EventHandling {
   sequelize: Sequelize;
   logger: Logger;
+  /** The producers' keys (EVENT_TRUSTED_KEYS): an event not signed by its stream's producer is refused. */
+  trust: TrustedEventKeys;
   publicApiUrl: string;
   /** The retry schedule's first wait: when a new delivery is first due. */
   firstWaitMs: number;
@@ -20,7 +23,8 @@ export interface EventHandling {
 }
 
 /**
- * Decides each message's fate, as the audit consumer does: malformed → dead-lettered at once; refused by the
+ * Decides each message's fate, as the audit consumer does: not signed by the stream's producer (libs/bus
+ * `readSignedEvent`) or malformed → dead-lettered at once, never sent on; refused by the
  * database → back to the queue, which dead-letters it after its delivery limit; database unreachable → held
  * (unacked) and retried with backoff. The ack comes only after the event and its deliveries are committed, so a
  * killed instance loses nothing: the message comes again and is stored once.
@@ -36,13 +40,11 @@ export interface StreamExtras {
 
 export function eventMessageHandler(stream: EventStream, handling: EventHandling, extras?: StreamExtras) {
   const { sequelize, logger } = handling;
+  const counters = { refused: eventsRefused, malformed: eventsRejected };
 
   return async (message: ConsumeMessage): Promise<ConsumerOutcome> => {
-    const event = parseEventMessage(message, extras?.schema ?? notifiedEventSchema, logger);
-    if (!event) {
-      eventsRejected.inc();
-      return 'reject';
-    }
+    const event = readSignedEvent(message, stream, handling.trust, extras?.schema ?? notifiedEventSchema, logger, counters);
+    if (!event) return 'reject';
     const stored = {
       eventId: event.eventId,
       type: event.action,

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'signing', preset: '../../jest.preset.cjs' };
