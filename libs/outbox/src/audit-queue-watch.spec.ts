@@ -139,7 +139,7 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
     const publisher = new ConfirmPublisher();
     publisher.attach(await connection.createConfirmChannel());
     const relay = new OutboxRelay(db.sequelize, publisher, keeper, silent, { batchSize: 50, pollMs: 20, leaseMs: 30_000 });
-    expect(await relay.relayBatch()).toEqual({ published: 4, returned: 0 });
+    expect(await relay.relayBatch()).toEqual({ published: 4, returned: 0, more: false });
     expect((await drainQueue()).sort()).toEqual([...waiting].sort());
   });
 
