@@ -193,7 +193,7 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
     await deleteQueueAndDeclareAgain();
     await watch.check();
     release();
-    expect(await pass).toEqual({ published: 0, returned: 0 });
+    expect(await pass).toEqual({ published: 0, returned: 0, more: false });
     expect(await unpublished()).toEqual([inFlight]);
   });
 });
