@@ -8,9 +8,10 @@ import { api, validTransaction } from './http';
 /**
  * Large audit events (issue 26, finding 5): each bulk create of 1,000 items with 865-character notes is a body of
  * about 1.04 MB and one audit event of about 1.2 MB. About 40 such entries ran /verify out of memory when it read
- * 2,000 entries at once; a few hundred show that every reader is bounded by bytes (docs/decisions/0024).
+ * 2,000 entries at once, and a page of 50 of them the gateway: 80 pass both with room, and show that every reader
+ * is bounded by bytes (docs/decisions/0024).
  */
-const LARGE_ENTRIES = 200;
+const LARGE_ENTRIES = 80;
 /** Bulk creates in flight at once: enough to keep finance and the relay busy on two cores. */
 const CONCURRENCY = 4;
 const NOTES = 'n'.repeat(865);
@@ -27,7 +28,8 @@ function memoryLimitMib(service: string): number {
 describe(`${LARGE_ENTRIES} audit events of about 1.2 MB each`, () => {
   let system: RunningSystem;
   beforeAll(async () => {
-    system = await startSystem();
+    // A bulk create of 1,000 items takes seconds on a shared two-core machine: this spec is about memory, not speed.
+    system = await startSystem({ env: { gateway: { UPSTREAM_TIMEOUT_MS: '30000' } } });
   }, 90_000);
   afterAll(() => system?.shutdown());
 
