@@ -1,12 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-
-/** The peak resident set size (VmHWM) the kernel recorded for a live process, in MB. */
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
-  if (!kb) throw new Error(`no VmHWM for process ${pid}`);
-  return Number(kb) / 1024;
-}
+import { writeFileSync } from 'node:fs';
+import { peakRssMb } from '@libs/testing';
 
 /**
  * Peaks by phase of a run (the data load, then each scenario): the kernel's

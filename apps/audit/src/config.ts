@@ -8,7 +8,7 @@ export const configSchema = z.object({
   ...busFields(),
   ...actorTrustFields(),
   ...eventTrustFields(EVENT_STREAMS),
-  CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged messages the consumer may hold'),
+  CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged messages the consumer may hold, at most: fewer when that many of the largest events would pass its byte budget (docs/decisions/0024)'),
   CURSOR_SECRET: cursorSecretField('dev-only-cursor-secret-change-me'),
   CHECKPOINT_SECRET: env
     .secret('dev-only-audit-checkpoint-secret')

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { startSystem, waitFor, type RunningSystem } from '@libs/testing';
+import { peakRssMb, startSystem, waitFor, type RunningSystem } from '@libs/testing';
 import { FILE_LIMITS } from '@libs/contracts';
 import { storedFiles, upload } from './files/file-requests';
 import { jpeg, pdf, png, uploadForm } from './files/sample-files';
@@ -30,7 +30,6 @@ function lyingUpload(system: RunningSystem, declared: number, sent: Buffer): Pro
 }
 
 /** Peak resident memory of a process since its peak was last reset, in MB (Linux). */
-const peakMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
@@ -127,7 +126,7 @@ describe('hostile uploads', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(201));
     expect(new Set(answers.map((answer) => answer.body.sha256))).toEqual(new Set([answers[0].body.sha256]));
     // 200 MB went through; held whole, it would show several times over. Each process grew by far less.
-    const growth = { gateway: peakMb(pids.gateway) - resident.gateway, finance: peakMb(pids.finance) - resident.finance };
+    const growth = { gateway: peakRssMb(pids.gateway) - resident.gateway, finance: peakRssMb(pids.finance) - resident.finance };
     expect(growth.gateway).toBeLessThan(120);
     expect(growth.finance).toBeLessThan(120);
     console.log(`peak growth under 100 uploads of 2 MB: ${JSON.stringify(growth)} MB`);

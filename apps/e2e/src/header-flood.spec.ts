@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { startSystem, type RunningSystem } from '@libs/testing';
+import { peakRssMb, startSystem, type RunningSystem } from '@libs/testing';
 import { startGatewayProcess } from './gateway-process';
 import { api } from './http';
 
@@ -9,13 +8,6 @@ const FLOOD_SECONDS = 30;
 /** Just under the gateway's default header limit (16 KiB with the request line), so every request is accepted. */
 const FLOOD_HEADER = `flood-${'f'.repeat(15 * 1024)}`;
 const RSS_BOUND_MB = 200;
-
-/** The peak resident set size (VmHWM) of a live process, in MB: what it took at its worst, not at one sample. */
-function peakRssMb(pid: number): number {
-  const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (!kb) throw new Error(`no VmHWM for process ${pid}`);
-  return Number(kb) / 1024;
-}
 
 /**
  * A keep-alive connection that sends `GET /x` with one big header again as soon

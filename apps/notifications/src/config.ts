@@ -12,7 +12,7 @@ export const configSchema = z
   ...busFields(),
   ...actorTrustFields(),
   ...eventTrustFields(EVENT_STREAMS),
-  CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged event messages the consumer may hold, per stream'),
+  CONSUMER_PREFETCH: env.int(50, 1, 1_000).describe('unacknowledged event messages the consumer may hold, per stream, at most: fewer when that many of the largest events would pass its byte budget (docs/decisions/0024)'),
   CURSOR_SECRET: cursorSecretField('dev-only-notifications-cursor-secret'),
   PUBLIC_API_URL: env
     .url('http://127.0.0.1:3000', ['http:', 'https:'])

@@ -1,4 +1,5 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { prefetchWithinBudget } from '@libs/contracts';
 import { requestContext, type Logger } from '@libs/logging';
 import { inSpan, SpanKind } from '@libs/tracing';
 import { ChannelSettler } from './channel-settler';
@@ -49,6 +50,7 @@ const IDLE_RENEWAL_MS = 60_000;
  */
 export function startConsumer(options: {
   topology: TopologyKeeper;
+  /** Messages held unacknowledged at most; fewer when that many of the largest events would pass the byte budget. */
   prefetch: number;
   logger: Logger;
   handle: (message: ConsumeMessage) => Promise<ConsumerOutcome>;
@@ -57,6 +59,8 @@ export function startConsumer(options: {
   const { logger } = options;
   const queue = options.topology.topology.queue;
   const idleRenewalMs = options.idleRenewalMs ?? IDLE_RENEWAL_MS;
+  // AMQP bounds a consumer's unacknowledged messages by count only (RabbitMQ ignores prefetch-size).
+  const prefetch = prefetchWithinBudget(options.prefetch);
   let inFlight = 0;
   let stopping = false;
   let connection: ChannelModel | undefined;
@@ -123,7 +127,7 @@ export function startConsumer(options: {
     if (!queue) return 'the queue is gone though this consumer was subscribed';
     if (queue.consumers === 0) return 'RabbitMQ counts no consumer on the queue though this one was subscribed';
     const starved = seen !== undefined && seen.ready > 0 && queue.ready > 0 && seen.deliveries === deliveries;
-    if (starved && inFlight < options.prefetch) {
+    if (starved && inFlight < prefetch) {
       return `${queue.ready} messages stay ready but RabbitMQ delivered none to this consumer, which has room`;
     }
     return undefined;
@@ -158,7 +162,7 @@ export function startConsumer(options: {
     });
     const settler = new ChannelSettler(channel, logger);
     try {
-      await channel.prefetch(options.prefetch);
+      await channel.prefetch(prefetch);
       const { consumerTag } = await channel.consume(queue, (message) =>
         message ? deliver(channel, settler, message) : cancelled(model, channel),
       );

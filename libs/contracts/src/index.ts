@@ -12,6 +12,7 @@ export { DEMO_USER_IDS } from './demo-users';
 export { DEMO_SCHEDULING_IDS } from './demo-scheduling';
 export { BOOTSTRAP_ROLE, ROLES, SIGN_UP_ROLE, isGranted, grantedRoles, grantedRolesInProse, type Role, type Permission } from './api/access';
 export * from './api/limits';
+export { MEMORY_BUDGETS, prefetchWithinBudget } from './memory-budgets';
 export { yearsPattern } from './api/year-pattern';
 export { epochOfInstant, instantPattern } from './api/instant-pattern';
 export * as financeApi from './api/finance';

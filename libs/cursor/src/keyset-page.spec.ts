@@ -54,6 +54,31 @@ describe('keysetPage', () => {
     expect((await page('', 24)).nextCursor).not.toBe('');
   });
 
+  it('ends a page cut short by bytes with a cursor, and the walk still serves every row once', async () => {
+    // A fetch bounded by bytes as well: at most three rows a page, whatever the limit.
+    const bounded = (cursor: string) =>
+      keysetPage({
+        cursors,
+        cursor,
+        query: { all: true },
+        limit: 10,
+        isPosition: isText,
+        positionOf: (row: string) => row,
+        fetch: async (after, rows) => {
+          const matching = ROWS.filter((row) => after === undefined || row > after).slice(0, rows);
+          return { rows: matching.slice(0, 3), cut: matching.length > 3 };
+        },
+      });
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const next = await bounded(cursor);
+      seen.push(...next.rows);
+      cursor = next.nextCursor;
+    } while (cursor !== '');
+    expect(seen).toEqual(ROWS);
+  });
+
   it('refuses a cursor replayed with another query, naming cursor', async () => {
     const { nextCursor } = await page('');
     expect(await refusal(page(nextCursor, 10, { all: false }))).toEqual([

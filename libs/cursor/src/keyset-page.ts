@@ -60,8 +60,8 @@ export interface KeysetPage<R> {
 /**
  * One page of a keyset walk: decodes the cursor against the query, fetches one row more than the
  * page to learn whether another page follows, and signs the position of the page's last row into
- * nextCursor. The page size is not part of the query a cursor is bound to: a client may change it
- * mid-walk.
+ * nextCursor (also when the fetch was cut short by bytes). The page size is not part of the query a
+ * cursor is bound to: a client may change it mid-walk.
  */
 export async function keysetPage<R, K>(options: {
   cursors: CursorCodec;
@@ -71,13 +71,18 @@ export async function keysetPage<R, K>(options: {
   limit: number;
   isPosition: PositionCheck<K>;
   positionOf: (row: R) => K;
-  /** Rows after `after` (from the start without it), in the walk's order, at most `limit`. */
-  fetch: (after: K | undefined, limit: number) => Promise<R[]>;
+  /**
+   * Rows after `after` (from the start without it), in the walk's order, at most `limit`. A list whose pages are
+   * bounded by bytes too may answer fewer, with `cut` set when rows it left out follow: the page ends there, with
+   * a cursor.
+   */
+  fetch: (after: K | undefined, limit: number) => Promise<R[] | { rows: R[]; cut: boolean }>;
 }): Promise<KeysetPage<R>> {
   const after = cursorPosition(options.cursors, options.cursor, options.query, options.isPosition);
-  const fetched = await options.fetch(after, options.limit + 1);
+  const answer = await options.fetch(after, options.limit + 1);
+  const [fetched, cut] = Array.isArray(answer) ? [answer, false] : [answer.rows, answer.cut];
   const rows = fetched.slice(0, options.limit);
   const last = rows[rows.length - 1];
-  const more = fetched.length > options.limit && last !== undefined;
+  const more = (cut || fetched.length > options.limit) && last !== undefined;
   return { rows, nextCursor: more ? options.cursors.encode(options.query, options.positionOf(last)) : '' };
 }

@@ -141,7 +141,7 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
     const publisher = new ConfirmPublisher();
     publisher.attach(await connection.createConfirmChannel());
     const relay = new OutboxRelay(db.sequelize, publisher, keeper, silent, { batchSize: 50, pollMs: 20, leaseMs: 30_000, signer });
-    expect(await relay.relayBatch()).toEqual({ published: 4, returned: 0 });
+    expect(await relay.relayBatch()).toEqual({ published: 4, returned: 0, more: false });
     expect((await drainQueue()).sort()).toEqual([...waiting].sort());
   });
 
@@ -195,7 +195,7 @@ describe('AuditQueueWatch (PostgreSQL and RabbitMQ)', () => {
     await deleteQueueAndDeclareAgain();
     await watch.check();
     release();
-    expect(await pass).toEqual({ published: 0, returned: 0 });
+    expect(await pass).toEqual({ published: 0, returned: 0, more: false });
     expect(await unpublished()).toEqual([inFlight]);
   });
 });

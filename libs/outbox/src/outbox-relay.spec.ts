@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
 import { QueryTypes } from 'sequelize';
 import pino from 'pino';
+import { MEMORY_BUDGETS } from '@libs/contracts';
 import { busTopology, ConfirmPublisher, declareTopology, TopologyKeeper } from '@libs/bus';
 import { EventSigner, trustedKeyEntry, TrustedEventKeys, type EventRefusal } from '@libs/signing';
 import { createScratchDatabase, uniqueNamespace, waitFor, type ScratchDatabase } from '@libs/testing';
@@ -44,12 +45,13 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
     return new OutboxRelay(db.sequelize, publisher, keeper, log, { batchSize: 25, pollMs: 20, leaseMs: 30_000, signer });
   }
 
-  async function insertRows(count: number): Promise<string[]> {
+  /** Rows whose payloads carry `padding` characters of notes besides the event id. */
+  async function insertRows(count: number, padding = 0): Promise<string[]> {
     const eventIds = Array.from({ length: count }, () => randomUUID());
     await db.sequelize.query(
       `INSERT INTO outbox (event_id, routing_key, payload, request_id)
-       SELECT id, 'transaction.created', jsonb_build_object('eventId', id), 'req' FROM unnest($1::uuid[]) AS id`,
-      { bind: [eventIds] },
+       SELECT id, 'transaction.created', jsonb_build_object('eventId', id, 'notes', repeat('n', $2)), 'req' FROM unnest($1::uuid[]) AS id`,
+      { bind: [eventIds, padding] },
     );
     return eventIds;
   }
@@ -126,5 +128,17 @@ describe('OutboxRelay (PostgreSQL and RabbitMQ)', () => {
       expect(eventIds).toContain(entry.eventId);
       expect(entry).toMatchObject({ routingKey: 'transaction.created', exchange: topology.exchange, reason: 'NO_ROUTE' });
     }
+  });
+
+  it('claims rows up to its byte budget, and a row larger than the budget alone', async () => {
+    const budget = MEMORY_BUDGETS.relayClaimBytes;
+    const third = await insertRows(4, Math.floor(budget / 3)); // two fit a pass, a third does not
+    const whole = await insertRows(1, budget + 1);
+    const r = await relay();
+    expect(await r.relayBatch()).toEqual({ published: 2, returned: 0, more: true });
+    expect(await r.relayBatch()).toEqual({ published: 2, returned: 0, more: true });
+    expect(await r.relayBatch()).toEqual({ published: 1, returned: 0, more: false });
+    expect((await consume(5)).sort()).toEqual([...third, ...whole].sort());
+    expect(await pendingRows()).toEqual([{ pending: 0 }]);
   });
 });

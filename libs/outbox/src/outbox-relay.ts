@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
+import { MEMORY_BUDGETS } from '@libs/contracts';
 import { runStatements } from '@libs/db';
 import { messageHeaders, ReturnedMessageError, type ConfirmPublisher, type TopologyKeeper } from '@libs/bus';
 import type { Logger } from '@libs/logging';
@@ -13,6 +14,8 @@ interface ClaimedRow {
   payload: unknown;
   request_id: string;
   trace_parent: string | null;
+  /** Rows the claim could have taken, before its byte budget stopped it. */
+  candidates: number;
 }
 
 /** Longest pause between passes while the database keeps failing, or the broker keeps returning events. */
@@ -72,11 +75,11 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      let published = 0;
+      let more = false;
       try {
         // While the broker is away nothing is claimed: rows stay free for any relay that can publish.
-        const pass = this.publisher.ready ? await this.relayBatch() : { published: 0, returned: 0 };
-        published = pass.published;
+        const pass = this.publisher.ready ? await this.relayBatch() : { published: 0, returned: 0, more: false };
+        more = pass.more;
         failures = pass.returned > 0 ? failures + 1 : 0;
       } catch (error) {
         failures += 1;
@@ -85,7 +88,7 @@ export class OutboxRelay {
       // Back off while the database fails or the topology cannot be declared again, so
       // neither is hammered and the log is not flooded.
       if (failures > 0) await this.sleep(Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
-      else if (published < this.options.batchSize) await this.sleep(this.options.pollMs);
+      else if (!more) await this.sleep(this.options.pollMs);
     }
   }
 
@@ -121,24 +124,33 @@ export class OutboxRelay {
     return Promise.race([publish(signal), timeout]);
   }
 
-  /** One pass: claim, publish, mark. Returns how many rows were published, and how many the broker returned. */
-  async relayBatch(): Promise<{ published: number; returned: number }> {
+  /**
+   * One pass: claim, publish, mark. Claims the oldest free rows, at most batchSize, and of those only as many as
+   * fit the byte budget (the first always). Returns how many rows were published, how many the broker returned,
+   * and whether more rows were waiting (the next pass follows at once).
+   */
+  async relayBatch(): Promise<{ published: number; returned: number; more: boolean }> {
     const claim = randomUUID();
     const [claimed] = await runStatements(this.sequelize, [
       {
         name: 'outbox.claim',
-        text: `UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
-                           attempts = attempts + 1, claim_id = $3
-                WHERE id IN (SELECT id FROM outbox
-                              WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
-                              ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-               RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent`,
-        values: [this.options.batchSize, this.options.leaseMs, claim],
+        text: `WITH candidates AS (
+                 SELECT id, sum(payload_bytes) OVER (ORDER BY id) AS running, row_number() OVER (ORDER BY id) AS n
+                   FROM (SELECT id, payload_bytes FROM outbox
+                          WHERE published_at IS NULL AND (locked_until IS NULL OR locked_until < now())
+                          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) AS free)
+               UPDATE outbox SET locked_until = now() + make_interval(secs => $2::double precision / 1000),
+                                 attempts = attempts + 1, claim_id = $3
+                WHERE id IN (SELECT id FROM candidates WHERE n = 1 OR running <= $4)
+               RETURNING id::text, event_id::text, routing_key, payload, request_id, trace_parent,
+                         (SELECT count(*) FROM candidates)::int AS candidates`,
+        values: [this.options.batchSize, this.options.leaseMs, claim, MEMORY_BUDGETS.relayClaimBytes],
       },
     ]);
     const rows = claimed.rows as ClaimedRow[];
-    if (rows.length === 0) return { published: 0, returned: 0 };
+    if (rows.length === 0) return { published: 0, returned: 0, more: false };
     rows.sort((a, b) => Number(a.id) - Number(b.id));
+    const candidates = rows[0].candidates;
 
     const outcomes = await Promise.allSettled(
       rows.map((row) => {
@@ -186,7 +198,7 @@ export class OutboxRelay {
       this.logger.warn({ failed: failed.length, err: failed[0].error }, 'some outbox rows were not confirmed; they will be retried');
       await this.retrySoon(failed, claim);
     }
-    return { published, returned: returned.length };
+    return { published, returned: returned.length, more: published === rows.length && (rows.length < candidates || candidates === this.options.batchSize) };
   }
 
   /**

@@ -12,6 +12,7 @@ export { raiseKeyLimits } from './generous-limits';
 export { mailedLinkToken, verifyEmail, type AccountTemplate } from './mailed-link';
 export { withPgClient } from './pg-client';
 export { isAlive } from './process-alive';
+export { peakRssMb } from './peak-rss';
 export { diseaseRecord } from './disease-record';
 export {
   selfSignedCertificate,

@@ -1,11 +1,13 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
-import type { auditV1 } from '@libs/contracts';
+import type { Sequelize } from 'sequelize';
+import { MEMORY_BUDGETS, type auditV1 } from '@libs/contracts';
 import type { CheckpointKeys } from '../checkpoints/checkpoint-keys';
 import { checkpointsBetween, firstCheckpointAfter } from '../checkpoints/checkpoint-store';
 import { chainBreaksFound, type BreakKind } from './chain-metrics';
 import { entryHash, GENESIS_HASH } from './entry-hash';
-import { ENTRY_COLUMNS, eventOf, type EntryRow } from './entry-row';
+import { entriesWithin } from './entries-within';
+import { eventOf, type EntryRow } from './entry-row';
 
+/** Entries read at once, at most: fewer when their bodies would pass the batch's byte budget. */
 const BATCH = 2_000;
 
 /** Why a row does not fit the chain, or undefined when it does. */
@@ -57,7 +59,8 @@ function broken(checked: number, checkpointsChecked: number, at: { sequence: str
 }
 
 /**
- * Walks the whole chain in sequence order, in batches, recomputing every hash and checking every signed checkpoint
+ * Walks the whole chain in sequence order, in batches bounded by count and bytes (memory stays flat however large
+ * the entries), recomputing every hash and checking every signed checkpoint
  * against the entry it names. Stops at the first entry that does not fit: everything after it is suspect anyway. A
  * checkpoint past the last entry means entries were cut from the end.
  */
@@ -67,10 +70,13 @@ export async function verifyChain(sequelize: Sequelize, keys: CheckpointKeys): P
   let checked = 0;
   let checkpointsChecked = 0;
   for (;;) {
-    const rows = await sequelize.query<EntryRow>(
-      `SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE sequence > $1::bigint ORDER BY audit_entries.sequence LIMIT $2`,
-      { bind: [after, BATCH], type: QueryTypes.SELECT },
-    );
+    const { rows, cut } = await entriesWithin(sequelize, {
+      where: ['sequence > $1::bigint'],
+      bind: [after],
+      order: 'ASC',
+      limit: BATCH,
+      budgetBytes: MEMORY_BUDGETS.verifyBatchBytes,
+    });
     const last = rows.at(-1)?.sequence;
     const checkpoints = new Map(last === undefined ? [] : (await checkpointsBetween(sequelize, after, last)).map((checkpoint) => [checkpoint.sequence, checkpoint]));
     for (const row of rows) {
@@ -83,7 +89,7 @@ export async function verifyChain(sequelize: Sequelize, keys: CheckpointKeys): P
       expectedPrev = row.hash;
     }
     if (last !== undefined) after = last;
-    if (rows.length < BATCH) break;
+    if (!cut && rows.length < BATCH) break;
   }
   const beyond = await firstCheckpointAfter(sequelize, after);
   if (beyond) {

@@ -1,6 +1,7 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
-import type { auditV1 } from '@libs/contracts';
-import { ENTRY_COLUMNS, toEntry, type EntryRow } from './entry-row';
+import type { Sequelize } from 'sequelize';
+import { MEMORY_BUDGETS, type auditV1 } from '@libs/contracts';
+import { entriesWithin } from './entries-within';
+import { toEntry } from './entry-row';
 
 /** Empty strings mean "no filter". */
 export interface EntryFilters {
@@ -16,12 +17,14 @@ export interface EntryFilters {
 /**
  * One page of entries, newest first. Keyset on sequence: `afterSequence` is the
  * last sequence already served, so entries added during a walk never shift it.
+ * A page holds at most `limit` entries, fewer when their bodies would pass the
+ * page's byte budget (then `cut`: more follow).
  */
 export async function listEntries(
   sequelize: Sequelize,
   filters: EntryFilters,
   page: { limit: number; afterSequence?: string },
-): Promise<auditV1.AuditEntry[]> {
+): Promise<{ rows: auditV1.AuditEntry[]; cut: boolean }> {
   const bind: unknown[] = [];
   const where: string[] = [];
   const add = (clause: (placeholder: string) => string, value: unknown) => {
@@ -35,12 +38,6 @@ export async function listEntries(
   if (filters.occurredFrom) add((p) => `occurred_at >= ${p}::timestamptz`, filters.occurredFrom);
   if (filters.occurredBefore) add((p) => `occurred_at < ${p}::timestamptz`, filters.occurredBefore);
   if (page.afterSequence) add((p) => `sequence < ${p}::bigint`, page.afterSequence);
-  bind.push(page.limit);
-  const rows = await sequelize.query<EntryRow>(
-    `SELECT ${ENTRY_COLUMNS}
-       FROM audit_entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY audit_entries.sequence DESC LIMIT $${bind.length}`,
-    { bind, type: QueryTypes.SELECT },
-  );
-  return rows.map(toEntry);
+  const { rows, cut } = await entriesWithin(sequelize, { where, bind, order: 'DESC', limit: page.limit, budgetBytes: MEMORY_BUDGETS.auditPageBytes });
+  return { rows: rows.map(toEntry), cut };
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '@libs/db';
+import { outboxPayloadBytes } from '@libs/outbox';
 import { m0001Ledger } from './0001-ledger';
 import { m0002Outbox } from './0002-outbox';
 import { m0003PaymentsAndStatements } from './0003-payments-and-statements';
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   m0006OutboxQueueWatch,
   m0007Reversals,
   m0008Files,
+  outboxPayloadBytes('0009-outbox-payload-bytes'),
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_LIMITS } from '@libs/contracts';
+import { AUDIT_LIMITS, MEMORY_BUDGETS } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { cursor, queryInteger, queryOf, queryText } from '../platform/routing/query-fields';
 import { json, page, problem } from '../platform/routing/responses';
@@ -25,7 +25,9 @@ export const listAuditEntries = operation({
       actorId: filter('Entries made by this user id.'),
       from: bound('Inclusive start: a day (`YYYY-MM-DD`, UTC) or a timestamp with offset.'),
       to: bound('Inclusive end: a whole day, or a timestamp with offset.'),
-      limit: queryInteger(AUDIT_LIMITS.page).meta({ description: 'Page size.' }),
+      limit: queryInteger(AUDIT_LIMITS.page).meta({
+        description: `Page size, at most: a page also ends before its entries' \`before\` and \`after\` pass ${MEMORY_BUDGETS.auditPageBytes / 1024 / 1024} MiB (always holding at least one), so it may hold fewer, with a \`nextCursor\` to the rest. Follow \`nextCursor\` until it is absent; a short page is not the last.`,
+      }),
       cursor,
     }),
   },

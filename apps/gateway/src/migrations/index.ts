@@ -1,5 +1,6 @@
 import { ROLES } from '@libs/contracts';
 import type { Migration } from '@libs/db';
+import { outboxPayloadBytes } from '@libs/outbox';
 import { m0001UsersAndKeys } from './0001-users-and-keys';
 import { m0002SessionsAndLoginThrottle } from './0002-sessions-and-login-throttle';
 import { m0003KeyLimits } from './0003-key-limits';
@@ -16,5 +17,6 @@ export const migrations: Migration[] = [
   m0004ClinicianRole,
   m0005RolesTable,
   m0006IdentityEventsAndVerification,
+  outboxPayloadBytes('0007-outbox-payload-bytes'),
   knownRoles(ROLES),
 ];

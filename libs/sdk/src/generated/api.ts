@@ -17050,7 +17050,7 @@ export interface operations {
                 from?: string;
                 /** @description Inclusive end: a whole day, or a timestamp with offset. */
                 to?: string;
-                /** @description Page size. */
+                /** @description Page size, at most: a page also ends before its entries' `before` and `after` pass 4 MiB (always holding at least one), so it may hold fewer, with a `nextCursor` to the rest. Follow `nextCursor` until it is absent; a short page is not the last. */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page, sent unchanged. A tampered cursor, or one sent with other filters, is refused with 400. */
                 cursor?: string;
