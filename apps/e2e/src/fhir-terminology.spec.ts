@@ -30,7 +30,7 @@ describe('FHIR terminology: CodeSystem and ValueSet operations', () => {
   afterAll(() => system?.shutdown());
 
   const operation = async <T>(resourceType: 'CodeSystem' | 'ValueSet', name: string, input: Record<string, string | number>): Promise<T> => {
-    const answer = (await client.operation({ resourceType, name, method: 'get', input })) as unknown as T;
+    const answer = (await client.operation({ resourceType, name, method: 'GET', input })) as unknown as T;
     expect(fhirProblems(answer as never)).toEqual([]);
     return answer;
   };
