@@ -14,7 +14,7 @@ import { referenceFhirResponses } from './reference-response';
 
 const tag = 'Reference';
 const access = { key: 'reference:read' } as const;
-const { termMaxLength, expandCount, expandOffset } = REFERENCE_LIMITS;
+const { termMaxLength, expandCount, expandOffset, suggestMinLength } = REFERENCE_LIMITS;
 
 const fhirOperation = (resourceType: 'CodeSystem' | 'ValueSet', name: string, answers: string): FhirInteraction => ({
   resourceType,
@@ -99,13 +99,16 @@ export const expandValueSet = operation({
   path: '/api/v1/ValueSet/$expand',
   operationId: 'expandValueSet',
   summary: 'FHIR ValueSet/$expand: a page of a value set\'s concepts, filtered, in name order',
-  description: `\`filter\` (at least ${REFERENCE_LIMITS.suggestMinLength} characters) is a case-insensitive prefix of any word of a name or synonym. Page with \`offset\` and \`count\`: the order (name, then id) is total, so the pages of one filter neither repeat nor skip a concept; \`total\` counts them all.`,
+  description: `\`filter\` (at least ${suggestMinLength} characters) is a case-insensitive prefix of any word of a name or synonym. Page with \`offset\` and \`count\`: the order (name, then id) is total, so the pages of one filter neither repeat nor skip a concept; \`total\` counts them all.`,
   tag,
   access,
   request: {
     query: z.object({
       url: uri(valueSetUrlDescription),
-      filter: queryText(termMaxLength).optional().meta({ description: 'A prefix of a word of the name or of a synonym.' }),
+      filter: queryText(termMaxLength)
+        .min(suggestMinLength, { message: `must be at least ${suggestMinLength} characters`, abort: true })
+        .optional()
+        .meta({ description: 'A prefix of a word of the name or of a synonym.' }),
       count: queryInteger(expandCount).meta({ description: 'Concepts in the page.' }),
       offset: queryInteger(expandOffset).meta({ description: 'Concepts skipped: paging goes this deep at most.' }),
     }),
