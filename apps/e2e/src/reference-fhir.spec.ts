@@ -140,7 +140,7 @@ describe('FHIR R4 output and caching of reference responses', () => {
     expect(statement.implementation.url).toBe(`${system.gatewayUrl}/api/v1`);
     const resources = Object.fromEntries(statement.rest[0].resource.map((r) => [r.type, r]));
     expect(Object.keys(resources).sort()).toEqual(
-      ['Appointment', 'Location', 'MedicationKnowledge', 'MedicinalProductInteraction', 'ObservationDefinition', 'Schedule', 'Slot', 'ValueSet'],
+      ['Appointment', 'CodeSystem', 'Location', 'MedicationKnowledge', 'MedicinalProductInteraction', 'ObservationDefinition', 'Schedule', 'Slot', 'ValueSet'],
     );
     expect(resources.Schedule.interaction.map((i) => i.code).sort()).toEqual(['read', 'search-type']);
     expect(resources.MedicationKnowledge.interaction.map((i) => i.code).sort()).toEqual(['read', 'search-type']);

@@ -1,4 +1,4 @@
-import { ApiProblemError, createApiClient, downloadDocument, fileUpload, newIdempotencyKey, ok, pages } from '@libs/sdk';
+import { ApiProblemError, createApiClient, createFhirClient, downloadDocument, fileUpload, newIdempotencyKey, ok, pages } from '@libs/sdk';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { pdfText } from './documents/pdf-text';
 import { DEMO_STUDENT_ID } from './finance-fixtures';
@@ -46,6 +46,28 @@ describe('the typed SDK against the running system', () => {
     const concepts: { type: string; name: string }[] = lookup.concepts;
     expect(lookup.code).toBe('MESH:D003920');
     expect(concepts).toEqual([{ type: 'disease', id: expect.any(String), name: 'Diabetes Mellitus' }]);
+  });
+
+  it('runs the FHIR terminology operations with the FHIR-typed client', async () => {
+    const fhir = createFhirClient({ baseUrl: system.gatewayUrl, apiKey: system.keys.reader });
+    const mesh = 'http://id.nlm.nih.gov/mesh';
+    const codeSystem = await ok(fhir.GET('/api/v1/CodeSystem/{id}', { params: { path: { id: 'mesh' } } }));
+    expect(codeSystem).toMatchObject({ resourceType: 'CodeSystem', url: mesh });
+    const lookup = await ok(fhir.GET('/api/v1/CodeSystem/$lookup', { params: { query: { system: mesh, code: 'MESH:D003920' } } }));
+    expect(lookup.parameter).toEqual(expect.arrayContaining([{ name: 'display', valueString: 'Diabetes Mellitus' }]));
+    const url = 'urn:clinical-finance:value-set:diseases';
+    const expansion = await ok(fhir.GET('/api/v1/ValueSet/$expand', { params: { query: { url, filter: 'asth', count: 2 } } }));
+    expect(expansion).toMatchObject({ resourceType: 'ValueSet', expansion: { offset: 0, total: expect.any(Number) } });
+    const valid = await ok(fhir.GET('/api/v1/ValueSet/$validate-code', { params: { query: { url, system: mesh, code: 'D003920' } } }));
+    expect(valid.parameter).toEqual(expect.arrayContaining([{ name: 'result', valueBoolean: true }]));
+    const checked = await ok(fhir.GET('/api/v1/CodeSystem/$validate-code', { params: { query: { url: mesh, code: 'D003920' } } }));
+    expect(checked.parameter).toEqual(expect.arrayContaining([{ name: 'result', valueBoolean: true }]));
+    const lists = await Promise.all([ok(fhir.GET('/api/v1/CodeSystem', {})), ok(fhir.GET('/api/v1/ValueSet', {}))]);
+    expect(lists.map((bundle) => bundle.entry.length)).toEqual([8, 5]);
+    expect(await ok(fhir.GET('/api/v1/ValueSet/{id}', { params: { path: { id: 'labs' } } }))).toMatchObject({ id: 'labs' });
+    // A code that names nothing rejects, as every error does.
+    const missing = await fhir.GET('/api/v1/CodeSystem/$lookup', { params: { query: { system: mesh, code: 'D999999' } } }).catch((error: unknown) => error);
+    expect(missing).toMatchObject({ name: 'ApiProblemError', status: 404 });
   });
 
   it('uploads a file, names it in a payment, and downloads it', async () => {

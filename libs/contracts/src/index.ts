@@ -29,7 +29,17 @@ export * from './identity-entities';
 export { messageOf, type Entity, type Field, type FieldKind, type RecordOf } from './reference/fields';
 export { jsonOf, jsonShapeOf } from './reference/json';
 export { DISEASE, type DiseaseRecord } from './reference/disease-fields';
-export { CODE_SYSTEMS, isCodeSystem, isSuggestType, SUGGEST_TYPES, type CodeSystem, type SuggestType } from './reference/code-systems';
+export {
+  CODE_SYSTEMS,
+  isCodeSystem,
+  isSuggestType,
+  isValueSetName,
+  SUGGEST_TYPES,
+  VALUE_SETS,
+  type CodeSystem,
+  type SuggestType,
+  type ValueSetName,
+} from './reference/code-systems';
 export {
   AUDIT_SCHEMA_VERSION,
   SUBJECTS_VERSION,

@@ -22,8 +22,22 @@ export type ApiClient = Client<paths, 'application/json'>;
  * A typed client of every operation (`client.GET('/api/v1/labs', { params: { query: { n: 'sodium' } } })`).
  * Any answer of 400 or more rejects with an ApiProblemError instead of resolving.
  */
-export function createApiClient(options: ApiClientOptions): ApiClient {
-  const client = createClient<paths, 'application/json'>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: options.fetch });
+export const createApiClient = (options: ApiClientOptions): ApiClient => withKey(createClient<paths, 'application/json'>(clientOptions(options)), options);
+
+/**
+ * The FHIR answers typed instead: for the operations that answer FHIR alone (the terminology operations,
+ * `GET /api/v1/CodeSystem/$lookup`, `GET /api/v1/ValueSet/$expand`, …), whose `data` is the FHIR resource.
+ * Errors reject with an ApiProblemError as well (its `problem` is undefined: the body is an OperationOutcome).
+ */
+export type FhirApiClient = Client<paths, 'application/fhir+json'>;
+
+export const createFhirClient = (options: ApiClientOptions): FhirApiClient =>
+  withKey(createClient<paths, 'application/fhir+json'>(clientOptions(options)), options);
+
+const clientOptions = (options: ApiClientOptions) => ({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: options.fetch });
+
+/** Sends the key with every request, and turns every answer of 400 or more into an ApiProblemError. */
+function withKey<C extends { use(middleware: Middleware): void }>(client: C, options: ApiClientOptions): C {
   const middleware: Middleware = {
     onRequest({ request }) {
       if (options.apiKey && !request.headers.has('authorization')) request.headers.set('Authorization', `Bearer ${options.apiKey}`);

@@ -1,5 +1,6 @@
 export {
   createApiClient,
+  createFhirClient,
   downloadDocument,
   fileUpload,
   newIdempotencyKey,
@@ -7,6 +8,7 @@ export {
   pages,
   type ApiClient,
   type ApiClientOptions,
+  type FhirApiClient,
   type DownloadedDocument,
 } from './client';
 export { ApiProblemError, type Problem } from './problem-error';

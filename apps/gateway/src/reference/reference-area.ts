@@ -1,5 +1,5 @@
 import { newestRelease, type Release } from '../platform/changelog/parse-changelog';
-import { declaredIn } from '../platform/routing/area';
+import { areaOf, declaredIn } from '../platform/routing/area';
 import type { OperationSpec } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
 import { categoryRoutes } from './category-routes';
@@ -13,6 +13,8 @@ import { metadataRoutes } from './metadata-routes';
 import { premiseRoutes } from './premise-routes';
 import { suggestRoutes } from './suggest-routes';
 import * as op from './reference-operations';
+import { terminologyRoutes } from './terminology-routes';
+import * as terminologyOp from './terminology-operations';
 
 interface ReferenceDependencies {
   upstreams: Upstreams;
@@ -22,8 +24,11 @@ interface ReferenceDependencies {
   operations: OperationSpec[];
 }
 
-/** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md). */
-export const referenceArea = declaredIn(op, ({ upstreams, releases, operations }: ReferenceDependencies) => [
-  ...metadataRoutes(operations, newestRelease(releases)),
-  ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes, codeRoutes, suggestRoutes].flatMap((routes) => routes(upstreams)),
-]);
+/** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md), then its FHIR terminology. */
+export const referenceArea = areaOf(
+  declaredIn(op, ({ upstreams, releases, operations }: ReferenceDependencies) => [
+    ...metadataRoutes(operations, newestRelease(releases)),
+    ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes, codeRoutes, suggestRoutes].flatMap((routes) => routes(upstreams)),
+  ]),
+  declaredIn(terminologyOp, ({ upstreams }: ReferenceDependencies) => terminologyRoutes(upstreams)),
+);

@@ -29,6 +29,12 @@ export function sendReferenceJson(res: Response, body: unknown, cacheControl = C
   res.json(body);
 }
 
+/** Sends a reference answer that exists only in FHIR (the terminology operations), as cacheable. */
+export function sendReferenceFhir(res: Response, resource: unknown): void {
+  markCacheable(res);
+  res.type('application/fhir+json').send(JSON.stringify(resource));
+}
+
 function markCacheable(res: Response, cacheControl = CACHE_CONTROL): void {
   res.setHeader('Cache-Control', cacheControl);
   res.vary('Accept');
@@ -50,6 +56,15 @@ export function referenceJsonResponses(
 ): Record<string, ResponseDoc> {
   return {
     '200': { description, headers: cacheHeaders(cacheControl), content: { 'application/json': schema } },
+    '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },
+    ...(notFound ? { '404': problem(notFound) } : {}),
+  };
+}
+
+/** The answers of a cacheable reference read in FHIR alone (the terminology operations: FHIR clients call them). */
+export function referenceFhirResponses(description: string, fhir: FhirInteraction, notFound?: string): Record<string, ResponseDoc> {
+  return {
+    '200': { description, fhir, headers: cacheHeaders(), content: { 'application/fhir+json': fhirSchema(fhir) } },
     '304': { description: 'Not modified: the `If-None-Match` ETag still holds.' },
     ...(notFound ? { '404': problem(notFound) } : {}),
   };

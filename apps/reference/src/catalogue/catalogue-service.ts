@@ -10,6 +10,7 @@ import { drugHandlers } from './drugs';
 import { labTestHandlers } from './lab-tests';
 import { premiseHandlers } from './premises';
 import { suggestHandlers } from './suggest';
+import { valueSetHandlers } from './value-set-expansion';
 
 /** reference.v1.CatalogueService: every reference resource besides diseases. Drug search runs as disease search does (`search`). */
 export function catalogueService(search: SearchDb, cursors: CursorCodec, handling: HandlerOptions): ServiceRegistration {
@@ -23,5 +24,6 @@ export function catalogueService(search: SearchDb, cursors: CursorCodec, handlin
     ...premiseHandlers(sequelize, cursors),
     ...codeLookupHandlers(sequelize),
     ...suggestHandlers(search),
+    ...valueSetHandlers(sequelize),
   });
 }

@@ -48,6 +48,10 @@ export const REFERENCE_LIMITS = {
   suggestMinLength: 2,
   /** Type-ahead suggestions (`limit`). */
   suggestLimit: { min: 1, max: 20, default: 10 },
+  /** Concepts of one ValueSet/$expand page (`count`). */
+  expandCount: { min: 1, max: 100, default: 20 },
+  /** How deep $expand pages (`offset`): a page reads the matches before it too, so depth is bounded. */
+  expandOffset: { min: 0, max: 10_000, default: 0 },
 } as const satisfies Record<string, number | IntegerRange>;
 
 export const FINANCE_LIMITS = {

@@ -14,3 +14,19 @@ export const SUGGEST_TYPES = { diseases: 'disease', drugs: 'drug' } as const;
 export type SuggestType = keyof typeof SUGGEST_TYPES;
 
 export const isSuggestType = (name: string): name is SuggestType => Object.hasOwn(SUGGEST_TYPES, name);
+
+/**
+ * The value sets FHIR clients expand (`GET /api/v1/ValueSet/$expand`, docs/REFERENCE.md "FHIR terminology"): one per
+ * vocabulary, each the concepts of one type that carry a code of its systems.
+ */
+export const VALUE_SETS = {
+  diseases: { type: 'disease', systems: ['mesh', 'omim'] },
+  drugs: { type: 'drug', systems: ['drugbank'] },
+  labs: { type: 'lab', systems: ['loinc'] },
+  conditions: { type: 'condition', systems: ['doid'] },
+  categories: { type: 'category', systems: ['atc'] },
+} as const satisfies Record<string, { type: string; systems: readonly CodeSystem[] }>;
+
+export type ValueSetName = keyof typeof VALUE_SETS;
+
+export const isValueSetName = (name: string): name is ValueSetName => Object.hasOwn(VALUE_SETS, name);

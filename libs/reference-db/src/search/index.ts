@@ -15,7 +15,7 @@ export {
 } from './disease-store';
 export { FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
 export { DISEASE_TERMS, DRUG_TERMS, type TermIndex } from './term-index';
-export { MIN_SUGGEST_LENGTH, suggestMatches } from './suggest';
+export { MIN_SUGGEST_LENGTH, prefixPattern, suggestMatches } from './suggest';
 export { compareKeys, type RankedMatch } from './fuzzy-rank';
 export { MAX_QUERY_WORDS, MAX_WORD_LENGTH } from './query-bounds';
 export { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, SearchTimeoutError, type SearchDb } from './search-statement';

@@ -13,7 +13,7 @@ const MIN_FUZZY_LENGTH = 3;
 const PREFIX_CANDIDATES = 200;
 
 /** `text%` as a LIKE pattern, its own % _ and \ taken literally. */
-const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, '\\$&')}%`;
+export const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * The terms that start with the query, from the B-tree on the term in

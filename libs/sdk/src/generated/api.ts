@@ -626,6 +626,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ValueSet/$expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR ValueSet/$expand: a page of a value set's concepts, filtered, in name order
+         * @description `filter` (at least 2 characters) is a case-insensitive prefix of any word of a name or synonym. Page with `offset` and `count`: the order (name, then id) is total, so the pages of one filter neither repeat nor skip a concept; `total` counts them all.
+         *
+         *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["expandValueSet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CodeSystem/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One code system as a FHIR CodeSystem
+         * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["getCodeSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ValueSet/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One value set's definition
+         * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["getValueSet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CodeSystem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The code systems the catalogue resolves, as FHIR CodeSystem resources
+         * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["listCodeSystems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ValueSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The value sets FHIR clients expand: one per vocabulary
+         * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["listValueSets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CodeSystem/$lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR CodeSystem/$lookup: a code's display (`MESH:D003920` or `D003920` with the MeSH URI)
+         * @description The code is resolved as `GET /api/v1/codes` resolves it. An unknown system is a 400, a code that names nothing a 404.
+         *
+         *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["lookupCodeSystemCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CodeSystem/$validate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR CodeSystem/$validate-code: whether a code (and its display) is valid in a code system
+         * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["validateCodeSystemCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ValueSet/$validate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR ValueSet/$validate-code: whether a coding (and its display) is in a value set
+         * @description Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["validateValueSetCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/bulk-create": {
         parameters: {
             query?: never;
@@ -8829,6 +8993,1266 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    expandValueSet: {
+        parameters: {
+            query: {
+                /** @description The value set's canonical URL (`urn:clinical-finance:value-set:<id>`). */
+                url: string;
+                /** @description A prefix of a word of the name or of a synonym. */
+                filter?: string;
+                /** @description Concepts in the page. */
+                count?: number;
+                /** @description Concepts skipped: paging goes this deep at most. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ValueSet with its expansion: `total`, `offset`, the parameters used and the page in `contains`. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "ValueSet";
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    getCodeSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of: mesh, omim, doid, drugbank, fda-application, fda-product, atc, loinc. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CodeSystem. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "CodeSystem";
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No code system has that id. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    getValueSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of: diseases, drugs, labs, conditions, categories. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ValueSet. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "ValueSet";
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No value set has that id. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    listCodeSystems: {
+        parameters: {
+            query?: {
+                /** @description Only the code system of this URI. */
+                url?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of CodeSystems (concepts not listed: use $lookup). */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Bundle";
+                        /** @constant */
+                        type: "searchset";
+                        link: {
+                            /** @enum {string} */
+                            relation: "self" | "next";
+                            /** Format: uri */
+                            url: string;
+                        }[];
+                        entry: {
+                            resource: {
+                                /** @constant */
+                                resourceType: "CodeSystem";
+                                id?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            search: {
+                                /** @constant */
+                                mode: "match";
+                            };
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    listValueSets: {
+        parameters: {
+            query?: {
+                /** @description Only the value set of this canonical URL. */
+                url?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of ValueSet definitions. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Bundle";
+                        /** @constant */
+                        type: "searchset";
+                        link: {
+                            /** @enum {string} */
+                            relation: "self" | "next";
+                            /** Format: uri */
+                            url: string;
+                        }[];
+                        entry: {
+                            resource: {
+                                /** @constant */
+                                resourceType: "ValueSet";
+                                id?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            search: {
+                                /** @constant */
+                                mode: "match";
+                            };
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    lookupCodeSystemCode: {
+        parameters: {
+            query: {
+                /** @description The code system's URI (see `GET /api/v1/CodeSystem`). */
+                system: string;
+                /** @description The code. */
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Parameters: `name` (the system), `display`, and a `designation` per further concept. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The code names nothing. */
+            404: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    validateCodeSystemCode: {
+        parameters: {
+            query: {
+                /** @description The code system's URI. */
+                url: string;
+                /** @description The code. */
+                code: string;
+                /** @description A display to check against the code's (ignoring case). */
+                display?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Parameters: `result`, `message` when false, `display`. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    validateValueSetCode: {
+        parameters: {
+            query: {
+                /** @description The value set's canonical URL (`urn:clinical-finance:value-set:<id>`). */
+                url: string;
+                /** @description The code system's URI. */
+                system: string;
+                /** @description The code. */
+                code: string;
+                /** @description A display to check against the code's (ignoring case). */
+                display?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Parameters: `result`, `message` when false, `display`. */
+            200: {
+                headers: {
+                    /** @description A digest of the body; send it as `If-None-Match` to revalidate. */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
         };

@@ -14,14 +14,17 @@ export function asksForFhir(req: Request, format: unknown = req.query._format): 
 /** An operation that answers FHIR (on request, or always): its errors may be OperationOutcomes. */
 export const servesFhir = (spec: OperationSpec): boolean => 'application/fhir+json' in (spec.responses['200']?.content ?? {});
 
+/** An operation that answers FHIR alone (the terminology operations): its errors are OperationOutcomes whatever was asked. */
+export const servesOnlyFhir = (spec: OperationSpec): boolean => servesFhir(spec) && !('application/json' in (spec.responses['200']?.content ?? {}));
+
 /**
  * Marks a request to an operation that serves FHIR and asked for it: its errors are then OperationOutcomes
  * (libs/http-problems), the key check's included; every other error stays problem+json. Called by each such
  * operation first (platform/routing/mount.ts), so it is matched as the operation is, by method and whole path:
  * `GET /api/v1/appointments` serves FHIR, `POST` to it and `…/appointments/{id}/ics` do not.
  */
-export function markFhirErrors(req: Request, res: Response): void {
-  if (asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
+export function markFhirErrors(req: Request, res: Response, onlyFhir = false): void {
+  if (onlyFhir || asksForFhir(req)) res.locals.problemFormat = 'fhir' satisfies ProblemFormat;
 }
 
 // A host as a client may name it: a name or IPv4 address, or a bracketed IPv6 one, and a port.

@@ -25,9 +25,11 @@ export function sendRepresentation(res: Response, representation: Representation
 }
 
 /** The FHIR body's schema: enough for a client to tell a Bundle from a resource; the docs have the mapping. */
-export function fhirSchema({ resourceType, interaction }: FhirInteraction): z.ZodType {
-  const resource = z.looseObject({ resourceType: z.literal(resourceType), id: z.string().optional() });
-  if (interaction === 'read') return resource.meta({ description: `FHIR R4 ${resourceType}.` });
+export function fhirSchema(fhir: FhirInteraction): z.ZodType {
+  const { resourceType, interaction } = fhir;
+  const answered = fhir.interaction === 'operation' ? fhir.operation.answers : resourceType;
+  const resource = z.looseObject({ resourceType: z.literal(answered), id: z.string().optional() });
+  if (interaction !== 'search-type') return resource.meta({ description: `FHIR R4 ${answered}.` });
   return z
     .looseObject({
       resourceType: z.literal('Bundle'),

@@ -5,7 +5,7 @@ import { METADATA, type Metadata } from '@libs/grpc';
 import { HttpProblem } from '@libs/http-problems';
 import type { FieldProblem } from '@libs/safe-text';
 import { methodNotAllowed, methodsByPath } from './method-not-allowed';
-import { markFhirErrors, servesFhir } from '../http/fhir-request';
+import { markFhirErrors, servesFhir, servesOnlyFhir } from '../http/fhir-request';
 import { expectedVersion } from '../http/if-match';
 import { parseBody } from '../http/json-body';
 import type { UpstreamCall } from '../upstreams/upstream';
@@ -64,8 +64,9 @@ export function mountRoutes<K extends CallerKey>(routes: Route[], guard: AccessC
   for (const { spec, handler } of routes) {
     const { body } = spec.request;
     const fhir = servesFhir(spec);
+    const onlyFhir = servesOnlyFhir(spec);
     const answer = async (req: Request, res: Response) => {
-      if (fhir) markFhirErrors(req, res);
+      if (fhir) markFhirErrors(req, res, onlyFhir);
       const caller = await guard.check(spec.access, req, res);
       const parameters = parseParameters(spec.request, req);
       const input = {

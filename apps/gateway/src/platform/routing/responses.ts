@@ -7,10 +7,22 @@ export interface HeaderDoc {
 }
 
 /** What an answer is to a FHIR client (`_format=fhir`): the CapabilityStatement (GET /api/v1/metadata) lists it. */
-export interface FhirInteraction {
-  resourceType: string;
-  /** `read`: one resource; `search-type`: a searchset Bundle of them. */
-  interaction: 'read' | 'search-type';
+export type FhirInteraction =
+  | {
+      resourceType: string;
+      /** `read`: one resource; `search-type`: a searchset Bundle of them. */
+      interaction: 'read' | 'search-type';
+    }
+  | { resourceType: string; interaction: 'operation'; operation: FhirOperation };
+
+/** A FHIR operation on a resource type (`CodeSystem/$lookup`): its name, its standard definition, and what it answers. */
+export interface FhirOperation {
+  /** Without the `$`: `lookup`. */
+  name: string;
+  /** The canonical URL of its OperationDefinition. */
+  definition: string;
+  /** The resource type of its answer (`Parameters`, `ValueSet`). */
+  answers: string;
 }
 
 /** One documented answer of an operation: its media types and their body schemas, and its headers. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OperationSpec } from '../../platform/routing/operation';
 import { operationPaths } from '../../platform/routing/mount';
-import type { FhirInteraction } from '../../platform/routing/responses';
+import type { FhirInteraction, FhirOperation } from '../../platform/routing/responses';
 import type { FhirResource } from './bundle';
 
 /** Query parameters that are not searches: paging and the format, which FHIR clients know as such. */
@@ -17,8 +17,9 @@ function searchType(field: z.ZodType): 'token' | 'number' | 'string' {
 
 interface ResourceEntry {
   type: string;
-  interaction: Map<FhirInteraction['interaction'], string[]>;
+  interaction: Map<Exclude<FhirInteraction['interaction'], 'operation'>, string[]>;
   searchParam: Map<string, { type: string; paths: string[]; description?: string }>;
+  operation: { spec: FhirOperation; paths: string[] }[];
 }
 
 function resourceEntries(operations: OperationSpec[]): ResourceEntry[] {
@@ -26,9 +27,14 @@ function resourceEntries(operations: OperationSpec[]): ResourceEntry[] {
   for (const spec of operations) {
     const fhir = spec.responses['200']?.fhir;
     if (!fhir) continue;
-    const entry = byType.get(fhir.resourceType) ?? { type: fhir.resourceType, interaction: new Map(), searchParam: new Map() };
+    const entry: ResourceEntry = byType.get(fhir.resourceType) ?? { type: fhir.resourceType, interaction: new Map(), searchParam: new Map(), operation: [] };
     byType.set(fhir.resourceType, entry);
     const paths = operationPaths(spec).map((path) => `GET ${path}`);
+    // An operation's parameters are its own (its OperationDefinition has them), not searches of the type.
+    if (fhir.interaction === 'operation') {
+      entry.operation.push({ spec: fhir.operation, paths });
+      continue;
+    }
     entry.interaction.set(fhir.interaction, [...(entry.interaction.get(fhir.interaction) ?? []), ...paths]);
     for (const [name, field] of Object.entries((spec.request.query?.shape ?? {}) as Record<string, z.ZodType>)) {
       if (NOT_SEARCH.has(name)) continue;
@@ -55,7 +61,8 @@ function permissionsOf(operations: OperationSpec[]): string {
 /**
  * The CapabilityStatement of the FHIR view (GET /api/v1/metadata), derived from
  * the operation declarations: every resource type an operation answers with
- * `_format=fhir`, its interactions and the query parameters that search it. The
+ * `_format=fhir`, its interactions, the query parameters that search it and its
+ * operations (`$lookup`, `$expand`, …). The
  * paths are the API's own rather than FHIR's `[base]/[type]`, so each entry's
  * documentation names them.
  */
@@ -84,6 +91,15 @@ export function capabilityStatement(operations: OperationSpec[], release: { vers
                   name,
                   type: param.type,
                   documentation: [param.description, `On ${param.paths.join(', ')}.`].filter(Boolean).join(' '),
+                })),
+              }
+            : {}),
+          ...(entry.operation.length > 0
+            ? {
+                operation: entry.operation.map(({ spec, paths }) => ({
+                  name: spec.name,
+                  definition: spec.definition,
+                  documentation: paths.join(', '),
                 })),
               }
             : {}),

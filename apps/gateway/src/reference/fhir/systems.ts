@@ -8,4 +8,7 @@ export const SYSTEMS = {
   doid: 'http://purl.obolibrary.org/obo/doid.owl',
   roleCode: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode',
   premiseCode: 'urn:clinical-finance:premise-code',
+  // FDA application and product numbers (Drugs@FDA) have no registered URI: the API names them as it does premise codes.
+  fdaApplication: 'urn:clinical-finance:fda-application',
+  fdaProduct: 'urn:clinical-finance:fda-product',
 } as const;

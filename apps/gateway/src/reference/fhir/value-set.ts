@@ -3,7 +3,7 @@ import { compact, type FhirResource } from './bundle';
 import { SYSTEMS } from './systems';
 
 /** When this gateway started: the expansion timestamp, stable so that ETags repeat between requests. */
-const EXPANDED_AT = new Date().toISOString();
+export const EXPANDED_AT = new Date().toISOString();
 
 interface Concept {
   system?: string;
@@ -20,7 +20,7 @@ const valueSet = (name: string, contains: Concept[]): FhirResource => ({
 });
 
 /** "MESH:D003920" → MeSH system and code "D003920"; "OMIM:222100" likewise; other prefixes keep the id as code. */
-function diseaseCoding(diseaseId: string): { system?: string; code: string } {
+export function diseaseCoding(diseaseId: string): { system?: string; code: string } {
   const [prefix, code] = diseaseId.split(':', 2);
   if (prefix === 'MESH' && code) return { system: SYSTEMS.mesh, code };
   if (prefix === 'OMIM' && code) return { system: SYSTEMS.omim, code };

@@ -302,6 +302,31 @@ export interface SuggestResponse {
   suggestions: Suggestion[];
 }
 
+/**
+ * A page of one value set's coded concepts ("diseases", "drugs", "labs", "conditions", "categories"), in name
+ * order (lower-cased name, then id), for FHIR's ValueSet/$expand. filter (2 characters or more; empty: every
+ * concept) is a case-insensitive prefix of any word of a name or synonym. offset at most 10,000; count at most
+ * 100, 0 meaning the default (20).
+ */
+export interface ExpandValueSetRequest {
+  valueSet: string;
+  filter: string;
+  offset: number;
+  count: number;
+}
+
+export interface ValueSetConcept {
+  /** The code as the catalogue stores it ("MESH:D003920", "DB00945", "DOID:9352", "B01AA03", "2823-3"). */
+  code: string;
+  display: string;
+}
+
+export interface ExpandValueSetResponse {
+  /** Concepts the filter matches in all. */
+  total: number;
+  concepts: ValueSetConcept[];
+}
+
 function createBaseLabTestResult(): LabTestResult {
   return { name: "", normalRange: "", units: "" };
 }
@@ -4436,6 +4461,299 @@ export const SuggestResponse: MessageFns<SuggestResponse> = {
   },
 };
 
+function createBaseExpandValueSetRequest(): ExpandValueSetRequest {
+  return { valueSet: "", filter: "", offset: 0, count: 0 };
+}
+
+export const ExpandValueSetRequest: MessageFns<ExpandValueSetRequest> = {
+  encode(message: ExpandValueSetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.valueSet !== "") {
+      writer.uint32(10).string(message.valueSet);
+    }
+    if (message.filter !== "") {
+      writer.uint32(18).string(message.filter);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(24).int32(message.offset);
+    }
+    if (message.count !== 0) {
+      writer.uint32(32).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandValueSetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandValueSetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.valueSet = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filter = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandValueSetRequest {
+    return {
+      valueSet: isSet(object.valueSet)
+        ? globalThis.String(object.valueSet)
+        : isSet(object.value_set)
+        ? globalThis.String(object.value_set)
+        : "",
+      filter: isSet(object.filter) ? globalThis.String(object.filter) : "",
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: ExpandValueSetRequest): unknown {
+    const obj: any = {};
+    if (message.valueSet !== "") {
+      obj.valueSet = message.valueSet;
+    }
+    if (message.filter !== "") {
+      obj.filter = message.filter;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ExpandValueSetRequest>): ExpandValueSetRequest {
+    return ExpandValueSetRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExpandValueSetRequest>): ExpandValueSetRequest {
+    const message = createBaseExpandValueSetRequest();
+    message.valueSet = object.valueSet ?? "";
+    message.filter = object.filter ?? "";
+    message.offset = object.offset ?? 0;
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
+function createBaseValueSetConcept(): ValueSetConcept {
+  return { code: "", display: "" };
+}
+
+export const ValueSetConcept: MessageFns<ValueSetConcept> = {
+  encode(message: ValueSetConcept, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.display !== "") {
+      writer.uint32(18).string(message.display);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValueSetConcept {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValueSetConcept();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.display = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValueSetConcept {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      display: isSet(object.display) ? globalThis.String(object.display) : "",
+    };
+  },
+
+  toJSON(message: ValueSetConcept): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.display !== "") {
+      obj.display = message.display;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ValueSetConcept>): ValueSetConcept {
+    return ValueSetConcept.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ValueSetConcept>): ValueSetConcept {
+    const message = createBaseValueSetConcept();
+    message.code = object.code ?? "";
+    message.display = object.display ?? "";
+    return message;
+  },
+};
+
+function createBaseExpandValueSetResponse(): ExpandValueSetResponse {
+  return { total: 0, concepts: [] };
+}
+
+export const ExpandValueSetResponse: MessageFns<ExpandValueSetResponse> = {
+  encode(message: ExpandValueSetResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.total !== 0) {
+      writer.uint32(8).int32(message.total);
+    }
+    for (const v of message.concepts) {
+      ValueSetConcept.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandValueSetResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandValueSetResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.concepts.push(ValueSetConcept.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandValueSetResponse {
+    return {
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      concepts: globalThis.Array.isArray(object?.concepts)
+        ? object.concepts.map((e: any) => ValueSetConcept.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExpandValueSetResponse): unknown {
+    const obj: any = {};
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.concepts?.length) {
+      obj.concepts = message.concepts.map((e) => ValueSetConcept.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ExpandValueSetResponse>): ExpandValueSetResponse {
+    return ExpandValueSetResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExpandValueSetResponse>): ExpandValueSetResponse {
+    const message = createBaseExpandValueSetResponse();
+    message.total = object.total ?? 0;
+    message.concepts = object.concepts?.map((e) => ValueSetConcept.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * The reference catalogue besides diseases: laboratory tests, drugs and their
  * dosages, ATC drug categories, conditions with their indications, premises and
@@ -4563,6 +4881,17 @@ export const CatalogueServiceService = {
     responseSerialize: (value: SuggestResponse): Buffer => Buffer.from(SuggestResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SuggestResponse => SuggestResponse.decode(value),
   },
+  expandValueSet: {
+    path: "/reference.v1.CatalogueService/ExpandValueSet" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExpandValueSetRequest): Buffer =>
+      Buffer.from(ExpandValueSetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExpandValueSetRequest => ExpandValueSetRequest.decode(value),
+    responseSerialize: (value: ExpandValueSetResponse): Buffer =>
+      Buffer.from(ExpandValueSetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExpandValueSetResponse => ExpandValueSetResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogueServiceServer extends UntypedServiceImplementation {
@@ -4578,6 +4907,7 @@ export interface CatalogueServiceServer extends UntypedServiceImplementation {
   getPremise: handleUnaryCall<GetPremiseRequest, GetPremiseResponse>;
   lookupCode: handleUnaryCall<LookupCodeRequest, LookupCodeResponse>;
   suggest: handleUnaryCall<SuggestRequest, SuggestResponse>;
+  expandValueSet: handleUnaryCall<ExpandValueSetRequest, ExpandValueSetResponse>;
 }
 
 export interface CatalogueServiceClient extends Client {
@@ -4760,6 +5090,21 @@ export interface CatalogueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SuggestResponse) => void,
+  ): ClientUnaryCall;
+  expandValueSet(
+    request: ExpandValueSetRequest,
+    callback: (error: ServiceError | null, response: ExpandValueSetResponse) => void,
+  ): ClientUnaryCall;
+  expandValueSet(
+    request: ExpandValueSetRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExpandValueSetResponse) => void,
+  ): ClientUnaryCall;
+  expandValueSet(
+    request: ExpandValueSetRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExpandValueSetResponse) => void,
   ): ClientUnaryCall;
 }
 
