@@ -105,8 +105,15 @@ describe('the boundary probe: the document states every rule the gateway applies
       if (parameter.in === 'header') headers[parameter.name] = given;
     }
     const response = await fetch(url, { method: method.toUpperCase(), headers });
-    const body = (await response.json().catch(() => undefined)) as { errors?: { field: string; message: string }[] } | undefined;
-    return { status: response.status, named: (body?.errors ?? []).filter((error) => error.field === probed.name) };
+    // A problem names a parameter in `errors[].field`; an OperationOutcome (FHIR-only operations) in `issue[].expression`.
+    const body = (await response.json().catch(() => undefined)) as
+      | { errors?: { field: string; message: string }[]; issue?: { expression?: string[]; diagnostics?: string }[] }
+      | undefined;
+    const named = [
+      ...(body?.errors ?? []).filter((error) => error.field === probed.name),
+      ...(body?.issue ?? []).filter((issue) => issue.expression?.includes(probed.name)),
+    ];
+    return { status: response.status, named };
   }
 
   it('probes every parameter of every operation, with values on both sides of the document', () => {

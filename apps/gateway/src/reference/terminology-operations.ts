@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CODE_SYSTEMS, REFERENCE_LIMITS, VALUE_SETS } from '@libs/contracts';
+import { CODE_SYSTEMS, REFERENCE_LIMITS, VALUE_SETS, type ValueSetName } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { NON_BLANK_PATTERN, queryInteger, queryText } from '../platform/routing/query-fields';
 import type { FhirInteraction } from '../platform/routing/responses';
+import { codeSystemUrl, valueSetUrl } from './fhir/terminology';
 import { referenceFhirResponses } from './reference-response';
 
 /**
@@ -21,7 +22,10 @@ const fhirOperation = (resourceType: 'CodeSystem' | 'ValueSet', name: string, an
   interaction: 'operation',
   operation: { name, definition: `http://hl7.org/fhir/OperationDefinition/${resourceType}-${name}`, answers },
 });
-const uri = (description: string) => queryText(undefined, 'is required: the URI').meta({ description, format: 'uri' });
+/** The URIs this server knows, as enums: the document lists them, and anything else is a 400 naming the parameter. */
+const codeSystemUri = (description: string) => z.enum(CODE_SYSTEMS.map(codeSystemUrl) as [string, ...string[]]).meta({ description });
+const valueSetUri = (description: string) =>
+  z.enum((Object.keys(VALUE_SETS) as ValueSetName[]).map(valueSetUrl) as [string, ...string[]]).meta({ description });
 const code = queryText(termMaxLength, 'is required: the code').meta({ description: 'The code.', pattern: NON_BLANK_PATTERN });
 const display = queryText(termMaxLength).optional().meta({ description: 'A display to check against the code\'s (ignoring case).' });
 const byId = (ids: readonly string[]) => z.object({ id: z.string().meta({ description: `One of: ${ids.join(', ')}.` }) });
@@ -34,7 +38,7 @@ export const listCodeSystems = operation({
   summary: 'The code systems the catalogue resolves, as FHIR CodeSystem resources',
   tag,
   access,
-  request: { query: z.object({ url: uri('Only the code system of this URI.').optional() }) },
+  request: { query: z.object({ url: codeSystemUri('Only the code system of this URI.').optional() }) },
   responses: referenceFhirResponses('A searchset Bundle of CodeSystems (concepts not listed: use $lookup).', { resourceType: 'CodeSystem', interaction: 'search-type' }),
 });
 
@@ -57,7 +61,7 @@ export const lookupCodeSystemCode = operation({
   description: 'The code is resolved as `GET /api/v1/codes` resolves it. An unknown system is a 400, a code that names nothing a 404.',
   tag,
   access,
-  request: { query: z.object({ system: uri('The code system\'s URI (see `GET /api/v1/CodeSystem`).'), code }) },
+  request: { query: z.object({ system: codeSystemUri('The code system\'s URI (see `GET /api/v1/CodeSystem`).'), code }) },
   responses: referenceFhirResponses('Parameters: `name` (the system), `display`, and a `designation` per further concept.', fhirOperation('CodeSystem', 'lookup', 'Parameters'), 'The code names nothing.'),
 });
 
@@ -68,7 +72,7 @@ export const validateCodeSystemCode = operation({
   summary: 'FHIR CodeSystem/$validate-code: whether a code (and its display) is valid in a code system',
   tag,
   access,
-  request: { query: z.object({ url: uri('The code system\'s URI.'), code, display }) },
+  request: { query: z.object({ url: codeSystemUri('The code system\'s URI.'), code, display }) },
   responses: referenceFhirResponses('Parameters: `result`, `message` when false, `display`.', fhirOperation('CodeSystem', 'validate-code', 'Parameters')),
 });
 
@@ -79,7 +83,7 @@ export const listValueSets = operation({
   summary: 'The value sets FHIR clients expand: one per vocabulary',
   tag,
   access,
-  request: { query: z.object({ url: uri('Only the value set of this canonical URL.').optional() }) },
+  request: { query: z.object({ url: valueSetUri('Only the value set of this canonical URL.').optional() }) },
   responses: referenceFhirResponses('A searchset Bundle of ValueSet definitions.', { resourceType: 'ValueSet', interaction: 'search-type' }),
 });
 
@@ -104,7 +108,7 @@ export const expandValueSet = operation({
   access,
   request: {
     query: z.object({
-      url: uri(valueSetUrlDescription),
+      url: valueSetUri(valueSetUrlDescription),
       filter: queryText(termMaxLength)
         .min(suggestMinLength, { message: `must be at least ${suggestMinLength} characters`, abort: true })
         .optional()
@@ -123,6 +127,6 @@ export const validateValueSetCode = operation({
   summary: 'FHIR ValueSet/$validate-code: whether a coding (and its display) is in a value set',
   tag,
   access,
-  request: { query: z.object({ url: uri(valueSetUrlDescription), system: uri('The code system\'s URI.'), code, display }) },
+  request: { query: z.object({ url: valueSetUri(valueSetUrlDescription), system: codeSystemUri('The code system\'s URI.'), code, display }) },
   responses: referenceFhirResponses('Parameters: `result`, `message` when false, `display`.', fhirOperation('ValueSet', 'validate-code', 'Parameters')),
 });

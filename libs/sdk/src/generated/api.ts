@@ -9001,7 +9001,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The value set's canonical URL (`urn:clinical-finance:value-set:<id>`). */
-                url: string;
+                url: "urn:clinical-finance:value-set:diseases" | "urn:clinical-finance:value-set:drugs" | "urn:clinical-finance:value-set:labs" | "urn:clinical-finance:value-set:conditions" | "urn:clinical-finance:value-set:categories";
                 /** @description A prefix of a word of the name or of a synonym. */
                 filter?: string;
                 /** @description Concepts in the page. */
@@ -9470,7 +9470,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the code system of this URI. */
-                url?: string;
+                url?: "http://id.nlm.nih.gov/mesh" | "http://omim.org" | "http://purl.obolibrary.org/obo/doid.owl" | "http://www.drugbank.ca" | "urn:clinical-finance:fda-application" | "urn:clinical-finance:fda-product" | "http://www.whocc.no/atc" | "http://loinc.org";
             };
             header?: never;
             path?: never;
@@ -9635,7 +9635,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the value set of this canonical URL. */
-                url?: string;
+                url?: "urn:clinical-finance:value-set:diseases" | "urn:clinical-finance:value-set:drugs" | "urn:clinical-finance:value-set:labs" | "urn:clinical-finance:value-set:conditions" | "urn:clinical-finance:value-set:categories";
             };
             header?: never;
             path?: never;
@@ -9800,7 +9800,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The code system's URI (see `GET /api/v1/CodeSystem`). */
-                system: string;
+                system: "http://id.nlm.nih.gov/mesh" | "http://omim.org" | "http://purl.obolibrary.org/obo/doid.owl" | "http://www.drugbank.ca" | "urn:clinical-finance:fda-application" | "urn:clinical-finance:fda-product" | "http://www.whocc.no/atc" | "http://loinc.org";
                 /** @description The code. */
                 code: string;
             };
@@ -9961,7 +9961,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The code system's URI. */
-                url: string;
+                url: "http://id.nlm.nih.gov/mesh" | "http://omim.org" | "http://purl.obolibrary.org/obo/doid.owl" | "http://www.drugbank.ca" | "urn:clinical-finance:fda-application" | "urn:clinical-finance:fda-product" | "http://www.whocc.no/atc" | "http://loinc.org";
                 /** @description The code. */
                 code: string;
                 /** @description A display to check against the code's (ignoring case). */
@@ -10110,9 +10110,9 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The value set's canonical URL (`urn:clinical-finance:value-set:<id>`). */
-                url: string;
+                url: "urn:clinical-finance:value-set:diseases" | "urn:clinical-finance:value-set:drugs" | "urn:clinical-finance:value-set:labs" | "urn:clinical-finance:value-set:conditions" | "urn:clinical-finance:value-set:categories";
                 /** @description The code system's URI. */
-                system: string;
+                system: "http://id.nlm.nih.gov/mesh" | "http://omim.org" | "http://purl.obolibrary.org/obo/doid.owl" | "http://www.drugbank.ca" | "urn:clinical-finance:fda-application" | "urn:clinical-finance:fda-product" | "http://www.whocc.no/atc" | "http://loinc.org";
                 /** @description The code. */
                 code: string;
                 /** @description A display to check against the code's (ignoring case). */
