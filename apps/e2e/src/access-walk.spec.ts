@@ -6,6 +6,8 @@ interface DocumentedOperation {
   path: string;
   permission?: string;
   secured: boolean;
+  /** The media types its 401 is declared in: problem+json, and an OperationOutcome's where FHIR is served. */
+  refusalTypes: string[];
 }
 
 /** Where operations take a dashboard session as well as a key. */
@@ -21,7 +23,7 @@ describe('every operation of /openapi.json enforces its key and permission', () 
   beforeAll(async () => {
     system = await startSystem();
     const document = (await api(system.gatewayUrl, '/openapi.json')).body as {
-      paths: Record<string, Record<string, { security: unknown[]; 'x-permission'?: string }>>;
+      paths: Record<string, Record<string, { security: unknown[]; 'x-permission'?: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
     };
     operations = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => ({
@@ -29,6 +31,7 @@ describe('every operation of /openapi.json enforces its key and permission', () 
         path,
         permission: op['x-permission'],
         secured: op.security.length > 0,
+        refusalTypes: Object.keys(op.responses['401']?.content ?? {}),
       })),
     );
   }, 90_000);
@@ -51,7 +54,8 @@ describe('every operation of /openapi.json enforces its key and permission', () 
         status: 401,
       });
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const type = response.headers.get('content-type')?.split(';')[0] ?? '';
+      expect({ op: `${op.method} ${op.path}`, declared: op.refusalTypes.includes(type) }).toEqual({ op: `${op.method} ${op.path}`, declared: true });
     }
   });
 

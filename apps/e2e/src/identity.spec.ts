@@ -64,6 +64,7 @@ describe('outside development (NODE_ENV=production)', () => {
       DATABASE_URL: database.url,
       // Production refuses to start without its secrets.
       ACTOR_SIGNING_KEY: 'a production-like actor signing secret',
+      EVENT_SIGNING_SECRET: 'a production-like event signing secret',
       BOOTSTRAP_ADMIN_EMAIL: 'first-admin@example.org',
       BOOTSTRAP_ADMIN_PASSWORD: 'a long bootstrap password',
     });
