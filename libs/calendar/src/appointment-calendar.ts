@@ -108,13 +108,14 @@ function vtimezones(events: readonly PlacedEvent[]): string[] {
 
 /** The one VEVENT of an appointment, wherever it is written: its own file, a feed, an iTIP mail (`extra`: its envelope). */
 function veventLines({ appointment, local }: PlacedEvent, names: CalendarNames, extra: string[]): string[] {
+  const updated = utcDateTime(appointment.updatedAt);
   return [
     'BEGIN:VEVENT',
     `UID:${appointment.id}@${UID_DOMAIN}`,
     `SEQUENCE:${appointment.sequence}`,
-    `DTSTAMP:${utcDateTime(appointment.updatedAt)}`,
+    `DTSTAMP:${updated}`,
     `CREATED:${utcDateTime(appointment.createdAt)}`,
-    `LAST-MODIFIED:${utcDateTime(appointment.updatedAt)}`,
+    `LAST-MODIFIED:${updated}`,
     local ? `DTSTART;TZID=${local.zone}:${local.start}` : `DTSTART:${utcDateTime(appointment.start)}`,
     local ? `DTEND;TZID=${local.zone}:${local.end}` : `DTEND:${utcDateTime(appointment.end)}`,
     `SUMMARY:${escapeText(names.service)}`,

@@ -1,4 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
+import { dateTimeFields, pad } from './ics-text';
+import { wallClock } from './zone-offsets';
 
 /**
  * Local times with TZID, and the VTIMEZONE that defines the zone (RFC 5545 §3.6.5), so that a calendar shows
@@ -8,8 +10,6 @@ import { Temporal } from 'temporal-polyfill';
  */
 
 const BEFORE_ANY_TRANSITION = '19700101T000000';
-
-const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
 /** A wall-clock time as an iCalendar local DATE-TIME (`20270328T090000`). */
 const localDateTime = (t: Temporal.PlainDateTime) =>
@@ -24,8 +24,20 @@ function utcOffset(nanoseconds: number): string {
   return `${sign}${pad(Math.floor(whole / 3600))}${pad(Math.floor((whole % 3600) / 60))}${rest ? pad(rest) : ''}`;
 }
 
-/** The instant as its local time in `zone`, if that local time names it back (RFC 5545 reads a repeated time as its first occurrence). */
+/**
+ * The instant as its local time in `zone`, if that local time names it back (RFC 5545 reads a repeated time as its
+ * first occurrence). Two per event of a feed: read from the zone's offset span, through Temporal only for years
+ * the shifted clock does not write.
+ */
 export function localTimeOf(instant: string, zone: string): string | undefined {
+  const epochMs = Date.parse(instant);
+  const clock = Number.isNaN(epochMs) ? undefined : wallClock(epochMs, zone);
+  if (!clock) return localTimeThroughTemporal(instant, zone);
+  return clock.repeated ? undefined : dateTimeFields(clock.local);
+}
+
+/** localTimeOf by Temporal alone: exact for every instant Temporal reads, and the oracle its tests compare with. */
+export function localTimeThroughTemporal(instant: string, zone: string): string | undefined {
   const zoned = Temporal.Instant.from(instant).toZonedDateTimeISO(zone);
   const local = zoned.toPlainDateTime();
   const readBack = local.toZonedDateTime(zone, { disambiguation: 'earlier' });

@@ -77,30 +77,47 @@ async function withReceiver(context: BenchContext, run: (receiver: BenchReceiver
   }
 }
 
-/** Delivery lag, commit → receipt, at a steady 200 transactions a second, each to its student's one of 100 endpoints. */
+/** Below saturation: the share of the measured committing pace the second phase posts at. */
+const SUSTAINED_SHARE = 0.7;
+
+/**
+ * Delivery lag, commit → receipt, at a steady 200 transactions a second, each to its student's one of 100 endpoints.
+ * A machine that cannot commit at that pace measures the queue of its own saturated cores, so when the first phase
+ * commits less than asked, a second phase posts at SUSTAINED_SHARE of what it did commit: the lag of the delivery
+ * path on this machine when the posting leaves it room (docs/PERFORMANCE.md, "Webhooks").
+ */
 export const webhookLag: Scenario = (context) =>
   withReceiver(context, async (receiver, maker) => {
-    const rate = context.smoke ? 20 : LAG_RATE;
+    const goalRate = context.smoke ? 20 : LAG_RATE;
     const students = await studentEndpoints(context, maker, context.smoke ? 4 : LAG_ENDPOINTS);
     const requests = await transactionsOf(context, students.map((student) => student.studentId));
-    const name = `webhook delivery lag, ${rate} events/s to ${students.length} endpoints`;
-    const cpu = context.cpuWindow();
-    const posted = context.record({
-      scenario: `${name}: the transactions posted`,
-      target: 'system',
-      result: await context.load(context.gatewayUrl, requests, { rate, connections: 16, duration: context.duration }),
-    });
-    const committed = posted.statusCodes['201'] ?? 0;
-    const receipts = await receiptsOf(receiver, () => true, committed);
-    const result = context.record(deliveries(name, receipts, committed, receiver.forged(), cpu.stop()));
-    context.note('webhook lag: transactions committed', committed / context.duration, 'per s');
+    const phase = async (rate: number) => {
+      const name = `webhook delivery lag, ${rate} events/s to ${students.length} endpoints`;
+      const since = Date.now();
+      const cpu = context.cpuWindow();
+      const posted = context.record({
+        scenario: `${name}: the transactions posted`,
+        target: 'system',
+        result: await context.load(context.gatewayUrl, requests, { rate, connections: 16, duration: context.duration }),
+      });
+      const committed = posted.statusCodes['201'] ?? 0;
+      const receipts = await receiptsOf(receiver, (receipt) => receipt.receivedAt >= since, committed);
+      return { committed, result: context.record(deliveries(name, receipts, committed, receiver.forged(), cpu.stop())) };
+    };
+    const { committed, result } = await phase(goalRate);
+    const committedRate = committed / context.duration;
+    context.note('webhook lag: transactions committed', committedRate, 'per s');
     context.judge({
       scenario: 'webhook delivery lag',
-      figure: `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms over ${result.requests} deliveries, ${(committed / context.duration).toFixed(0)} of ${rate} events/s committed`,
+      figure: `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms over ${result.requests} deliveries, ${committedRate.toFixed(0)} of ${goalRate} events/s committed`,
       target: 'p99 ≤ 1000 ms',
       // The pace is part of the goal: a machine that could not post at it has not met it.
-      met: result.p99Ms <= 1_000 && result.errors === 0 && committed >= 0.95 * rate * context.duration,
+      met: result.p99Ms <= 1_000 && result.errors === 0 && committed >= 0.95 * goalRate * context.duration,
     });
+    if (committed < 0.95 * goalRate * context.duration) {
+      const sustained = await phase(Math.max(1, Math.floor(SUSTAINED_SHARE * committedRate)));
+      context.note('webhook lag below saturation: p99', sustained.result.p99Ms, 'ms');
+    }
   });
 
 /** One transaction delivered to 1,000 endpoints (100 bursars' 10 each): how long until the last one has it. */

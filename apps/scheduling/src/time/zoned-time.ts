@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { wallClock } from '@libs/calendar';
 import { schedulingFields } from '@libs/contracts';
 
 /**
@@ -60,60 +61,19 @@ function convert(date: LocalDate, minuteOfDay: number, zone: string): number {
 
 const zoned = (epochMs: number, zone: string) => Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(zone);
 
-/** A zone's offset from one instant up to (not including) its next transition, when that is known. */
-interface OffsetSpan {
-  from: number;
-  until: number;
-  offsetMs: number;
-}
-
-/**
- * Each zone's span of one offset last looked up. A slot search reads hundreds of instants back on a zone's clock,
- * in order of time, and through Temporal each reading cost as much as the rest of the search (the bench's `slot
- * search`, profiled; docs/PERFORMANCE.md); an offset holds until the zone's next transition, so
- * within a span the reading is plain arithmetic. Bounded by the zones there are.
- */
-const spans = new Map<string, OffsetSpan>();
-
-function offsetMsAt(epochMs: number, zone: string): number {
-  const known = spans.get(zone);
-  if (known && epochMs >= known.from && epochMs < known.until) return known.offsetMs;
-  const time = zoned(epochMs, zone);
-  // From this instant, not from the previous transition: 'previous' is strictly before, so at a transition's own
-  // instant it would name the one before it, and the span would start with the old offset.
-  const span = {
-    from: epochMs,
-    until: time.getTimeZoneTransition('next')?.epochMilliseconds ?? Infinity,
-    offsetMs: time.offsetNanoseconds / 1_000_000,
-  };
-  spans.set(zone, span);
-  return span.offsetMs;
-}
-
 const pad = (value: number, digits = 2) => String(value).padStart(digits, '0');
-
-/**
- * An instant's local clock in `zone` as UTC fields of a shifted Date, or undefined where the plain spelling does
- * not hold (years outside 1000–9999, which ISO 8601 writes with a sign and six digits): Temporal answers those.
- */
-function shiftedClock(epochMs: number, zone: string): { local: Date; offsetMs: number } | undefined {
-  const offsetMs = offsetMsAt(epochMs, zone);
-  const local = new Date(epochMs + offsetMs);
-  const year = local.getUTCFullYear();
-  return year >= 1000 && year <= 9999 ? { local, offsetMs } : undefined;
-}
 
 const dateOf = (local: Date): LocalDate => `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
 
 /** The local date of an instant in `zone`. */
 export function localDateOf(epochMs: number, zone: string): LocalDate {
-  const clock = shiftedClock(epochMs, zone);
+  const clock = wallClock(epochMs, zone);
   return clock ? dateOf(clock.local) : zoned(epochMs, zone).toPlainDate().toString();
 }
 
 /** The local date and minute of the day of an instant in `zone` (seconds dropped). */
 export function localTimeOf(epochMs: number, zone: string): { date: LocalDate; minute: number } {
-  const clock = shiftedClock(epochMs, zone);
+  const clock = wallClock(epochMs, zone);
   if (clock) return { date: dateOf(clock.local), minute: clock.local.getUTCHours() * 60 + clock.local.getUTCMinutes() };
   const time = zoned(epochMs, zone);
   return { date: time.toPlainDate().toString(), minute: time.hour * 60 + time.minute };
@@ -121,7 +81,7 @@ export function localTimeOf(epochMs: number, zone: string): { date: LocalDate; m
 
 /** An instant as ISO 8601 with the zone's offset at that instant, e.g. 2026-11-01T01:30:00-05:00. */
 export function formatInstant(epochMs: number, zone: string): string {
-  const clock = shiftedClock(epochMs, zone);
+  const clock = wallClock(epochMs, zone);
   // Whole seconds and whole-minute offsets are spelt here; Temporal writes the rest (fractions of a second, and
   // the offsets of seconds that local mean times had before 1900, which it rounds to the minute).
   if (!clock || epochMs % 1000 !== 0 || clock.offsetMs % MS_PER_MINUTE !== 0) {
