@@ -82,15 +82,18 @@ export function localTimeOf(epochMs: number, zone: string): { date: LocalDate; m
 /** An instant as ISO 8601 with the zone's offset at that instant, e.g. 2026-11-01T01:30:00-05:00. */
 export function formatInstant(epochMs: number, zone: string): string {
   const clock = wallClock(epochMs, zone);
-  // Whole seconds and whole-minute offsets are spelt here; Temporal writes the rest (fractions of a second, and
-  // the offsets of seconds that local mean times had before 1900, which it rounds to the minute).
-  if (!clock || epochMs % 1000 !== 0 || clock.offsetMs % MS_PER_MINUTE !== 0) {
+  // Whole milliseconds and whole-minute offsets are spelt here, as Temporal spells them (a fraction without its
+  // trailing zeros): every row's created and updated times have milliseconds. Temporal writes the rest (the offsets
+  // of seconds that local mean times had before 1900, which it rounds to the minute).
+  if (!clock || !Number.isInteger(epochMs) || clock.offsetMs % MS_PER_MINUTE !== 0) {
     return zoned(epochMs, zone).toString({ timeZoneName: 'never' });
   }
   const { local, offsetMs } = clock;
   const minutes = Math.abs(offsetMs) / MS_PER_MINUTE;
   const offset = `${offsetMs < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
-  return `${dateOf(local)}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${offset}`;
+  const milliseconds = local.getUTCMilliseconds();
+  const fraction = milliseconds === 0 ? '' : `.${pad(milliseconds, 3).replace(/0+$/, '')}`;
+  return `${dateOf(local)}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${fraction}${offset}`;
 }
 
 /** ISO weekday of a date: 1 = Monday ... 7 = Sunday. */
