@@ -194,20 +194,26 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     }
   }
 
-  await Promise.all(
-    GRPC_SERVICE_NAMES.filter((service) => !options.notStarted?.includes(service)).flatMap((service) =>
-      Array.from({ length: countOf(service) }, (_, i) => firstStart(service, i + 1)),
-    ),
-  );
   let keys = {} as Record<Role, string>;
-  if (wanted(GATEWAY_NAME)) {
-    await start(GATEWAY_NAME);
-    const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
-      env: { ...process.env, ...envOf(GATEWAY_NAME) },
-      encoding: 'utf8',
-    });
-    keys = Object.fromEntries([...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key])) as Record<Role, string>;
-    await raiseKeyLimits(gatewayUrl(), keys.admin, Object.values(keys));
+  try {
+    await Promise.all(
+      GRPC_SERVICE_NAMES.filter((service) => !options.notStarted?.includes(service)).flatMap((service) =>
+        Array.from({ length: countOf(service) }, (_, i) => firstStart(service, i + 1)),
+      ),
+    );
+    if (wanted(GATEWAY_NAME)) {
+      await start(GATEWAY_NAME);
+      const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
+        env: { ...process.env, ...envOf(GATEWAY_NAME) },
+        encoding: 'utf8',
+      });
+      keys = Object.fromEntries([...printed.matchAll(/^demo (\w+) key: (\S+)$/gm)].map(([, role, key]) => [role, key])) as Record<Role, string>;
+      await raiseKeyLimits(gatewayUrl(), keys.admin, Object.values(keys));
+    }
+  } catch (error) {
+    // The caller gets no system to shut down: the services already up (and their database connections) go now.
+    await Promise.all([...processes.values()].map((child) => stopChild(child, 'SIGKILL')));
+    throw error;
   }
 
   return {
