@@ -15,9 +15,16 @@ const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadSpec;
 const SETTLE_MAX_MS = 2_000;
 let next = 0;
 
+/** Why a request of the measured run got no answer (socket errors by code, timeouts), counted as they happen. */
+const noAnswer: Record<string, number> = {};
+let counting = false;
+
+/** autocannon's timeout is an Error without a code; a socket's error carries one (ECONNRESET, EPIPE, …). */
+const kindOf = (error: Error & { code?: string }) => error.code ?? (/timed out/.test(error.message) ? 'timeout' : error.message);
+
 function run(options: { duration: number } | { amount: number }): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
+    const instance = autocannon(
       {
         url: spec.url,
         connections: spec.connections,
@@ -41,6 +48,11 @@ function run(options: { duration: number } | { amount: number }): Promise<autoca
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
+    instance.on('reqError', (error: Error & { code?: string }) => {
+      if (!counting) return;
+      const kind = kindOf(error);
+      noAnswer[kind] = (noAnswer[kind] ?? 0) + 1;
+    });
   });
 }
 
@@ -53,6 +65,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_MAX_MS, warm.latency.p99)));
   }
   const window = spec.cpu && startCpuWindow(spec.cpu);
+  counting = true;
   const result = await run(spec.amount ? { amount: spec.amount } : { duration: spec.duration });
   const cpu = window?.stop();
   const statusCodes = Object.fromEntries(
@@ -68,6 +81,7 @@ async function main(): Promise<void> {
     requests: result.requests.total,
     errors: result.errors + result.timeouts + unexpected,
     statusCodes,
+    ...(Object.keys(noAnswer).length > 0 ? { noAnswer } : {}),
     ...(cpu ? { cpu } : {}),
   };
   process.stdout.write(JSON.stringify(output));
