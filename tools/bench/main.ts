@@ -27,6 +27,7 @@ import { startCpuWindow } from './cpu/window';
 import { cpuPerRequest, describeCpu } from './cpu/per-request';
 import { loadFullData } from './full-data';
 import { profilesOfRun } from './profile/profiles-of-run';
+import { describeOutcomes } from './load/load-spec';
 import { runLoad } from './load/run-load';
 import { PhasePeaks } from './peak-rss';
 import { seededRandom } from '../search-quality/typos';
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
         const perRequest = result.cpu && cpuPerRequest(result.cpu, result.requests);
         report.measurements.push(perRequest ? { ...measurement, cpuMsPerRequest: perRequest } : measurement);
         console.log(
-          `${measurement.scenario} [${measurement.target}]: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
+          `${measurement.scenario} [${measurement.target}]: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors (${describeOutcomes(result)})`,
         );
         if (perRequest) console.log(`  CPU ms/request: ${describeCpu(perRequest)}; other work kept ${result.cpu?.otherCores.toFixed(2)} cores busy`);
         return result;
@@ -216,7 +217,7 @@ async function main(): Promise<void> {
 function assertSmoke(report: BenchReport, silent: string[]): void {
   const failed = report.measurements.filter((m) => m.result.errors > 0 || m.result.requests === 0);
   const problems = [
-    ...failed.map((m) => `${m.scenario} [${m.target}] answered ${JSON.stringify(m.result.statusCodes)}`),
+    ...failed.map((m) => `${m.scenario} [${m.target}] answered ${describeOutcomes(m.result)}`),
     ...silent.map((name) => `${name} measured nothing`),
   ];
   if (problems.length > 0) {

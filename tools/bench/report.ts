@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Measurement, Verdict } from './context';
 import { CPU_COLUMNS } from './cpu/per-request';
+import { describeOutcomes } from './load/load-spec';
 import type { MeasuredProfile } from './profile/profiles-of-run';
 
 export interface BenchReport {
@@ -51,7 +52,7 @@ function profileSection(p: MeasuredProfile): string {
 
 export function toMarkdown(report: BenchReport): string {
   const loads = table(
-    ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'],
+    ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'outcomes (status, or why no answer)'],
     report.measurements.map((m) => [
       m.scenario,
       m.target,
@@ -60,6 +61,7 @@ export function toMarkdown(report: BenchReport): string {
       fixed(m.result.p99Ms),
       String(m.result.requests),
       String(m.result.errors),
+      describeOutcomes(m.result),
     ]),
   );
   const cpu = table(

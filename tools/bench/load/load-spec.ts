@@ -37,6 +37,17 @@ export interface LoadResult {
   /** Socket errors, timeouts and responses outside 2xx/304 and the expected statuses. */
   errors: number;
   statusCodes: Record<string, number>;
+  /**
+   * The requests that got no answer, by why: the socket error's code (`ECONNRESET`, `EPIPE`, …) or `timeout` (no
+   * answer within `timeout`). With `statusCodes`, every error has a cause on record.
+   */
+  noAnswer?: Record<string, number>;
   /** The CPU each watched process used inside the measured window. */
   cpu?: CpuWindow;
+}
+
+/** Every outcome of a run, answers and failures to answer alike: `201 ×185, ECONNRESET ×15`. */
+export function describeOutcomes(result: Pick<LoadResult, 'statusCodes' | 'noAnswer'>): string {
+  const outcomes = [...Object.entries(result.statusCodes), ...Object.entries(result.noAnswer ?? {})];
+  return outcomes.map(([outcome, count]) => `${outcome} ×${count}`).join(', ') || 'none';
 }

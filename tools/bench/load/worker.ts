@@ -15,9 +15,16 @@ const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadSpec;
 const SETTLE_MAX_MS = 2_000;
 let next = 0;
 
+/** Why a request of the measured run got no answer (socket errors by code, timeouts), counted as they happen. */
+const noAnswer: Record<string, number> = {};
+let counting = false;
+
+/** autocannon's timeout is an Error without a code; a socket's error carries one (ECONNRESET, EPIPE, …). */
+const kindOf = (error: Error & { code?: string }) => error.code ?? (/timed out/.test(error.message) ? 'timeout' : error.message);
+
 function run(options: { duration: number } | { amount: number }): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
+    const instance = autocannon(
       {
         url: spec.url,
         connections: spec.connections,
@@ -41,6 +48,11 @@ function run(options: { duration: number } | { amount: number }): Promise<autoca
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
+    instance.on('reqError', (error: Error & { code?: string }) => {
+      if (!counting) return;
+      const kind = kindOf(error);
+      noAnswer[kind] = (noAnswer[kind] ?? 0) + 1;
+    });
   });
 }
 
@@ -53,11 +65,19 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_MAX_MS, warm.latency.p99)));
   }
   const window = spec.cpu && startCpuWindow(spec.cpu);
+  counting = true;
   const result = await run(spec.amount ? { amount: spec.amount } : { duration: spec.duration });
   const cpu = window?.stop();
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats?.count ?? 0]),
   );
+  // autocannon writes a connection's next request as soon as an answer comes, also when that answer closed the
+  // connection (`Connection: close`, as a refused upload's does): that request is lost without an error. A run of a
+  // fixed amount knows how many it sent, so those are counted too, as `closed`.
+  if (spec.amount) {
+    const accounted = [...Object.values(statusCodes), ...Object.values(noAnswer)].reduce((sum, count) => sum + count, 0);
+    if (accounted < spec.amount) noAnswer.closed = (noAnswer.closed ?? 0) + spec.amount - accounted;
+  }
   const unexpected = Object.entries(statusCodes)
     .filter(([code]) => !(code.startsWith('2') || code === '304' || spec.expected?.includes(Number(code))))
     .reduce((sum, [, count]) => sum + count, 0);
@@ -66,8 +86,9 @@ async function main(): Promise<void> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
-    errors: result.errors + result.timeouts + unexpected,
+    errors: result.errors + (noAnswer.closed ?? 0) + unexpected,
     statusCodes,
+    ...(Object.keys(noAnswer).length > 0 ? { noAnswer } : {}),
     ...(cpu ? { cpu } : {}),
   };
   process.stdout.write(JSON.stringify(output));

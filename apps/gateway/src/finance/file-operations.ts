@@ -32,6 +32,9 @@ export const uploadFile = operation({
     '201': json('The file, stored.', uploadedFile),
     '413': problem(`The file is larger than ${MEGABYTES} MB.`),
     '415': problem('The body is not multipart/form-data, or the file is not an acceptable PDF, JPEG or PNG.'),
+    '503': problem(
+      `${FILE_LIMITS.concurrentUploads} uploads were streaming and none ended within half the request timeout; nothing of the body was read. Send it again after \`Retry-After\`.`,
+    ),
   },
 });
 

@@ -16,13 +16,13 @@ import { transactionRoutes } from './transaction-routes';
 const documentSettings = (config: Pick<GatewayConfig, 'INSTITUTION_NAME'>) => ({ institution: config.INSTITUTION_NAME });
 
 /** Student transactions, proofs of payment, the finance records and their documents (docs/FINANCE.md). */
-export const financeArea = areaOf<{ upstreams: Upstreams; config: Pick<GatewayConfig, 'INSTITUTION_NAME'> }>(
+export const financeArea = areaOf<{ upstreams: Upstreams; config: Pick<GatewayConfig, 'INSTITUTION_NAME' | 'HTTP_REQUEST_TIMEOUT_MS'> }>(
   // All under /api/v1/transactions (and the uploads a payment names): listed together, by name.
   declaredIn({ ...transactions, ...payments, ...documents, ...files }, ({ upstreams, config }) => [
     ...transactionRoutes(upstreams),
     ...paymentRoutes(upstreams),
     ...documentRoutes(upstreams, documentSettings(config)),
-    ...fileRoutes(upstreams),
+    ...fileRoutes(upstreams, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS }),
   ]),
   declaredIn(records, ({ upstreams, config }) => recordRoutes(upstreams, documentSettings(config))),
 );

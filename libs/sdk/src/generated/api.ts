@@ -12736,6 +12736,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description 16 uploads were streaming and none ended within half the request timeout; nothing of the body was read. Send it again after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
             "4XX": {
                 headers: {
