@@ -133,7 +133,6 @@ describe('bulk download of the reference datasets', () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const stalled = (await referenceCalls()) - before;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    console.log('PAUSED', stalled, pages);
     expect((await referenceCalls()) - before).toBe(stalled);
     expect(stalled).toBeLessThan(pages / 2);
     // The set is over 30 MB of JSON text, more as objects; a few pages are a few MB.
