@@ -37,6 +37,7 @@ import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { calendarFeeds } from './scenarios/calendar-feeds';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
+import { bulkDownload } from './scenarios/bulk-download';
 import { uploads } from './scenarios/finance-uploads';
 import { keyedReadCost, noisyNeighbour } from './scenarios/fairness';
 import { httpFloor } from './scenarios/floor';
@@ -54,6 +55,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'exact search': exactSearch,
   'deep page': deepPage,
   labs: labSearch,
+  'bulk download': bulkDownload,
   'drugs and dosages': drugsAndDosages,
   'transaction create': createWithAudit,
   'bulk create': bulkCreate,

@@ -5,6 +5,7 @@ import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
 import { migrations } from '@libs/reference-db';
 import { catalogueService } from './catalogue/catalogue-service';
+import { datasetVersionHandlers } from './datasets/dataset-versions';
 import { diseaseHandlers } from './diseases/disease-handlers';
 import { loadDefaultData } from './default-data/load-default-data';
 import { onShutdownSignal, runMain, startServiceFoundation } from '@libs/lifecycle';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    services: [grpcService(referenceV1.ReferenceServiceService, handling, diseases), catalogueService(search, cursors, handling)],
+    services: [grpcService(referenceV1.ReferenceServiceService, handling, { ...diseases, ...datasetVersionHandlers(sequelize) }), catalogueService(search, cursors, handling)],
   });
 
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });

@@ -29,6 +29,7 @@ export * from './identity-entities';
 export { messageOf, type Entity, type Field, type FieldKind, type RecordOf } from './reference/fields';
 export { jsonOf, jsonShapeOf } from './reference/json';
 export { DISEASE, type DiseaseRecord } from './reference/disease-fields';
+export { BULK_DATASETS, isBulkDataset, type BulkDataset } from './reference/bulk-datasets';
 export {
   CODE_SYSTEMS,
   isCodeSystem,

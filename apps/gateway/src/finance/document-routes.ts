@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { FINANCE_LIMITS, toPaymentJson, toTransactionJson, type TransactionJson } from '@libs/contracts';
 import { HttpProblem } from '@libs/http-problems';
-import { drained } from '../platform/http/drained';
+import { streamPages } from '../platform/http/streamed-pages';
 import { route, type Route } from '../platform/routing/operation';
 import type { UpstreamCall } from '../platform/upstreams/upstream';
 import type { Upstreams } from '../platform/upstreams/upstreams';
@@ -21,26 +21,15 @@ const transactionRecord = (t: TransactionJson) =>
     t.reversalOf, t.reversedBy, t.madeBy, t.createdAt,
   ]);
 
-/**
- * Pages of the finance service's keyset list, each written before the next is asked for, and only once the socket
- * has taken the last (back-pressure): the gateway holds one page at a time, however long the range.
- */
+/** The ledger, page after page of the finance service's keyset list, the gateway holding one at a time. */
 async function streamTransactions(res: Response, finance: Upstreams['finance'], range: { from: string; to: string }, upstream: UpstreamCall) {
   res.status(200).type(CSV_TYPE).setHeader('Content-Disposition', 'attachment; filename="transactions.csv"');
   res.write(CSV_BOM + csvRecord(TRANSACTION_CSV_HEADER));
-  let cursor = '';
-  try {
-    do {
-      const request = { ...range, accountId: '', limit: FINANCE_LIMITS.page.max, cursor };
-      const page = await finance.call((client) => client.listTransactions, request, upstream);
-      if (!res.write(page.transactions.map((t) => transactionRecord(toTransactionJson(t))).join(''))) await drained(res);
-      cursor = page.nextCursor;
-    } while (cursor && !res.destroyed);
-    res.end();
-  } catch {
-    // The status is sent: cutting the connection is the only way left to say the file is not whole.
-    res.destroy();
-  }
+  await streamPages(res, res, async (cursor) => {
+    const request = { ...range, accountId: '', limit: FINANCE_LIMITS.page.max, cursor };
+    const page = await finance.call((client) => client.listTransactions, request, upstream);
+    return { text: page.transactions.map((t) => transactionRecord(toTransactionJson(t))).join(''), nextCursor: page.nextCursor };
+  });
 }
 
 /** A receipt, and the ledger as CSV. */

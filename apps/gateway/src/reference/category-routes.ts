@@ -8,7 +8,7 @@ import { orNull, termsOf } from './reference-params';
 import { representationOf, sendReference } from './reference-response';
 
 /** An ATC group; with r=true, the drugs of the catalogue classified under it. Text arrives without HTML. */
-function category(c: catalogueV1.DrugCategory, withDrugs: boolean) {
+export function category(c: catalogueV1.DrugCategory, withDrugs: boolean) {
   const basic = { code: c.code, name: c.name, level: c.level, parentCode: orNull(c.parentCode) };
   return withDrugs ? { ...basic, drugs: c.drugs.map((d) => ({ id: d.id, name: d.name, drugbankId: orNull(d.drugbankId) })) } : basic;
 }

@@ -8,7 +8,7 @@ import { orNull } from './reference-params';
 import { representationOf, sendReference } from './reference-response';
 
 /** With r=true: the catalogue's drugs for the condition, and every indication (also of drugs the catalogue lacks). */
-function condition(c: catalogueV1.Condition, withRelated: boolean) {
+export function condition(c: catalogueV1.Condition, withRelated: boolean) {
   const basic = { id: c.id, name: c.name, doid: orNull(c.doid), description: c.description };
   if (!withRelated) return basic;
   const drugs = new Map(c.indications.filter((i) => i.drugId).map((i) => [i.drugId, { id: i.drugId, name: i.drugName }]));

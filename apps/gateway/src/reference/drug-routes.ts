@@ -21,7 +21,7 @@ function refusePageSize(req: Request): void {
   }
 }
 
-const drug = (d: catalogueV1.Drug) => ({
+export const drug = (d: catalogueV1.Drug) => ({
   id: d.id,
   name: d.name,
   drugbankId: orNull(d.drugbankId),

@@ -9,7 +9,7 @@ import { termsOf } from './reference-params';
 import { representationOf, sendReference } from './reference-response';
 
 /** Basic fields always; description, methodology, duration and testResults with r=true. */
-function labTest(test: catalogueV1.LabTest, detailed: boolean) {
+export function labTest(test: catalogueV1.LabTest, detailed: boolean) {
   const basic = {
     id: test.id,
     name: test.name,

@@ -8,7 +8,7 @@ import { orNull, termsOf } from './reference-params';
 import { representationOf, sendReference } from './reference-response';
 
 /** Basic: who and where, roughly; r=true adds the full address, contact, hours, position and services. */
-function premise(p: catalogueV1.Premise, detailed: boolean) {
+export function premise(p: catalogueV1.Premise, detailed: boolean) {
   const address = p.address;
   const basic = {
     id: p.id,

@@ -2,6 +2,8 @@ import { newestRelease, type Release } from '../platform/changelog/parse-changel
 import { areaOf, declaredIn } from '../platform/routing/area';
 import type { OperationSpec } from '../platform/routing/operation';
 import type { Upstreams } from '../platform/upstreams/upstreams';
+import { bulkRoutes } from './bulk-routes';
+import * as bulkOp from './bulk-operations';
 import { categoryRoutes } from './category-routes';
 import { codeRoutes } from './code-routes';
 import { conditionRoutes } from './condition-routes';
@@ -24,11 +26,12 @@ interface ReferenceDependencies {
   operations: OperationSpec[];
 }
 
-/** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md), then its FHIR terminology. */
+/** The clinical reference data, read-only, as JSON or FHIR R4 (docs/REFERENCE.md), then its FHIR terminology and the bulk downloads. */
 export const referenceArea = areaOf(
   declaredIn(op, ({ upstreams, releases, operations }: ReferenceDependencies) => [
     ...metadataRoutes(operations, newestRelease(releases)),
     ...[diseaseRoutes, labRoutes, dosageRoutes, drugRoutes, categoryRoutes, conditionRoutes, premiseRoutes, codeRoutes, suggestRoutes].flatMap((routes) => routes(upstreams)),
   ]),
   declaredIn(terminologyOp, ({ upstreams }: ReferenceDependencies) => terminologyRoutes(upstreams)),
+  declaredIn(bulkOp, ({ upstreams }: ReferenceDependencies) => bulkRoutes(upstreams)),
 );

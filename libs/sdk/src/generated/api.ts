@@ -790,6 +790,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bulk/{dataset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A whole reference dataset as gzipped NDJSON, or FHIR NDJSON, streamed
+         * @description Every record of the dataset in one answer, one JSON object a line (the detailed record its search answers), streamed as it is read, `Content-Encoding: gzip` (identity only for a client whose `Accept-Encoding` refuses gzip). There is no `Content-Length`: the body is compressed as it is written. With `_format=fhir`, one FHIR R4 resource a line (`application/fhir+ndjson`, as FHIR Bulk Data writes it): drugs as MedicationKnowledge, labs as ObservationDefinition, premises as Location; diseases, categories and conditions have no resource of their own (they are the concepts of a ValueSet) and refuse it. The ETag is the dataset's version, renewed by every write to it: `If-None-Match` answers 304 while the data is unchanged. Should the data change or a read fail midway, the connection is cut rather than the body ended, so a partial or mixed file is never taken for a whole one.
+         *
+         *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
+         */
+        get: operations["downloadDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/bulk-create": {
         parameters: {
             query?: never;
@@ -10253,6 +10275,146 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+        };
+    };
+    downloadDataset: {
+        parameters: {
+            query?: {
+                /** @description `json` (the API's records; the default) or `fhir` (FHIR R4 resources, where the dataset has them). */
+                _format?: "json" | "fhir";
+            };
+            header?: never;
+            path: {
+                /** @description The dataset. */
+                dataset: "diseases" | "drugs" | "labs" | "categories" | "conditions" | "premises";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dataset, one record a line. */
+            200: {
+                headers: {
+                    /** @description The dataset's version (weak): send it as `If-None-Match` to download only after a change. */
+                    ETag?: string;
+                    /** @description `gzip`, unless the request's `Accept-Encoding` refuses it. */
+                    "Content-Encoding"?: string;
+                    /** @description `attachment`, with a file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still holds. */
+            304: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed; `errors` names each bad field or parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is valid but its role lacks the permission. */
+            403: {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over one of the key's limits (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, `violated-policies` names it: `minute`, `day` or `concurrency`). */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description The key's limits (draft-ietf-httpapi-ratelimit-headers-11): `"minute";q=<requests>;w=60, "day";q=<requests>;w=86400, "concurrency";q=<requests in flight>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `"minute";r=<left>;t=<seconds>, "day";r=<left>;t=<seconds to UTC midnight>, "concurrency";r=<places left>`. */
+                    RateLimit?: string;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is not acceptable HTTP: malformed (400), too slow to arrive (408), headers too large (431). */
+            "4XX": {
+                headers: {
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure: 429, 500, 503 (with `Retry-After`) or 504. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (with 503). */
+                    "Retry-After"?: number;
+                    /** @description The request's id, made by the gateway (quote it when reporting a problem). */
+                    "X-Request-Id"?: string;
+                    /** @description The X-Request-Id the client sent, when it was plain; absent otherwise. */
+                    "X-Client-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

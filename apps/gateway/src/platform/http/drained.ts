@@ -1,13 +1,16 @@
-import type { Response } from 'express';
+import type { Writable } from 'node:stream';
 
-/** Resolves once the socket takes more, or is gone (then the caller stops): how a streamed answer keeps memory flat. */
-export const drained = (res: Response) =>
+/**
+ * Resolves once the stream takes more, or is gone (then the caller stops): how a streamed answer keeps memory
+ * flat. The stream is the answer itself, or what feeds it (a gzip stream piped into it).
+ */
+export const drained = (stream: Writable) =>
   new Promise<void>((resolve) => {
     const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
+      stream.off('drain', done);
+      stream.off('close', done);
       resolve();
     };
-    res.on('drain', done);
-    res.on('close', done);
+    stream.on('drain', done);
+    stream.on('close', done);
   });

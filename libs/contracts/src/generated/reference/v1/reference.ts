@@ -96,6 +96,16 @@ export interface SearchDiseasesResponse {
   nextCursor: string;
 }
 
+export interface GetDatasetVersionRequest {
+  /** One of BULK_DATASETS (libs/contracts). */
+  dataset: string;
+}
+
+export interface GetDatasetVersionResponse {
+  /** Opaque; equal versions mean the dataset is unchanged. */
+  version: string;
+}
+
 function createBaseSearchDiseasesRequest(): SearchDiseasesRequest {
   return { name: "", exact: false, sortByName: false, order: 0, batchSize: 0, cursor: "", namesOnly: false };
 }
@@ -616,6 +626,140 @@ export const SearchDiseasesResponse: MessageFns<SearchDiseasesResponse> = {
   },
 };
 
+function createBaseGetDatasetVersionRequest(): GetDatasetVersionRequest {
+  return { dataset: "" };
+}
+
+export const GetDatasetVersionRequest: MessageFns<GetDatasetVersionRequest> = {
+  encode(message: GetDatasetVersionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dataset !== "") {
+      writer.uint32(10).string(message.dataset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDatasetVersionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDatasetVersionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.dataset = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDatasetVersionRequest {
+    return { dataset: isSet(object.dataset) ? globalThis.String(object.dataset) : "" };
+  },
+
+  toJSON(message: GetDatasetVersionRequest): unknown {
+    const obj: any = {};
+    if (message.dataset !== "") {
+      obj.dataset = message.dataset;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetDatasetVersionRequest>): GetDatasetVersionRequest {
+    return GetDatasetVersionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetDatasetVersionRequest>): GetDatasetVersionRequest {
+    const message = createBaseGetDatasetVersionRequest();
+    message.dataset = object.dataset ?? "";
+    return message;
+  },
+};
+
+function createBaseGetDatasetVersionResponse(): GetDatasetVersionResponse {
+  return { version: "" };
+}
+
+export const GetDatasetVersionResponse: MessageFns<GetDatasetVersionResponse> = {
+  encode(message: GetDatasetVersionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== "") {
+      writer.uint32(10).string(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDatasetVersionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDatasetVersionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDatasetVersionResponse {
+    return { version: isSet(object.version) ? globalThis.String(object.version) : "" };
+  },
+
+  toJSON(message: GetDatasetVersionResponse): unknown {
+    const obj: any = {};
+    if (message.version !== "") {
+      obj.version = message.version;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetDatasetVersionResponse>): GetDatasetVersionResponse {
+    return GetDatasetVersionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetDatasetVersionResponse>): GetDatasetVersionResponse {
+    const message = createBaseGetDatasetVersionResponse();
+    message.version = object.version ?? "";
+    return message;
+  },
+};
+
 /**
  * Read-only clinical reference data. Cursors are opaque to callers: the
  * service signs them and binds them to the query that produced them.
@@ -633,10 +777,30 @@ export const ReferenceServiceService = {
       Buffer.from(SearchDiseasesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SearchDiseasesResponse => SearchDiseasesResponse.decode(value),
   },
+  /**
+   * The version of a dataset (diseases, drugs, ...): it changes with every
+   * write to the dataset's tables, whoever makes it (bulk downloads' ETag).
+   */
+  getDatasetVersion: {
+    path: "/reference.v1.ReferenceService/GetDatasetVersion" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDatasetVersionRequest): Buffer =>
+      Buffer.from(GetDatasetVersionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDatasetVersionRequest => GetDatasetVersionRequest.decode(value),
+    responseSerialize: (value: GetDatasetVersionResponse): Buffer =>
+      Buffer.from(GetDatasetVersionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDatasetVersionResponse => GetDatasetVersionResponse.decode(value),
+  },
 } as const;
 
 export interface ReferenceServiceServer extends UntypedServiceImplementation {
   searchDiseases: handleUnaryCall<SearchDiseasesRequest, SearchDiseasesResponse>;
+  /**
+   * The version of a dataset (diseases, drugs, ...): it changes with every
+   * write to the dataset's tables, whoever makes it (bulk downloads' ETag).
+   */
+  getDatasetVersion: handleUnaryCall<GetDatasetVersionRequest, GetDatasetVersionResponse>;
 }
 
 export interface ReferenceServiceClient extends Client {
@@ -654,6 +818,25 @@ export interface ReferenceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SearchDiseasesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The version of a dataset (diseases, drugs, ...): it changes with every
+   * write to the dataset's tables, whoever makes it (bulk downloads' ETag).
+   */
+  getDatasetVersion(
+    request: GetDatasetVersionRequest,
+    callback: (error: ServiceError | null, response: GetDatasetVersionResponse) => void,
+  ): ClientUnaryCall;
+  getDatasetVersion(
+    request: GetDatasetVersionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDatasetVersionResponse) => void,
+  ): ClientUnaryCall;
+  getDatasetVersion(
+    request: GetDatasetVersionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDatasetVersionResponse) => void,
   ): ClientUnaryCall;
 }
 

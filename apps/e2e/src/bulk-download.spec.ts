@@ -1,0 +1,154 @@
+import { BULK_DATASETS, type BulkDataset } from '@libs/contracts';
+import { createApiClient } from '@libs/sdk';
+import { peakRssMb, startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
+import { download, openDownload } from './bulk/bulk-download';
+import { fhirProblems } from './fhir';
+import { api } from './http';
+import { scrape, total } from './metrics';
+
+jest.setTimeout(180_000);
+
+/** The table whose rows are a dataset's records: the count a download must reach. */
+const TABLES: Record<BulkDataset, string> = {
+  diseases: 'diseases',
+  drugs: 'drugs',
+  labs: 'lab_tests',
+  categories: 'drug_categories',
+  conditions: 'conditions',
+  premises: 'premises',
+};
+/** The datasets with a FHIR resource per record, and the search whose FHIR entries are the same resources. */
+const FHIR_SEARCHES: [BulkDataset, string, string][] = [
+  ['drugs', '/api/v1/drugs', 'MedicationKnowledge'],
+  ['labs', '/api/v1/labs', 'ObservationDefinition'],
+  ['premises', '/api/v1/premises', 'Location'],
+];
+/** Diseases with a long definition of random hex (gzip cannot shrink it much): a set far larger than socket buffers. */
+const LARGE_DISEASES = 30_000;
+
+describe('bulk download of the reference datasets', () => {
+  let system: RunningSystem;
+  beforeAll(async () => {
+    system = await startSystem();
+  }, 120_000);
+  afterAll(() => system?.shutdown());
+
+  const url = (path: string) => `${system.gatewayUrl}${path}`;
+  const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${system.keys.reader}`, 'accept-encoding': 'gzip', ...extra });
+  const countOf = (dataset: BulkDataset) =>
+    withPgClient(system.databaseUrl('reference'), async (client) => Number((await client.query(`SELECT count(*) AS n FROM ${TABLES[dataset]}`)).rows[0].n));
+  const referenceCalls = async () => total(await scrape(system.metricsUrl('gateway')), 'upstream_request_duration_seconds_count', { upstream: 'reference' });
+
+  it.each(BULK_DATASETS)('%s downloads whole as gzipped NDJSON, one record a line', async (dataset) => {
+    const got = await download(url(`/api/v1/bulk/${dataset}`), headers());
+    expect(got.status).toBe(200);
+    expect(got.headers).toMatchObject({ 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', etag: expect.stringMatching(/^W\/"/) });
+    // Compressed as it is written: its length is not known beforehand.
+    expect(got.headers['content-length']).toBeUndefined();
+    expect(got.lines.length).toBe(await countOf(dataset));
+    expect(new Set(got.lines.map((line) => JSON.stringify((line as { id?: string; code?: string }).id ?? (line as { code: string }).code))).size).toBe(got.lines.length);
+  });
+
+  it.each(FHIR_SEARCHES)('%s downloads as FHIR NDJSON: valid resources, the same as the search answers', async (dataset, search, resourceType) => {
+    const got = await download(url(`/api/v1/bulk/${dataset}?_format=fhir`), headers());
+    expect(got.status).toBe(200);
+    expect(got.headers['content-type']).toBe('application/fhir+ndjson');
+    expect(got.lines.length).toBe(await countOf(dataset));
+    const byId = new Map(got.lines.map((line) => [(line as { id: string }).id, line]));
+    for (const line of got.lines) {
+      expect(line).toMatchObject({ resourceType });
+      expect(fhirProblems(line as { resourceType: string })).toEqual([]);
+    }
+    const page = await api(system.gatewayUrl, `${search}?_format=fhir`, { key: system.keys.reader });
+    expect(page.body.entry.length).toBeGreaterThan(0);
+    for (const entry of page.body.entry) expect(byId.get(entry.resource.id)).toEqual(entry.resource);
+  });
+
+  it('answers a client that refuses gzip without it, under another ETag', async () => {
+    const plain = await download(url('/api/v1/bulk/labs'), headers({ 'accept-encoding': 'identity' }));
+    const gzipped = await download(url('/api/v1/bulk/labs'), headers());
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.lines).toEqual(gzipped.lines);
+    expect(plain.headers.etag).not.toBe(gzipped.headers.etag);
+  });
+
+  it.each([
+    ['/api/v1/bulk/diseases?_format=fhir', '_format'],
+    ['/api/v1/bulk/categories?_format=fhir', '_format'],
+    ['/api/v1/bulk/drugs?_format=xml', '_format'],
+    ['/api/v1/bulk/dosages', 'dataset'],
+    ['/api/v1/bulk/%00drugs', 'dataset'],
+    ['/api/v1/bulk/<5000 letters>', 'dataset'],
+    ['/api/v1/bulk/drugs?_format=fhir&_format=json', '_format'],
+  ])('%s is refused with a problem naming %s', async (path, field) => {
+    const answer = await api(system.gatewayUrl, path.replace('<5000 letters>', 'd'.repeat(5000)), { key: system.keys.reader });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(JSON.stringify(answer.body)).toContain(field);
+  });
+
+  it('needs a key', async () => {
+    expect((await download(url('/api/v1/bulk/drugs'), {})).status).toBe(401);
+  });
+
+  it('the SDK downloads a dataset, decoded, line by line', async () => {
+    const client = createApiClient({ baseUrl: system.gatewayUrl, apiKey: system.keys.reader });
+    const { response } = await client.GET('/api/v1/bulk/{dataset}', { params: { path: { dataset: 'premises' }, query: { _format: 'fhir' } }, parseAs: 'stream' });
+    expect(response.headers.get('content-type')).toBe('application/fhir+ndjson');
+    const lines = (await response.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(await countOf('premises'));
+    const refused = await client.GET('/api/v1/bulk/{dataset}', { params: { path: { dataset: 'diseases' }, query: { _format: 'fhir' } } }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'ApiProblemError', status: 400 });
+  });
+
+  it('answers 304 while the dataset is unchanged, and a new ETag after a write', async () => {
+    const first = await download(url('/api/v1/bulk/diseases'), headers());
+    const etag = String(first.headers.etag);
+    expect((await download(url('/api/v1/bulk/diseases'), headers({ 'if-none-match': etag }))).status).toBe(304);
+    // Another dataset's write leaves it as it is.
+    await withPgClient(system.databaseUrl('reference'), (client) => client.query("UPDATE lab_tests SET description = description || ' ' WHERE id = (SELECT min(id) FROM lab_tests)"));
+    expect((await download(url('/api/v1/bulk/diseases'), headers({ 'if-none-match': etag }))).status).toBe(304);
+    await withPgClient(system.databaseUrl('reference'), (client) =>
+      client.query(
+        `INSERT INTO diseases (disease_id, name, definition)
+         SELECT 'MESH:BULK' || i, 'Bulk disease ' || i, (SELECT string_agg(md5(i::text || '-' || g), ' ') FROM generate_series(1, 30) AS g)
+           FROM generate_series(1, $1::int) AS i`,
+        [LARGE_DISEASES],
+      ),
+    );
+    const after = await download(url('/api/v1/bulk/diseases'), headers({ 'if-none-match': etag }));
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    expect(after.lines.length).toBe(first.lines.length + LARGE_DISEASES);
+  });
+
+  it('a reader that stops reading stops the reads: the gateway never holds the set', async () => {
+    const pages = Math.ceil((await countOf('diseases')) / 250);
+    const before = await referenceCalls();
+    const gateway = system.pid('gateway') as number;
+    const peakBefore = peakRssMb(gateway);
+    const res = await openDownload(url('/api/v1/bulk/diseases'), headers());
+    res.pause();
+    // Once the socket's buffers are full the reads stop (without back-pressure they would go on to the last page):
+    // wait until the count holds still for 2 s, however slow the machine.
+    let calls = 0;
+    let previous: number;
+    do {
+      previous = calls;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      calls = (await referenceCalls()) - before;
+    } while (calls === 0 || calls !== previous);
+    expect(calls).toBeLessThan(pages / 2);
+    // The set is over 30 MB of JSON text, more as objects; a few pages are a few MB.
+    expect(peakRssMb(gateway) - peakBefore).toBeLessThan(25);
+    // Leaving mid-stream: the reads stop, and the services go on answering.
+    res.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const afterLeaving = await referenceCalls();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await referenceCalls()).toBe(afterLeaving);
+    await waitFor('the gateway ready after the abort', async () => (await api(system.gatewayUrl, '/readyz', { key: system.keys.admin })).status === 200 || undefined);
+    const again = await download(url('/api/v1/bulk/labs'), headers());
+    expect(again.lines.length).toBe(await countOf('labs'));
+  });
+});
