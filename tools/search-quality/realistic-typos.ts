@@ -1,6 +1,6 @@
 /**
- * Misspellings as people make them, for the benchmark's fuzzy queries (and
- * `npm run search-quality -- --typos realistic`): one edit under 9
+ * Misspellings as people make them, for the benchmark's fuzzy queries
+ * (realistic-queries.ts, docs/SEARCH.md "Quality"): one edit under 9
  * characters, one or two (even odds) from 9 on; each edit a slip of a real
  * keyboard: a neighbouring key pressed instead (QWERTY), two neighbours
  * swapped, a letter dropped or doubled. A fifth of the queries carry their
