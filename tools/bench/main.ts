@@ -34,6 +34,8 @@ import { seededRandom } from '../search-quality/typos';
 import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
+import { drugSearch } from './scenarios/drug-search';
+import { valueSetExpand } from './scenarios/value-set-expand';
 import { calendarFeeds } from './scenarios/calendar-feeds';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
@@ -57,6 +59,8 @@ const SCENARIOS: Record<string, Scenario> = {
   labs: labSearch,
   'bulk download': bulkDownload,
   'drugs and dosages': drugsAndDosages,
+  'drug search': drugSearch,
+  '$expand filter': valueSetExpand,
   'transaction create': createWithAudit,
   'bulk create': bulkCreate,
   'transaction list': listByDateRange,

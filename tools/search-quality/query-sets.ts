@@ -19,7 +19,7 @@ export interface QuerySets {
  * are left out of the synonym set: one typo in a code usually spells another
  * code, so no search can know which was meant. They are still searchable.
  */
-const isCode = (term: string) => !/\s/.test(term.trim()) && term.trim().length <= 6;
+export const isCode = (term: string) => !/\s/.test(term.trim()) && term.trim().length <= 6;
 
 function sample<T>(items: T[], count: number, random: () => number): T[] {
   const pool = [...items];

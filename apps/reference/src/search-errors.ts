@@ -1,5 +1,5 @@
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { SearchTimeoutError, type FuzzyPosition } from '@libs/reference-db';
+import { FUZZY_PASSES, SearchTimeoutError, type FuzzyPass, type FuzzyPosition } from '@libs/reference-db';
 
 /** A busy database's moment passes quickly; a second is long enough not to add to it. */
 const SEARCH_RETRY_AFTER_SECONDS = 1;
@@ -30,5 +30,5 @@ export async function answeringTimeouts<T>(search: () => Promise<T>): Promise<T>
 /** A fuzzy walk's position from a cursor: the pass it searches and the sort tuple of the last concept served. */
 export const isFuzzyPosition = (position: unknown): position is FuzzyPosition => {
   const { pass, after } = (position ?? {}) as Partial<FuzzyPosition>;
-  return (pass === 0 || pass === 1) && Array.isArray(after) && after.every((part) => typeof part === 'string' || typeof part === 'number');
+  return FUZZY_PASSES.includes(pass as FuzzyPass) && Array.isArray(after) && after.every((part) => typeof part === 'string' || typeof part === 'number');
 };

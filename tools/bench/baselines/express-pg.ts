@@ -1,6 +1,6 @@
 /**
- * The single-process floor: Express 5 answering the gateway's disease search
- * and transaction create straight from PostgreSQL, with no gateway, no gRPC
+ * The single-process floor: Express 5 answering the gateway's disease and drug
+ * searches and transaction create straight from PostgreSQL, with no gateway, no gRPC
  * hop and no API keys. Disease search runs the reference service's own SQL and
  * ranking (@libs/reference-db); a create inserts the transaction and its outbox
  * event in one database transaction, as finance does (the event marked sent,
@@ -9,7 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { createSequelize } from '@libs/db';
-import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, DISEASE_TERMS, diseasesByPk, fuzzyPage, listDiseases, type DiseaseName } from '@libs/reference-db';
+import { REFERENCE_LIMITS } from '@libs/contracts';
+import {
+  DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS,
+  DISEASE_TERMS,
+  diseasesByPk,
+  DRUG_TERMS,
+  foldText,
+  fuzzyPage,
+  listDiseases,
+  type DiseaseName,
+} from '@libs/reference-db';
 
 const POOL = 10; // DB_POOL_MAX's default: the pool each service runs with.
 function databaseUrl(name: string): string {
@@ -40,6 +50,14 @@ async function searchDiseases(req: Request, res: Response): Promise<void> {
   res.json({ diseases: rows.map(summary) });
 }
 
+/** The drug search as the reference runs it (folded query, one ranked page), and the page's drug rows by id. */
+async function searchDrugs(req: Request, res: Response): Promise<void> {
+  const term = foldText(String(req.query.n ?? ''));
+  const { pks } = await fuzzyPage(reference, DRUG_TERMS, term, 'relevance', REFERENCE_LIMITS.drugPage);
+  const [rows] = await reference.sequelize.query('SELECT t.* FROM drugs t WHERE t.id = ANY($1::bigint[])', { bind: [pks] });
+  res.json({ drugs: rows });
+}
+
 async function createTransaction(req: Request, res: Response): Promise<void> {
   const body = req.body as Record<string, unknown>;
   const created = await finance.transaction(async (transaction) => {
@@ -65,6 +83,7 @@ async function createTransaction(req: Request, res: Response): Promise<void> {
 const app = express();
 app.use(express.json());
 app.get('/api/v1/diseases', searchDiseases);
+app.get('/api/v1/drugs', searchDrugs);
 app.post('/api/v1/transactions', createTransaction);
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();

@@ -2,8 +2,10 @@ import { Client } from 'pg';
 import { bearer, uncached, type BenchContext, type Scenario } from '../context';
 import { cpuVerdict } from '../cpu/per-request';
 import { zipfSample } from '../random';
+import { DISEASE_TERMS } from '@libs/reference-db';
 import { misspell } from '../../search-quality/typos';
 import type { RequestSpec } from '../load/load-spec';
+import { realisticSearches } from './realistic-searches';
 
 const QUERIES = 2_000;
 
@@ -33,7 +35,7 @@ const searches = (context: BenchContext, terms: string[], options: { exact: bool
  * Express + pg floor. A misspelling may be nearer no disease at all: its 404 is
  * a right answer, and both targets give it.
  */
-async function againstBaseline(context: BenchContext, scenario: string, requests: RequestSpec[]) {
+export async function againstBaseline(context: BenchContext, scenario: string, requests: RequestSpec[]) {
   const options = { expected: [404] };
   const system = context.record({
     scenario,
@@ -48,8 +50,15 @@ async function againstBaseline(context: BenchContext, scenario: string, requests
   return { system, baseline };
 }
 
+/** How many of a run's answers were 404: for realistic queries, each a concept that was wanted and not found. */
+export const notFound = (result: { statusCodes: Record<string, number> }) => result.statusCodes['404'] ?? 0;
+
+/**
+ * Realistic misspellings of CTD names and synonyms (realistic-searches.ts): every query has a disease it was typed
+ * for, so a 404 is a miss, counted in a note, not a cheap answer.
+ */
 export const fuzzySearch: Scenario = async (context) => {
-  const queries = (await diseaseNames(context, QUERIES)).map((name) => misspell(name, context.random));
+  const queries = (await realisticSearches(context, DISEASE_TERMS, QUERIES)).map((query) => query.text);
   const { system, baseline } = await againstBaseline(context, 'fuzzy disease search', searches(context, queries, { exact: false }));
   context.judge({
     scenario: 'fuzzy disease search',
@@ -69,7 +78,13 @@ export const fuzzySearch: Scenario = async (context) => {
     target: 'system',
     result: await context.load(context.gatewayUrl, searches(context, queries, { exact: false }), { connections: 1, expected: [404] }),
   });
-  context.judge({ scenario: 'fuzzy disease search, 1 connection', figure: `p50 ${alone.p50Ms} ms`, target: 'p50 ≤ 5 ms (full CTD import)', met: alone.p50Ms <= 5 });
+  context.note('fuzzy disease search, 1 connection: 404s (wanted disease not found)', notFound(alone), 'answers');
+  context.judge({
+    scenario: 'fuzzy disease search, 1 connection',
+    figure: `p50 ${alone.p50Ms} ms, p99 ${alone.p99Ms} ms`,
+    target: 'p50 ≤ 5 ms, p99 ≤ 25 ms (full CTD import)',
+    met: alone.p50Ms <= 5 && alone.p99Ms <= 25,
+  });
 };
 
 export const fuzzySearchZipf: Scenario = async (context) => {

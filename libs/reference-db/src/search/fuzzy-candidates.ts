@@ -27,7 +27,15 @@ export interface CandidateFilter {
   length?: { min: number; max: number };
   /** Absent: no part matching (a query of several words, or the wide pass). */
   wordSimilarity?: number;
+  /**
+   * Also the first PREFIX_CANDIDATES terms in pattern order that match this LIKE pattern (the query's own prefix
+   * pattern, suggest.ts), from the B-tree `<terms>_prefix`: what the query begins, which no typo pass bounds.
+   */
+  prefix?: string;
 }
+
+/** Terms that start with the query, at most, for a filter's `prefix`: the ranking puts the shortest first. */
+export const PREFIX_CANDIDATES = 200;
 
 /**
  * Trigram thresholds of the two candidate passes. A typo makes at most four
@@ -38,21 +46,32 @@ export interface CandidateFilter {
  * nearly every misspelling; the second, only when the first found no whole
  * term within the allowed typos, goes down to that worst-case bound.
  */
-export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
-  const typos = allowedTypos(query);
+/** The least trigram similarity of a term `typos` typos from the query (never below 0.1): see candidateFilter. */
+export function similarityBound(query: string, typos: number): number {
   const t = distinctTrigramCount(query);
   // pg_trgm compares its similarity, a float4, with the threshold: rounded down, the bound itself passes (7/23 as a
   // float4 is below 7/23 as a double, and "ksull neoplsam" found no "skull neoplasm").
-  const bound = Math.max(0.1, Math.floor((10_000 * (t - 4 * typos)) / (t + 4 * typos)) / 10_000);
-  if (pass === 1) {
-    // Each typo changes the length by one, but a dropped one-letter word at either end takes its space along when the
-    // query is trimmed ("x chromosome, trisomy xp3" typed as " chromosome, risomy xp3").
-    return { similarity: Math.min(0.4, bound), length: { min: query.length - typos, max: query.length + typos + 1 } };
-  }
-  const similarity = Math.max(0.4, Math.min(0.8, bound));
+  return Math.max(0.1, Math.floor((10_000 * (t - 4 * typos)) / (t + 4 * typos)) / 10_000);
+}
+
+/**
+ * The lengths of whole terms `typos` typos from the query. Each typo changes the length by one, but a dropped
+ * one-letter word at either end takes its space along when the query is trimmed ("x chromosome, trisomy xp3" typed
+ * as " chromosome, risomy xp3").
+ */
+export const lengthWindow = (query: string, typos: number) => ({ min: query.length - typos, max: query.length + typos + 1 });
+
+/** The loose pass's least similarity: below it, whole-term and part matches would take too many terms. */
+export const LOOSE_SIMILARITY = 0.4;
+
+export function candidateFilter(query: string, pass: 0 | 1): CandidateFilter {
+  const typos = allowedTypos(query);
+  const bound = similarityBound(query, typos);
+  if (pass === 1) return { similarity: Math.min(LOOSE_SIMILARITY, bound), length: lengthWindow(query, typos) };
+  const similarity = Math.max(LOOSE_SIMILARITY, Math.min(0.8, bound));
   // Part matches of several words would take every term that shares one common word ("syndrome").
   const words = query.split(/\s+/).filter(Boolean).length;
-  return words > MAX_WORDS_FOR_PART_MATCH ? { similarity } : { similarity, wordSimilarity: 0.4 };
+  return words > MAX_WORDS_FOR_PART_MATCH ? { similarity } : { similarity, wordSimilarity: LOOSE_SIMILARITY };
 }
 
 /**
@@ -104,6 +123,13 @@ export function candidateStatements(
       FROM ${index.terms} t
      WHERE ${match}
        ${filter.length ? `AND length(t.term) BETWEEN ${Number(filter.length.min)} AND ${Number(filter.length.max)}` : ''}
+    ${
+      filter.prefix === undefined
+        ? ''
+        : `UNION ALL
+    (SELECT t.${index.owner}, t.term, t.is_name, similarity(t.term, ${term}) FROM ${index.terms} t
+      WHERE t.term LIKE ${escapeLiteral(filter.prefix)} ORDER BY t.term USING ~<~ LIMIT ${PREFIX_CANDIDATES})`
+    }
   )
   SELECT c.pk::text, ${withNameKeys ? `(SELECT lower(d.name) FROM ${index.owners} d WHERE d.id = c.pk)` : 'NULL'} AS name_key,
          c.term, c.is_name, c.similarity
@@ -111,14 +137,19 @@ export function candidateStatements(
   };
 }
 
-export async function fuzzyCandidates(
+/** The candidates of one of the two loose passes (candidateFilter). */
+export function fuzzyCandidates(db: SearchDb, index: TermIndex, query: string, pass: 0 | 1, withNameKeys: boolean): Promise<FuzzyCandidate[]> {
+  return candidatesMatching(db, index, query, candidateFilter(query, pass), withNameKeys);
+}
+
+export async function candidatesMatching(
   db: SearchDb,
   index: TermIndex,
   query: string,
-  pass: 0 | 1,
+  filter: CandidateFilter,
   withNameKeys: boolean,
 ): Promise<FuzzyCandidate[]> {
-  const { settings, select } = candidateStatements(index, query, candidateFilter(query, pass), withNameKeys);
+  const { settings, select } = candidateStatements(index, query, filter, withNameKeys);
   const rows = await runSearchStatement<{ pk: string; name_key: string | null; term: string; is_name: boolean; similarity: number }>(
     db,
     settings,

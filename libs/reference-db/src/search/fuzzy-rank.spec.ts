@@ -66,7 +66,7 @@ describe('rankMatches', () => {
     ]);
     // The best term is the one type-ahead shows as matched.
     expect(ranked).toEqual([
-      { pk: '7', nameKey: 'diabetes mellitus', term: 'mellitus', isName: false, key: [0, 0, 0, -2, 500, 1], closeTerms: 2 },
+      { pk: '7', nameKey: 'diabetes mellitus', term: 'mellitus', isName: false, key: [0, 0, 0, -2, 500, 1], closeTerms: 2, nearestEdits: 0 },
     ]);
   });
 

@@ -59,31 +59,35 @@ export interface RankedMatch {
   key: RankKey;
   /** How many of its terms are within the allowed typos of the whole query: none means only part matches. */
   closeTerms: number;
+  /** The fewest edits from the query to one of its whole terms. */
+  nearestEdits: number;
 }
 
 /** Each concept once, scored by its best-matching name or synonym. */
 export function rankMatches(query: string, candidates: FuzzyCandidate[]): RankedMatch[] {
   const typos = allowedTypos(query);
-  const concepts = new Map<string, { nameKey?: string; best: TermKey; bestTerm: FuzzyCandidate; close: Set<string> }>();
+  const concepts = new Map<string, { nameKey?: string; best: TermKey; bestTerm: FuzzyCandidate; close: Set<string>; nearest: number }>();
   for (const candidate of candidates) {
     const key = termKey(query, candidate);
     let concept = concepts.get(candidate.pk);
     if (!concept) {
-      concept = { nameKey: candidate.nameKey, best: key, bestTerm: candidate, close: new Set() };
+      concept = { nameKey: candidate.nameKey, best: key, bestTerm: candidate, close: new Set(), nearest: key[1] };
       concepts.set(candidate.pk, concept);
     } else if (compareKeys(key, concept.best) < 0) {
       concept.best = key;
       concept.bestTerm = candidate;
     }
+    concept.nearest = Math.min(concept.nearest, key[1]);
     // A term can come from both candidate passes: count it once.
     if (key[1] <= typos) concept.close.add(candidate.term);
   }
-  return [...concepts].map(([pk, { nameKey, best, bestTerm, close }]) => ({
+  return [...concepts].map(([pk, { nameKey, best, bestTerm, close, nearest }]) => ({
     pk,
     nameKey,
     term: bestTerm.term,
     isName: bestTerm.isName,
     key: [best[0], best[1], best[2], -close.size, best[3], best[4]],
     closeTerms: close.size,
+    nearestEdits: nearest,
   }));
 }

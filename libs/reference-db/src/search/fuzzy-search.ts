@@ -1,7 +1,16 @@
-import { candidateFilter, fuzzyCandidates } from './fuzzy-candidates';
+import { allowedTypos } from './edit-distance';
+import {
+  candidateFilter,
+  candidatesMatching,
+  fuzzyCandidates,
+  lengthWindow,
+  similarityBound,
+  type CandidateFilter,
+} from './fuzzy-candidates';
 import { rankMatches, type RankedMatch } from './fuzzy-rank';
 import { boundedQuery } from './query-bounds';
 import type { SearchDb } from './search-statement';
+import { prefixPattern } from './suggest';
 import type { TermIndex } from './term-index';
 
 export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';
@@ -11,17 +20,26 @@ export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';
  * position depends on: bound to every fuzzy cursor, so that one made before
  * either changed is refused rather than misread. 2: uncommon edits and near
  * terms in the key; the wide pass adds to the first instead of replacing it.
+ * 3: the near pass comes first (FuzzyPass).
  */
-export const FUZZY_RANKING = 2;
+export const FUZZY_RANKING = 3;
 
 /**
- * Where a page of a fuzzy search ends: the candidates the walk uses (0: the
- * first pass's; 1: those and the wide pass's), fixed by its first page so that
- * rows added mid-walk cannot switch them, and the sort tuple of the last
- * concept served, ending with its id.
+ * The candidate sets a walk may use (fixed by its first page):
+ * 0. near: every whole term within the allowed typos of the query, and the terms it begins (nearFilter);
+ * 1. loose: trigram-similar terms, and for one word the terms with a similar part (candidateFilter pass 0);
+ * 2. loose and wide: those, and whole terms down to the worst-case bound (candidateFilter pass 1).
+ */
+export type FuzzyPass = 0 | 1 | 2;
+export const FUZZY_PASSES: readonly FuzzyPass[] = [0, 1, 2];
+
+/**
+ * Where a page of a fuzzy search ends: the candidates the walk uses, fixed by
+ * its first page so that rows added mid-walk cannot switch them, and the sort
+ * tuple of the last concept served, ending with its id.
  */
 export interface FuzzyPosition {
-  pass: 0 | 1;
+  pass: FuzzyPass;
   after: (number | string)[];
 }
 
@@ -43,19 +61,45 @@ function compareTuples(a: (number | string)[], b: (number | string)[]): number {
 const widens = (query: string) => candidateFilter(query, 1).similarity < candidateFilter(query, 0).similarity;
 
 /**
- * The ranked matches of the first pass; and, when the walk uses them or (on a
- * first page) when no whole term is within the allowed typos of the query, the
- * wide pass's too. A part match ("polydipsia, psychogenic" for "pylydpsia") or
- * a term too many typos away is no reason to stop looking for what was
- * misspelt ("polydipsia", which only the wide pass finds).
+ * The near pass: whole terms within `typos` typos of the query, which the
+ * worst-case similarity bound and the length window find completely (see
+ * candidateFilter), and the terms the query begins (B-tree). The trigram
+ * index reads the posting lists of the query's trigrams as for the loose
+ * pass, but the near pass rechecks only terms about the query's length and
+ * ranks a few dozen rows, where the loose one rechecks and ranks every term
+ * sharing a common word ("syndrome": thousands) or, for one word, a part
+ * ("-itides": a thousand); docs/SEARCH.md has the figures.
+ */
+const nearFilter = (query: string, typos: number): CandidateFilter => ({
+  similarity: similarityBound(query, typos),
+  length: lengthWindow(query, typos),
+  prefix: prefixPattern(query),
+});
+
+/**
+ * The ranked matches of the near pass when it holds a whole term within the
+ * allowed typos: it then holds every concept the loose pass would rank before
+ * that term (an exact term, a term the query begins, a nearer term) but for a
+ * typo in a prefix, and every term within the allowed typos, so their order is
+ * the loose pass's; concepts only loosely similar are left out. Otherwise,
+ * nothing is within the allowed typos and the search is as it was: the loose
+ * pass and, when no whole term it found is within the allowed typos, the wide
+ * pass's too (a part match, "polydipsia, psychogenic" for "pylydpsia", is no
+ * reason to stop looking for "polydipsia", which only the wide pass finds).
+ * A walk keeps the pass of its first page.
  */
 async function rankedMatches(db: SearchDb, index: TermIndex, query: string, order: FuzzyOrder, position?: FuzzyPosition) {
   const byName = order !== 'relevance';
+  const typos = allowedTypos(query);
+  if (!position || position.pass === 0) {
+    const matches = rankMatches(query, await candidatesMatching(db, index, query, nearFilter(query, typos), byName));
+    if (position || matches.some((match) => match.nearestEdits <= typos)) return { pass: 0 as const, matches };
+  }
   const first = await fuzzyCandidates(db, index, query, 0, byName);
   const matches = rankMatches(query, first);
-  const wide = position ? position.pass === 1 : widens(query) && !matches.some((match) => match.closeTerms > 0);
-  if (!wide) return { pass: 0 as const, matches };
-  return { pass: 1 as const, matches: rankMatches(query, [...first, ...(await fuzzyCandidates(db, index, query, 1, byName))]) };
+  const wide = position ? position.pass === 2 : widens(query) && !matches.some((match) => match.closeTerms > 0);
+  if (!wide) return { pass: 1 as const, matches };
+  return { pass: 2 as const, matches: rankMatches(query, [...first, ...(await fuzzyCandidates(db, index, query, 1, byName))]) };
 }
 
 /**

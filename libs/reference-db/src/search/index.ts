@@ -13,7 +13,7 @@ export {
   type DiseaseRow,
   type ListOrder,
 } from './disease-store';
-export { FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPosition } from './fuzzy-search';
+export { FUZZY_PASSES, FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPass, type FuzzyPosition } from './fuzzy-search';
 export { DISEASE_TERMS, DRUG_TERMS, type TermIndex } from './term-index';
 export { MIN_SUGGEST_LENGTH, prefixPattern, suggestMatches } from './suggest';
 export { compareKeys, type RankedMatch } from './fuzzy-rank';
