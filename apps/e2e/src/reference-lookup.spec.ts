@@ -210,7 +210,7 @@ describe('reference lookup', () => {
     const suggest = async (query: string): Promise<Suggestion[]> => {
       const response = await get(`/api/v1/suggest?${query}`);
       expect(response.status).toBe(200);
-      expect(response.headers.get('cache-control')).toBe('private, max-age=3600');
+      expect(response.headers.get('cache-control')).toBe('private, max-age=300');
       return response.body.suggestions;
     };
 

@@ -7,6 +7,7 @@ import { m0005TermStatistics } from './0005-term-statistics';
 import { m0006DrugSearch } from './0006-drug-search';
 import { m0007CodeLookup } from './0007-code-lookup';
 import { m0008TypeAhead } from './0008-type-ahead';
+import { m0009CatalogueTypeAhead } from './0009-catalogue-type-ahead';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   m0006DrugSearch,
   m0007CodeLookup,
   m0008TypeAhead,
+  m0009CatalogueTypeAhead,
 ];
