@@ -33,6 +33,7 @@ import { seededRandom } from '../search-quality/typos';
 import { writeReport, type BenchReport } from './report';
 import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios/diseases';
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
+import { typeAhead } from './scenarios/type-ahead';
 import { calendarFeeds } from './scenarios/calendar-feeds';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
@@ -54,6 +55,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'deep page': deepPage,
   labs: labSearch,
   'drugs and dosages': drugsAndDosages,
+  'type-ahead': typeAhead,
   'transaction create': createWithAudit,
   'bulk create': bulkCreate,
   'transaction list': listByDateRange,
