@@ -48,6 +48,6 @@ export function conditionTerms(name: string): ConceptTerm[] {
   const set = termSet();
   set.add(name, true);
   set.add(name.replace(/['’]s\b/g, 's'), false);
-  set.add(name.replace(/['’]s?\b/g, ''), false);
+  set.add(name.replace(/['’](s\b)?/g, ''), false);
   return set.terms();
 }
