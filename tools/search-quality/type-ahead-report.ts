@@ -6,7 +6,7 @@ import { TYPE_AHEAD_TOP, TYPE_AHEAD_WITHIN, type TypeAheadReport } from './type-
  * TYPE_AHEAD_TOP suggestions by the TYPE_AHEAD_WITHIN-th character typed (the reasoning: docs/SEARCH.md,
  * "Type-ahead quality").
  */
-export const TYPE_AHEAD_TARGET = { withinShare: 0.5 } as const;
+export const TYPE_AHEAD_TARGET = { withinShare: 0.45 } as const;
 
 export interface TypeAheadSeed {
   seed: number;
