@@ -5,7 +5,7 @@ describe('type-ahead terms of lab tests and conditions', () => {
     expect(labTestTerms('Alanine aminotransferase (ALT)', ['ALT'])).toEqual([
       { term: 'alanine aminotransferase (alt)', isName: true },
       { term: 'alanine aminotransferase', isName: true },
-      { term: 'alt', isName: false },
+      { term: 'alt', isName: true },
     ]);
     // A group without a capital letter qualifies the name: not an alias.
     expect(labTestTerms('Glucose, fasting (serum/plasma)', [])).toEqual([

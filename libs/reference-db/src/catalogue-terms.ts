@@ -26,15 +26,16 @@ function termSet(): { add(term: string, isName: boolean): void; terms(): Concept
 
 /**
  * A lab test's name; the name without its parenthesised groups (a name too:
- * "alanine aminotransferase"); each group holding a capital letter, as an
- * alias ("alt"); and the components it reports ("haemoglobin" for a full
- * blood count), which find the tests that measure them.
+ * "alanine aminotransferase"); each group holding a capital letter, its
+ * short name ("alt", a name too, so that the test whose name holds it ranks
+ * before the panels that report it); and the components it reports
+ * ("haemoglobin" for a full blood count), which find the tests that measure them.
  */
 export function labTestTerms(name: string, componentNames: readonly string[]): ConceptTerm[] {
   const set = termSet();
   set.add(name, true);
   set.add(name.replace(PARENTHESISED, ' '), true);
-  for (const [, group] of name.matchAll(PARENTHESISED)) if (ALIAS.test(group)) set.add(group, false);
+  for (const [, group] of name.matchAll(PARENTHESISED)) if (ALIAS.test(group)) set.add(group, true);
   for (const component of componentNames) set.add(component, false);
   return set.terms();
 }
