@@ -34,10 +34,10 @@ export function missedTypeAheadTarget(seeds: TypeAheadSeed[]): string | undefine
 export function formatTypeAheadReport(seeds: TypeAheadSeed[]): string {
   const row = (cells: string[]) => `| ${cells.join(' | ')} |\n`;
   let text = `type-ahead (one typo in the first 6 characters; disease in the top ${TYPE_AHEAD_TOP}):\n`;
-  text += row(['seed', 'terms', 'mean characters', `within ${TYPE_AHEAD_WITHIN}`, 'found at all', 'requests', 'median', 'p99']);
-  text += row(['---', '---', '---', '---', '---', '---', '---', '---']);
+  text += row(['seed', 'terms', 'mean characters', `within ${TYPE_AHEAD_WITHIN}`, 'found at all', 'requests', 'median', 'p99', '429s retried']);
+  text += row(['---', '---', '---', '---', '---', '---', '---', '---', '---']);
   for (const { seed, report: r } of seeds) {
-    text += row([String(seed), String(r.terms), r.meanChars.toFixed(2), pct(r.withinShare), pct(r.foundShare), String(r.requests), ms(r.medianMs), ms(r.p99Ms)]);
+    text += row([String(seed), String(r.terms), r.meanChars.toFixed(2), pct(r.withinShare), pct(r.foundShare), String(r.requests), ms(r.medianMs), ms(r.p99Ms), String(r.retried)]);
   }
   const worst = worstTypeAheadSeed(seeds);
   text += `worst seed: ${worst.seed}, ${pct(worst.report.withinShare)} within ${TYPE_AHEAD_WITHIN} characters, mean ${worst.report.meanChars.toFixed(2)} characters\n`;
