@@ -36,6 +36,7 @@ import { deepPage, exactSearch, fuzzySearch, fuzzySearchZipf } from './scenarios
 import { drugsAndDosages, labSearch } from './scenarios/catalogue';
 import { drugSearch } from './scenarios/drug-search';
 import { valueSetExpand } from './scenarios/value-set-expand';
+import { typeAhead } from './scenarios/type-ahead';
 import { calendarFeeds } from './scenarios/calendar-feeds';
 import { bulkCreate, createWithAudit, listByDateRange } from './scenarios/finance';
 import { statementPdf, transactionsCsv } from './scenarios/finance-documents';
@@ -61,6 +62,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'drugs and dosages': drugsAndDosages,
   'drug search': drugSearch,
   '$expand filter': valueSetExpand,
+  'type-ahead': typeAhead,
   'transaction create': createWithAudit,
   'bulk create': bulkCreate,
   'transaction list': listByDateRange,

@@ -6,10 +6,15 @@
  * of each figure, and exits non-zero when the worst seed misses the targets.
  * With GATEWAY_URL and API_KEY it uses that running system (which must hold the
  * CTD import); otherwise it starts one from dist/ and imports the file into it first.
+ * Then type-ahead: seeded names and synonyms, each with one typo in its first
+ * 6 characters, typed a character at a time into GET /api/v1/suggest; it
+ * counts the characters until the disease is in the top 5, and the run fails
+ * when the worst seed finds fewer within 6 characters than TYPE_AHEAD_TARGET.
  *
  * Options: --seeds <a,b,...> (default 11,12,13: seeds nothing was tuned on, see
  * docs/SEARCH.md), --per-set <n> queries per kind and seed (default 2000),
- * --misses <n> misses shown per seed and kind (default 5), --file <CTD file>.
+ * --misses <n> misses shown per seed and kind (default 5), --type-ahead <n> terms
+ * typed per seed (default 500; 0: no type-ahead measure), --file <CTD file>.
  */
 import { parseArgs } from 'node:util';
 import { createSequelize } from '@libs/db';
@@ -19,8 +24,10 @@ import { sharedDataFile, startSystem } from '@libs/testing';
 import { runImport } from '../import/run-import';
 import { ctdSource } from '../import/sources/index';
 import { measure, type QualityReport } from './measure';
-import { makeQuerySets } from './query-sets';
+import { makeQuerySets, makeTypeAheadSet } from './query-sets';
 import { formatReport, KINDS, missedTargets, TARGETS, pct, type Kind, type SeedReport } from './report';
+import { measureTypeAhead, TYPE_AHEAD_WITHIN, type TypeAheadReport } from './type-ahead';
+import { formatTypeAheadReport, missedTypeAheadTarget, TYPE_AHEAD_TARGET, type TypeAheadSeed } from './type-ahead-report';
 
 /** Search was tuned on seeds 1, 2 and 101-104; these it has never been measured on while changing it. */
 const EVALUATION_SEEDS = '11,12,13';
@@ -35,6 +42,14 @@ function printMisses(seed: number, kind: Kind, report: QualityReport, count: num
   for (const { query, rank } of report.misses.slice(0, count)) {
     process.stdout.write(
       `  seed ${seed} ${kind}: ${rank < 0 ? 'not in top 5' : `rank ${rank + 1}`}: "${query.text}" (meant "${query.original}")\n`,
+    );
+  }
+}
+
+function printTypeAheadMisses(seed: number, report: TypeAheadReport, count: number): void {
+  for (const { query, chars } of report.misses.slice(0, count)) {
+    process.stdout.write(
+      `  seed ${seed} type-ahead: ${chars === 0 ? 'never in the top 5' : `${chars} characters`}: "${query.text}" (meant "${query.original}", ${query.diseaseName})\n`,
     );
   }
 }
@@ -58,6 +73,7 @@ async function main(): Promise<void> {
       seeds: { type: 'string', default: EVALUATION_SEEDS },
       'per-set': { type: 'string', default: '2000' },
       misses: { type: 'string', default: '5' },
+      'type-ahead': { type: 'string', default: '500' },
       file: { type: 'string' },
     },
   });
@@ -67,6 +83,7 @@ async function main(): Promise<void> {
   const seeds = seedList(values.seeds);
   const perSet = count('per-set', values['per-set'], 1);
   const shownMisses = count('misses', values.misses, 0);
+  const typeAheadTerms = count('type-ahead', values['type-ahead'], 0);
 
   let gatewayUrl = process.env.GATEWAY_URL;
   let apiKey = process.env.API_KEY;
@@ -83,6 +100,7 @@ async function main(): Promise<void> {
     apiKey = system.keys.reader;
   }
   const reports: SeedReport[] = [];
+  const typeAhead: TypeAheadSeed[] = [];
   try {
     for (const seed of seeds) {
       const sets = makeQuerySets(diseases, perSet, seed);
@@ -94,17 +112,25 @@ async function main(): Promise<void> {
         printMisses(seed, kind, kinds[kind], shownMisses);
       }
       reports.push({ seed, kinds });
+      if (typeAheadTerms > 0) {
+        const report = await measureTypeAhead(gatewayUrl, apiKey, makeTypeAheadSet(diseases, typeAheadTerms, seed));
+        printTypeAheadMisses(seed, report, shownMisses);
+        typeAhead.push({ seed, report });
+      }
     }
   } finally {
     await shutdown();
   }
   process.stdout.write(`\n${formatReport(reports)}`);
-  const missed = missedTargets(reports);
+  if (typeAhead.length > 0) process.stdout.write(`\n${formatTypeAheadReport(typeAhead)}`);
+  const typeAheadMiss = typeAhead.length > 0 ? missedTypeAheadTarget(typeAhead) : undefined;
+  const missed = [...missedTargets(reports), ...(typeAheadMiss ? [typeAheadMiss] : [])];
   if (missed.length > 0) {
     process.stdout.write(`\nthe worst seed misses the targets:\n${missed.map((line) => `  ${line}\n`).join('')}`);
     process.exitCode = 1;
   } else {
     process.stdout.write(`\nthe worst seed meets recall@1 ${pct(TARGETS.recallAt1)} and recall@5 ${pct(TARGETS.recallAt5)} for every kind\n`);
+    if (typeAhead.length > 0) process.stdout.write(`and type-ahead finds ${pct(TYPE_AHEAD_TARGET.withinShare)} or more within ${TYPE_AHEAD_WITHIN} characters\n`);
   }
 }
 

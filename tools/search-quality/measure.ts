@@ -1,4 +1,4 @@
-import { JsonClient } from './http-client';
+import { getRetrying, JsonClient } from './http-client';
 import type { QualityQuery } from './query-sets';
 import { percentile } from './percentile';
 
@@ -14,9 +14,6 @@ export interface QualityReport {
   retried: number;
   misses: { query: QualityQuery; rank: number }[];
 }
-
-/** A search stopped at the statement timeout is refused with 429 when the database is busy; it is sent again this often. */
-const MAX_ATTEMPTS = 4;
 
 /**
  * Sends each query to GET /api/v1/diseases (5 a page), one at a time, and scores where the intended disease came.
@@ -34,26 +31,17 @@ export async function measure(gatewayUrl: string, apiKey: string, queries: Quali
   const url = (query: QualityQuery) => `${gatewayUrl}/api/v1/diseases?b=5&n=${encodeURIComponent(query.text)}`;
   try {
     for (const query of queries) {
-      for (let attempt = 1; ; attempt++) {
-        const started = performance.now();
-        const response = await client.get(url(query), headers);
-        const elapsed = performance.now() - started;
-        if (response.status === 429 && attempt < MAX_ATTEMPTS) {
-          retried += 1;
-          await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers['retry-after'] ?? 1)));
-          continue;
-        }
-        if (response.status !== 200 && response.status !== 404) {
-          throw new Error(`GET /api/v1/diseases?n=${query.text} answered ${response.status}: ${JSON.stringify(response.body)}`);
-        }
-        latencies.push(elapsed);
-        const { diseases = [] } = response.body as { diseases?: { Disease_ID: string }[] };
-        const rank = diseases.findIndex((disease) => disease.Disease_ID === query.diseaseId);
-        if (rank === 0) first += 1;
-        if (rank >= 0) topFive += 1;
-        if (rank !== 0) misses.push({ query, rank });
-        break;
+      const response = await getRetrying(client, url(query), headers);
+      retried += response.retried;
+      if (response.status !== 200 && response.status !== 404) {
+        throw new Error(`GET /api/v1/diseases?n=${query.text} answered ${response.status}: ${JSON.stringify(response.body)}`);
       }
+      latencies.push(response.elapsedMs);
+      const { diseases = [] } = response.body as { diseases?: { Disease_ID: string }[] };
+      const rank = diseases.findIndex((disease) => disease.Disease_ID === query.diseaseId);
+      if (rank === 0) first += 1;
+      if (rank >= 0) topFive += 1;
+      if (rank !== 0) misses.push({ query, rank });
     }
   } finally {
     client.close();

@@ -21,8 +21,9 @@ const isLetter = (c: string) => /\p{L}/u.test(c);
 
 export const typoCount = (text: string) => (text.length < 9 ? 1 : 2);
 
-function oneTypo(text: string, random: () => number): string {
-  const letters = [...text].flatMap((c, i) => (isLetter(c) ? [i] : []));
+/** One typo at a letter before `end` (a prefix's worth of the text; the whole of it by default). */
+export function oneTypo(text: string, random: () => number, end = text.length): string {
+  const letters = [...text].flatMap((c, i) => (isLetter(c) && i < end ? [i] : []));
   if (letters.length === 0) return text;
   const at = letters[Math.floor(random() * letters.length)];
   const pick = (s: string) => s[Math.floor(random() * s.length)];

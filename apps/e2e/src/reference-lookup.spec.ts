@@ -210,7 +210,7 @@ describe('reference lookup', () => {
     const suggest = async (query: string): Promise<Suggestion[]> => {
       const response = await get(`/api/v1/suggest?${query}`);
       expect(response.status).toBe(200);
-      expect(response.headers.get('cache-control')).toBe('private, max-age=3600');
+      expect(response.headers.get('cache-control')).toBe('private, max-age=300');
       return response.body.suggestions;
     };
 
@@ -236,6 +236,31 @@ describe('reference lookup', () => {
       expect(await suggest('q=qqxxzzqq')).toEqual([]);
     });
 
+    it('completes lab tests by name, abbreviation and reported component, through a typo too', async () => {
+      expect((await suggest('q=alanine%20amino'))[0]).toMatchObject({ type: 'lab', display: 'Alanine aminotransferase (ALT)', matched: null });
+      // The test whose name holds the abbreviation, before the panels that report ALT.
+      expect((await suggest('q=alt&types=labs'))[0]).toMatchObject({ type: 'lab', display: 'Alanine aminotransferase (ALT)', matched: null });
+      expect((await suggest('q=alt&types=labs')).map((item) => item.display)).toContain('Liver function tests');
+      expect((await suggest('q=ferritn'))[0]).toMatchObject({ type: 'lab', display: 'Ferritin' });
+      const haemoglobin = await suggest('q=haemoglob&types=labs');
+      expect(haemoglobin.map((item) => item.matched)).toContain('haemoglobin');
+    });
+
+    it('completes conditions, with or without the possessive\'s apostrophe, through a typo too', async () => {
+      expect((await suggest('q=alzheimers%20d&types=conditions'))[0]).toMatchObject({
+        type: 'condition',
+        display: "Alzheimer's disease",
+        matched: 'alzheimers disease',
+      });
+      expect((await suggest('q=schizo&types=conditions'))[0]).toMatchObject({ type: 'condition', display: 'Schizophrenia', matched: null });
+      expect((await suggest('q=hypertensoin'))[0]).toMatchObject({ type: 'condition', display: 'Hypertension' });
+    });
+
+    it('keeps to lab tests and conditions when asked for them alone', async () => {
+      const found = await suggest('q=ca&types=labs,%20conditions&limit=20');
+      expect(new Set(found.map((item) => item.type))).toEqual(new Set(['lab', 'condition']));
+    });
+
     it('gives ids that open the concept', async () => {
       const [drug] = await suggest('q=ibuprofen&types=drugs');
       expect((await get(`/api/v1/drugs/${drug.id}`)).body.name.toLowerCase()).toBe('ibuprofen');
@@ -246,7 +271,9 @@ describe('reference lookup', () => {
       ['types=drugs', 'q'],
       ['q=%00a', 'q'],
       [`q=${'x'.repeat(201)}`, 'q'],
-      ['q=ab&types=labs,drugs', 'types'],
+      ['q=ab&types=premises,drugs', 'types'],
+      ['q=ab&types=lab', 'types'],
+      ['q=ab&types=labs;conditions', 'types'],
       ['q=ab&limit=21', 'limit'],
       ['q=ab&limit=0', 'limit'],
     ])('%s → 400 problem naming %s', async (query, field) => {

@@ -15,6 +15,7 @@ export { upsertFoodInteractions } from './writers/food-interaction-writer';
 export { MissingReferenceError } from './writers/upsert-records';
 export * from './records';
 export { drugTerms, foldText, withoutSalt } from './drug-terms';
+export { conditionTerms, labTestTerms } from './catalogue-terms';
 export {
   atcLevel,
   atcParent,

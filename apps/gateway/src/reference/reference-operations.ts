@@ -3,7 +3,7 @@ import { CODE_SYSTEMS, REFERENCE_LIMITS, SUGGEST_TYPES } from '@libs/contracts';
 import { operation } from '../platform/routing/operation';
 import { cursor, listPattern, NON_BLANK_PATTERN, queryBoolean, queryChoice, queryInteger, queryText } from '../platform/routing/query-fields';
 import { page, problem } from '../platform/routing/responses';
-import { format, referenceJsonResponses, referenceResponses, TYPE_AHEAD_CACHE_CONTROL } from './reference-response';
+import { format, referenceJsonResponses, referenceResponses } from './reference-response';
 import * as schemas from './schemas';
 
 /** The read-only reference operations (docs/REFERENCE.md); every one answers JSON or FHIR (`_format`). */
@@ -274,8 +274,8 @@ export const suggest = operation({
   method: 'get',
   path: '/api/v1/suggest',
   operationId: 'suggest',
-  summary: 'Type-ahead across diseases and drugs: a short ranked list for a partial word',
-  description: `Completes a partial word of ${REFERENCE_LIMITS.suggestMinLength} characters or more from names and synonyms (brands and ingredients for drugs), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").`,
+  summary: 'Type-ahead across diseases, drugs, lab tests and conditions: a short ranked list for a partial word',
+  description: `Completes a partial word of ${REFERENCE_LIMITS.suggestMinLength} characters or more from names and synonyms (brands and ingredients for drugs, abbreviations and reported components for lab tests), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").`,
   tag,
   access,
   request: {
@@ -296,7 +296,7 @@ export const suggest = operation({
     }),
   },
   responses: {
-    ...referenceJsonResponses('The suggestions, best first (empty when nothing is near).', schemas.suggestions, undefined, TYPE_AHEAD_CACHE_CONTROL),
+    ...referenceJsonResponses('The suggestions, best first (empty when nothing is near).', schemas.suggestions),
     '429': searchStopped,
   },
 });

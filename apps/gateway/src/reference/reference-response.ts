@@ -5,13 +5,12 @@ import { problem, type FhirInteraction, type ResponseDoc } from '../platform/rou
 
 export { format, representationOf } from '../platform/http/fhir-response';
 
-/** How long a client may reuse a reference answer; data changes only on import. */
-const CACHE_CONTROL = 'private, max-age=300';
 /**
- * Type-ahead asks again at every keystroke, each prefix once per user and form: an hour lets a browser answer
- * the prefixes typed before from its cache (data changes only on import, and a stale suggestion only suggests).
+ * How long a client may reuse a reference answer; data changes only on import. Type-ahead too: five minutes
+ * covers the prefixes a user types again in one form (a correction, the next field), and a suggestion must not
+ * outlive the reads it leads to, which an import changes for everyone after the same five minutes.
  */
-export const TYPE_AHEAD_CACHE_CONTROL = 'private, max-age=3600';
+const CACHE_CONTROL = 'private, max-age=300';
 
 /**
  * Sends a reference answer in the representation asked for, as cacheable:

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DISEASE, jsonOf, jsonShapeOf, type referenceV1 } from '@libs/contracts';
+import { DISEASE, jsonOf, jsonShapeOf, SUGGEST_TYPES, type referenceV1 } from '@libs/contracts';
 
 /** What the reference area answers, as docs/REFERENCE.md describes it. */
 
@@ -147,13 +147,13 @@ export const suggestions = z
   .object({
     suggestions: z.array(
       z.object({
-        type: z.enum(['disease', 'drug']),
-        id: z.string().meta({ description: 'Its id in its list: `/api/v1/drugs/{id}`, or the disease\'s.' }),
+        type: z.enum(Object.values(SUGGEST_TYPES)),
+        id: z.string().meta({ description: 'Its id in its list: `/api/v1/drugs/{id}`, or the id of the disease, lab test or condition in its list.' }),
         display: z.string().meta({ description: 'The concept\'s name.' }),
         matched: z
           .string()
           .nullable()
-          .meta({ description: 'The synonym, brand or ingredient that matched, lower-cased as indexed; null when the name did.' }),
+          .meta({ description: 'The synonym, brand, ingredient, abbreviation or reported component that matched, lower-cased as indexed; null when the name did.' }),
       }),
     ),
   })

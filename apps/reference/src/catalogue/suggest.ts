@@ -4,10 +4,12 @@ import { isSuggestType, REFERENCE_LIMITS, SUGGEST_TYPES, type catalogueV1, type 
 import { RpcError } from '@libs/grpc';
 import {
   compareKeys,
+  CONDITION_TERMS,
   DISEASE_TERMS,
   diseasesByPk,
   DRUG_TERMS,
   foldText,
+  LAB_TEST_TERMS,
   MIN_SUGGEST_LENGTH,
   suggestMatches,
   type RankedMatch,
@@ -19,22 +21,25 @@ import { answeringTimeouts } from '../search-errors';
 
 interface Vocabulary {
   index: TermIndex;
-  /** The query as that vocabulary's search takes it: disease search lower-cases, drug search folds accents too. */
+  /** The query as that vocabulary's terms are written: disease search lower-cases, the catalogue's terms fold accents too. */
   normalise(text: string): string;
   names(db: SearchDb, pks: string[]): Promise<{ id: string; name: string }[]>;
 }
 
+/** The names of these rows of a catalogue table, by primary key. */
+const namesIn =
+  (table: string) =>
+  (db: SearchDb, pks: string[]): Promise<{ id: string; name: string }[]> =>
+    db.sequelize.query<{ id: string; name: string }>(`SELECT id::text AS id, name FROM ${table} WHERE id = ANY($1::bigint[])`, {
+      bind: [pks],
+      type: QueryTypes.SELECT,
+    });
+
 const VOCABULARIES: Record<SuggestType, Vocabulary> = {
   diseases: { index: DISEASE_TERMS, normalise: (text) => text.trim().toLowerCase(), names: (db, pks) => diseasesByPk(db, pks, 'names') },
-  drugs: {
-    index: DRUG_TERMS,
-    normalise: foldText,
-    names: (db, pks) =>
-      db.sequelize.query<{ id: string; name: string }>('SELECT id::text AS id, name FROM drugs WHERE id = ANY($1::bigint[])', {
-        bind: [pks],
-        type: QueryTypes.SELECT,
-      }),
-  },
+  drugs: { index: DRUG_TERMS, normalise: foldText, names: namesIn('drugs') },
+  labs: { index: LAB_TEST_TERMS, normalise: foldText, names: namesIn('lab_tests') },
+  conditions: { index: CONDITION_TERMS, normalise: foldText, names: namesIn('conditions') },
 };
 
 const ALL_TYPES = Object.keys(SUGGEST_TYPES) as SuggestType[];

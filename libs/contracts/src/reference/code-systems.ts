@@ -9,7 +9,7 @@ export type CodeSystem = (typeof CODE_SYSTEMS)[number];
 export const isCodeSystem = (name: string): name is CodeSystem => (CODE_SYSTEMS as readonly string[]).includes(name);
 
 /** The vocabularies type-ahead (`GET /api/v1/suggest`, docs/SEARCH.md "Type-ahead") completes from, and the type of their items. */
-export const SUGGEST_TYPES = { diseases: 'disease', drugs: 'drug' } as const;
+export const SUGGEST_TYPES = { diseases: 'disease', drugs: 'drug', labs: 'lab', conditions: 'condition' } as const;
 
 export type SuggestType = keyof typeof SUGGEST_TYPES;
 

@@ -8,6 +8,7 @@ import { m0006DrugSearch } from './0006-drug-search';
 import { m0007CodeLookup } from './0007-code-lookup';
 import { m0008TypeAhead } from './0008-type-ahead';
 import { m0009DatasetVersions } from './0009-dataset-versions';
+import { m0010CatalogueTypeAhead } from './0010-catalogue-type-ahead';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   m0007CodeLookup,
   m0008TypeAhead,
   m0009DatasetVersions,
+  m0010CatalogueTypeAhead,
 ];

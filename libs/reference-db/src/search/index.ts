@@ -14,7 +14,7 @@ export {
   type ListOrder,
 } from './disease-store';
 export { FUZZY_PASSES, FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPass, type FuzzyPosition } from './fuzzy-search';
-export { DISEASE_TERMS, DRUG_TERMS, type TermIndex } from './term-index';
+export { CONDITION_TERMS, DISEASE_TERMS, DRUG_TERMS, LAB_TEST_TERMS, type TermIndex } from './term-index';
 export { MIN_SUGGEST_LENGTH, prefixPattern, suggestMatches } from './suggest';
 export { compareKeys, type RankedMatch } from './fuzzy-rank';
 export { MAX_QUERY_WORDS, MAX_WORD_LENGTH } from './query-bounds';

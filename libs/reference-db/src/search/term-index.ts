@@ -19,3 +19,5 @@ export interface TermIndex {
 
 export const DISEASE_TERMS: TermIndex = { terms: 'disease_terms', owner: 'disease_pk', owners: 'diseases' };
 export const DRUG_TERMS: TermIndex = { terms: 'drug_terms', owner: 'drug_pk', owners: 'drugs' };
+export const LAB_TEST_TERMS: TermIndex = { terms: 'lab_test_terms', owner: 'lab_test_pk', owners: 'lab_tests' };
+export const CONDITION_TERMS: TermIndex = { terms: 'condition_terms', owner: 'condition_pk', owners: 'conditions' };

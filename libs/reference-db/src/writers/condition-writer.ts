@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { ConditionRecord, IndicationRecord } from '../records';
 import { drugKey } from '../source-ids';
+import { rebuildConditionTerms } from './catalogue-terms-writer';
 import { catalogueTable } from './table';
 import { MissingReferenceError, upsertRecords } from './upsert-records';
 
@@ -12,13 +13,14 @@ const CONDITIONS = catalogueTable<ConditionRecord>({
   keepWhenBlank: ['doid', 'description'],
 });
 
-/** Inserts or updates conditions by their source id. */
+/** Inserts or updates conditions by their source id, and rebuilds their type-ahead terms. */
 export async function upsertConditions(
   sequelize: Sequelize,
   conditions: ConditionRecord[],
   transaction: Transaction,
 ): Promise<void> {
-  await upsertRecords(sequelize, CONDITIONS, conditions, transaction);
+  const written = await upsertRecords(sequelize, CONDITIONS, conditions, transaction);
+  await rebuildConditionTerms(sequelize, written.map((row) => row.id), transaction);
 }
 
 /**

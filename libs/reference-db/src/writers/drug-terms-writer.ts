@@ -1,5 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { drugTerms } from '../drug-terms';
+import { DRUG_TERMS } from '../search/term-index';
+import { replaceTerms } from './terms-writer';
 
 /**
  * Rebuilds the search terms (drug_terms) of these drugs from their names and
@@ -14,11 +16,5 @@ export async function rebuildDrugTerms(sequelize: Sequelize, drugPks: readonly s
        FROM drugs d WHERE d.id = ANY($1::bigint[])`,
     { bind: [drugPks], type: QueryTypes.SELECT, transaction },
   );
-  const rows = drugs.flatMap((drug) => drugTerms(drug.name, drug.brands).map(({ term, isName }) => ({ drug_pk: drug.id, term, is_name: isName })));
-  await sequelize.query('DELETE FROM drug_terms WHERE drug_pk = ANY($1::bigint[])', { bind: [drugPks], transaction });
-  await sequelize.query(
-    `INSERT INTO drug_terms (drug_pk, term, is_name)
-     SELECT drug_pk, term, is_name FROM jsonb_to_recordset($1::jsonb) AS r(drug_pk bigint, term text, is_name boolean)`,
-    { bind: [JSON.stringify(rows)], transaction },
-  );
+  await replaceTerms(sequelize, DRUG_TERMS, drugs.map((drug) => ({ pk: drug.id, terms: drugTerms(drug.name, drug.brands) })), transaction);
 }

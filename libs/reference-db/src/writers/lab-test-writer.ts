@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { LabTestRecord } from '../records';
+import { rebuildLabTestTerms } from './catalogue-terms-writer';
 import { catalogueTable } from './table';
 import { upsertRecords } from './upsert-records';
 
@@ -15,7 +16,8 @@ const LAB_TESTS = catalogueTable<LabTestRecord>({
   keepWhenBlank: ['description', 'methodology', 'duration'],
 });
 
-/** Inserts or updates laboratory tests by their source id. */
+/** Inserts or updates laboratory tests by their source id, and rebuilds their type-ahead terms. */
 export async function upsertLabTests(sequelize: Sequelize, tests: LabTestRecord[], transaction: Transaction): Promise<void> {
-  await upsertRecords(sequelize, LAB_TESTS, tests, transaction);
+  const written = await upsertRecords(sequelize, LAB_TESTS, tests, transaction);
+  await rebuildLabTestTerms(sequelize, written.map((row) => row.id), transaction);
 }

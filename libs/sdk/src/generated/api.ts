@@ -612,8 +612,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Type-ahead across diseases and drugs: a short ranked list for a partial word
-         * @description Completes a partial word of 2 characters or more from names and synonyms (brands and ingredients for drugs), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").
+         * Type-ahead across diseases, drugs, lab tests and conditions: a short ranked list for a partial word
+         * @description Completes a partial word of 2 characters or more from names and synonyms (brands and ingredients for drugs, abbreviations and reported components for lab tests), tolerating typos, best first; answered as the disease and drug searches rank (docs/SEARCH.md, "Type-ahead").
          *
          *     Requires an API key with the `reference:read` permission (roles: reader, student, bursar, clinician, admin).
          */
@@ -3709,12 +3709,12 @@ export interface components {
         Suggestions: {
             suggestions: {
                 /** @enum {string} */
-                type: "disease" | "drug";
-                /** @description Its id in its list: `/api/v1/drugs/{id}`, or the disease's. */
+                type: "disease" | "drug" | "lab" | "condition";
+                /** @description Its id in its list: `/api/v1/drugs/{id}`, or the id of the disease, lab test or condition in its list. */
                 id: string;
                 /** @description The concept's name. */
                 display: string;
-                /** @description The synonym, brand or ingredient that matched, lower-cased as indexed; null when the name did. */
+                /** @description The synonym, brand, ingredient, abbreviation or reported component that matched, lower-cased as indexed; null when the name did. */
                 matched: string | null;
             }[];
         };
@@ -8887,7 +8887,7 @@ export interface operations {
             query: {
                 /** @description What the user typed so far, at least 2 characters. */
                 q: string;
-                /** @description Comma list of the vocabularies: diseases, drugs. Default: all of them. */
+                /** @description Comma list of the vocabularies: diseases, drugs, labs, conditions. Default: all of them. */
                 types?: string;
                 /** @description Suggestions at most. */
                 limit?: number;

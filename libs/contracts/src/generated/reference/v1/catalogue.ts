@@ -278,7 +278,7 @@ export interface LookupCodeResponse {
 }
 
 /**
- * Type-ahead over the vocabularies named in types ("diseases", "drugs"; none: all of them), for a partial
+ * Type-ahead over the vocabularies named in types ("diseases", "drugs", "labs", "conditions"; none: all of them), for a partial
  * word of 2 characters or more; limit 0 means the default (10), at most 20.
  */
 export interface SuggestRequest {
@@ -288,12 +288,12 @@ export interface SuggestRequest {
 }
 
 export interface Suggestion {
-  /** disease or drug. */
+  /** disease, drug, lab or condition. */
   type: string;
   id: string;
   /** The concept's name. */
   display: string;
-  /** The synonym, brand or ingredient that matched, as indexed (lower-case); empty when the name did. */
+  /** The synonym, brand, ingredient, alias or component that matched, as indexed (lower-case); empty when the name did. */
   matched: string;
 }
 
