@@ -233,7 +233,7 @@ describe('the dashboard in a real browser', () => {
     const diseases = page.getByText('/api/v1/diseases', { exact: true }).first();
     await waitFor('the diseases operation in view', async () => {
       if ((await diseases.count()) > 0) return true;
-      await page.evaluate(() => window.scrollBy(0, window.innerHeight / 2));
+      await page.mouse.wheel(0, 400);
       return undefined;
     });
     await page.screenshot({ path: screenshotPath(system, 'docs.png') });
