@@ -1,14 +1,18 @@
 import { BULK_DATASETS, type BulkDataset } from '@libs/contracts';
 import { createApiClient } from '@libs/sdk';
 import { peakRssMb, startSystem, waitFor, withPgClient, type RunningSystem } from '@libs/testing';
-import { download, openDownload } from './bulk/bulk-download';
+import { download, fetchLines, openDownload } from './bulk/bulk-download';
+import { linesFromEachDrug } from './bulk/drug-lines';
 import { fhirProblems } from './fhir';
 import { api } from './http';
 import { scrape, total } from './metrics';
 
 jest.setTimeout(180_000);
 
-/** The table whose rows are a dataset's records: the count a download must reach. */
+/**
+ * The table whose rows are a dataset's records: the count a download must reach (the default data joins each food
+ * interaction to one drug; the lines of both by-drug datasets are checked against each drug's own answers below).
+ */
 const TABLES: Record<BulkDataset, string> = {
   diseases: 'diseases',
   drugs: 'drugs',
@@ -16,12 +20,15 @@ const TABLES: Record<BulkDataset, string> = {
   categories: 'drug_categories',
   conditions: 'conditions',
   premises: 'premises',
+  dosages: 'dosages',
+  'food-interactions': 'food_interactions',
 };
 /** The datasets with a FHIR resource per record, and the search whose FHIR entries are the same resources. */
 const FHIR_SEARCHES: [BulkDataset, string, string][] = [
   ['drugs', '/api/v1/drugs', 'MedicationKnowledge'],
   ['labs', '/api/v1/labs', 'ObservationDefinition'],
   ['premises', '/api/v1/premises', 'Location'],
+  ['dosages', '/api/v1/dosages?n=a&b=500', 'MedicationKnowledge'],
 ];
 /** Diseases with a long definition of random hex (gzip cannot shrink it much): a set far larger than socket buffers. */
 const LARGE_DISEASES = 30_000;
@@ -57,7 +64,7 @@ describe('bulk download of the reference datasets', () => {
     const byId = new Map(got.lines.map((line) => [(line as { id: string }).id, line]));
     // Asked before the schema checks: they hold the event loop for seconds, past the gateway's keep-alive, and a
     // pooled socket the server closed meanwhile would be taken for the next request before its close is read.
-    const page = await api(system.gatewayUrl, `${search}?_format=fhir`, { key: system.keys.reader });
+    const page = await api(system.gatewayUrl, `${search}${search.includes('?') ? '&' : '?'}_format=fhir`, { key: system.keys.reader });
     for (const line of got.lines) {
       expect(line).toMatchObject({ resourceType });
       expect(fhirProblems(line as { resourceType: string })).toEqual([]);
@@ -78,7 +85,8 @@ describe('bulk download of the reference datasets', () => {
     ['/api/v1/bulk/diseases?_format=fhir', '_format'],
     ['/api/v1/bulk/categories?_format=fhir', '_format'],
     ['/api/v1/bulk/drugs?_format=xml', '_format'],
-    ['/api/v1/bulk/dosages', 'dataset'],
+    ['/api/v1/bulk/food_interactions', 'dataset'],
+    ['/api/v1/bulk/dosage', 'dataset'],
     ['/api/v1/bulk/%00drugs', 'dataset'],
     ['/api/v1/bulk/<5000 letters>', 'dataset'],
     ['/api/v1/bulk/drugs?_format=fhir&_format=json', '_format'],
@@ -101,6 +109,54 @@ describe('bulk download of the reference datasets', () => {
     expect(lines).toHaveLength(await countOf('premises'));
     const refused = await client.GET('/api/v1/bulk/{dataset}', { params: { path: { dataset: 'diseases' }, query: { _format: 'fhir' } } }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ name: 'ApiProblemError', status: 400 });
+  });
+
+  it("dosages and food interactions download, with fetch, as each drug's own endpoints list them, drug by drug", async () => {
+    const expected = await linesFromEachDrug(system.gatewayUrl, system.keys.reader);
+    const got = async (dataset: BulkDataset, format = 'json') => {
+      const { response, lines } = await fetchLines(url(`/api/v1/bulk/${dataset}?_format=${format}`), headers());
+      expect(response.status).toBe(200);
+      return lines;
+    };
+    const dosages = await got('dosages');
+    expect(Object.keys(dosages[0] as object)).toEqual(['id', 'drugId', 'drugName', 'form', 'physicalForm', 'adminMethod', 'strength']);
+    expect(dosages).toEqual(expected.dosages);
+    const interactions = await got('food-interactions');
+    expect(Object.keys(interactions[0] as object)).toEqual(['id', 'drug', 'food', 'severity', 'effect', 'advice']);
+    expect(interactions).toEqual(expected.interactions);
+    const resources = await got('food-interactions', 'fhir');
+    expect(resources).toEqual(expected.interactionResources);
+    // After the requests (see above: the schema checks hold the event loop).
+    for (const resource of resources) {
+      expect(resource).toMatchObject({ resourceType: 'MedicinalProductInteraction' });
+      expect(fhirProblems(resource as { resourceType: string })).toEqual([]);
+    }
+    expect({ drugs: expected.drugs, dosages: dosages.length, interactions: interactions.length }).toEqual({
+      drugs: await countOf('drugs'),
+      dosages: await countOf('dosages'),
+      interactions: await countOf('food-interactions'),
+    });
+  });
+
+  it.each([
+    ['dosages', "UPDATE dosages SET strength = strength WHERE id = (SELECT min(id) FROM dosages)"],
+    ['food-interactions', "UPDATE food_interactions SET advice = advice WHERE id = (SELECT min(id) FROM food_interactions)"],
+  ] as const)('%s: 304 while unchanged, a new ETag after a write to it or to the drugs', async (dataset, write) => {
+    const etagAfter = async (sql: string) => {
+      await withPgClient(system.databaseUrl('reference'), (client) => client.query(sql));
+      const after = await download(url(`/api/v1/bulk/${dataset}`), headers());
+      expect(after.status).toBe(200);
+      expect(after.lines.length).toBe(await countOf(dataset));
+      return String(after.headers.etag);
+    };
+    const first = String((await download(url(`/api/v1/bulk/${dataset}`), headers())).headers.etag);
+    expect((await download(url(`/api/v1/bulk/${dataset}`), headers({ 'if-none-match': first }))).status).toBe(304);
+    const untouched = await etagAfter('UPDATE premises SET name = name WHERE id = (SELECT min(id) FROM premises)');
+    expect(untouched).toBe(first);
+    const written = await etagAfter(write);
+    expect(written).not.toBe(first);
+    expect((await download(url(`/api/v1/bulk/${dataset}`), headers({ 'if-none-match': written }))).status).toBe(304);
+    expect(await etagAfter('UPDATE drugs SET name = name WHERE id = (SELECT min(id) FROM drugs)')).not.toBe(written);
   });
 
   it('answers 304 while the dataset is unchanged, and a new ETag after a write', async () => {

@@ -252,8 +252,13 @@ function requestsFor(path: string, method: string, operation: Operation, documen
   const upper = method.toUpperCase();
   const pathIds = fc.oneof(hostileString(), fc.constantFrom(...knowledge.ids), fc.uuid(), fc.nat().map(String));
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+  // The values a path parameter enumerates (a bulk dataset's name) are sent too, to reach the operation past its checks.
+  const valuesOf = (name: string) => {
+    const declared = deref(operation.parameters?.find((p) => p.in === 'path' && p.name === name)?.schema, document).enum;
+    return Array.isArray(declared) ? fc.oneof(pathIds, fc.constantFrom(...declared.map(String))) : pathIds;
+  };
   const filledPath = fc
-    .tuple(...names.map(() => urlValue(pathIds)))
+    .tuple(...names.map((name) => urlValue(valuesOf(name))))
     .map((values) => names.reduce((built, name, i) => built.replace(`{${name}}`, values[i] || '%20'), path));
   const body = upper === 'GET' || upper === 'HEAD' ? fc.constant(undefined) : bodyOf(operation, document, knowledge);
   return fc.tuple(filledPath, queryOf(operation, knowledge), body).chain(([filled, query, payload]) =>

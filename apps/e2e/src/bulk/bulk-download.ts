@@ -27,3 +27,10 @@ export async function download(url: string, headers: Record<string, string>): Pr
   for await (const line of createInterface({ input: body, crlfDelay: Infinity })) lines.push(JSON.parse(line));
   return { status: res.statusCode ?? 0, headers: res.headers, lines, text: '' };
 }
+
+/** A download as fetch makes it, the gzip undone by fetch: each line of the body, parsed. */
+export async function fetchLines(url: string, headers: Record<string, string>): Promise<{ response: Response; lines: unknown[] }> {
+  const response = await fetch(url, { headers });
+  const lines = (await response.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+  return { response, lines };
+}

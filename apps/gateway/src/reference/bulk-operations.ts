@@ -13,10 +13,11 @@ export const downloadDataset = operation({
   operationId: 'downloadDataset',
   summary: 'A whole reference dataset as gzipped NDJSON, or FHIR NDJSON, streamed',
   description:
-    'Every record of the dataset in one answer, one JSON object a line (the detailed record its search answers), streamed as it is read, ' +
+    'Every record of the dataset in one answer, one JSON object a line (the detailed record its search answers; a dosage or food interaction with its drug), streamed as it is read, ' +
     '`Content-Encoding: gzip` (identity only for a client whose `Accept-Encoding` refuses gzip). There is no `Content-Length`: the body is ' +
     'compressed as it is written. With `_format=fhir`, one FHIR R4 resource a line (`application/fhir+ndjson`, as FHIR Bulk Data writes it): ' +
-    'drugs as MedicationKnowledge, labs as ObservationDefinition, premises as Location; diseases, categories and conditions have no resource of ' +
+    'drugs and dosages as MedicationKnowledge, labs as ObservationDefinition, premises as Location, food interactions as ' +
+    'MedicinalProductInteraction; diseases, categories and conditions have no resource of ' +
     'their own (they are the concepts of a ValueSet) and refuse it. The ETag is the dataset\'s version, renewed by every write to it: ' +
     '`If-None-Match` answers 304 while the data is unchanged. Should the data change or a read fail midway, the connection is cut rather than ' +
     'the body ended, so a partial or mixed file is never taken for a whole one.',

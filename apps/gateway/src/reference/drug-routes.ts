@@ -7,6 +7,7 @@ import { dosageJson } from './dosage-json';
 import { searchsetBundle } from './fhir/bundle';
 import { foodInteraction } from './fhir/food-interaction';
 import { drugKnowledge } from './fhir/medication-knowledge';
+import { foodInteractionJson, interactionDrugJson } from './food-interaction-json';
 import { getDrug, getDrugFoodInteractions, listDrugs } from './reference-operations';
 import { orNull } from './reference-params';
 import { representationOf, sendReference } from './reference-response';
@@ -67,16 +68,7 @@ export function drugRoutes(upstreams: Upstreams): Route[] {
       const found = await catalogue.call((client) => client.listFoodInteractions, request, upstream);
       const subject = found.drug ?? { id: request.drugId, name: '', drugbankId: '' };
       sendReference(res, representationOf(req, query._format), {
-        json: () => ({
-          drug: { id: subject.id, name: subject.name, drugbankId: orNull(subject.drugbankId) },
-          interactions: found.interactions.map((i) => ({
-            id: i.id,
-            food: orNull(i.food),
-            severity: orNull(i.severity),
-            effect: orNull(i.effect),
-            advice: i.advice,
-          })),
-        }),
+        json: () => ({ drug: interactionDrugJson(subject), interactions: found.interactions.map(foodInteractionJson) }),
         fhir: () => searchsetBundle(req, found.interactions.map((i) => foodInteraction(subject, i)), undefined),
       });
     }),

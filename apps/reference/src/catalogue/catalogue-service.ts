@@ -7,6 +7,7 @@ import { codeLookupHandlers } from './code-lookup';
 import { conditionHandlers } from './conditions';
 import { dosageHandlers } from './dosages';
 import { drugHandlers } from './drugs';
+import { foodInteractionHandlers } from './food-interactions';
 import { labTestHandlers } from './lab-tests';
 import { premiseHandlers } from './premises';
 import { suggestHandlers } from './suggest';
@@ -19,6 +20,7 @@ export function catalogueService(search: SearchDb, cursors: CursorCodec, handlin
     ...labTestHandlers(sequelize, cursors),
     ...dosageHandlers(sequelize, cursors),
     ...drugHandlers(search, cursors),
+    ...foodInteractionHandlers(sequelize, cursors),
     ...categoryHandlers(sequelize, cursors),
     ...conditionHandlers(sequelize, cursors),
     ...premiseHandlers(sequelize, cursors),

@@ -48,14 +48,14 @@ function groupByDrug(rows: DrugDosageRow[]): catalogueV1.DrugDosages[] {
 }
 
 /**
- * Drugs in name order, each with its dosages in id order. The keyset splits in
- * two: drugs at or after the cursor's drug, and within that drug only dosages
- * after the cursor's, so the plan walks the drugs' name index and the
- * dosages' (drug, id) index instead of joining everything and sorting.
+ * Drugs in name order, each with its dosages in id order: those whose name contains `name`, or every drug
+ * without it. The keyset splits in two: drugs at or after the cursor's drug, and within that drug only dosages
+ * after the cursor's, so the plan walks the drugs' name index and the dosages' (drug, id) index instead of
+ * joining everything and sorting.
  */
-function selectDosages(sequelize: Sequelize, name: string, after: DosageKey | undefined, limit: number) {
+function selectDosages(sequelize: Sequelize, name: string | undefined, after: DosageKey | undefined, limit: number) {
   const params = new SqlParams();
-  const where = [`d.name ILIKE ${params.add(containsPattern(name))}`];
+  const where = name === undefined ? ['TRUE'] : [`d.name ILIKE ${params.add(containsPattern(name))}`];
   let dosageAfter = 'TRUE';
   if (after) {
     const drugId = params.add(after[1]);
@@ -72,22 +72,37 @@ function selectDosages(sequelize: Sequelize, name: string, after: DosageKey | un
   );
 }
 
+/** A page of the dosages of the drugs `name` matches (every drug without it), grouped by drug. */
+async function dosagePage(
+  sequelize: Sequelize,
+  cursors: CursorCodec,
+  page: { name: string | undefined; cursor: string; limit: number },
+): Promise<catalogueV1.SearchDosagesResponse> {
+  const { name, cursor, limit } = page;
+  const found = await keysetPage({
+    cursors,
+    cursor,
+    // The whole list's cursors are bound to a query no name search has, so neither walk takes the other's.
+    query: name === undefined ? { allDosages: true } : { dosages: name },
+    limit,
+    isPosition: isTextTuple<DosageKey>(3),
+    positionOf: (row: DrugDosageRow): DosageKey => [row.sort_name, row.drug_id, row.id],
+    fetch: (after: DosageKey | undefined, rows) => selectDosages(sequelize, name, after, rows),
+  });
+  return { groups: groupByDrug(found.rows), nextCursor: found.nextCursor };
+}
+
 export function dosageHandlers(sequelize: Sequelize, cursors: CursorCodec) {
   return {
     async searchDosages(request: catalogueV1.SearchDosagesRequest): Promise<catalogueV1.SearchDosagesResponse> {
       const [name] = normaliseTerms('n', [request.drugName]);
       if (name === undefined) throw RpcError.invalidArgument('n', 'is required: the drug name to search dosages for');
-      const limit = pageSize(request.batchSize, DOSAGE_BATCH, 'b');
-      const page = await keysetPage({
-        cursors,
-        cursor: request.cursor,
-        query: { dosages: name },
-        limit,
-        isPosition: isTextTuple<DosageKey>(3),
-        positionOf: (row: DrugDosageRow): DosageKey => [row.sort_name, row.drug_id, row.id],
-        fetch: (after: DosageKey | undefined, rows) => selectDosages(sequelize, name, after, rows),
-      });
-      return { groups: groupByDrug(page.rows), nextCursor: page.nextCursor };
+      return dosagePage(sequelize, cursors, { name, cursor: request.cursor, limit: pageSize(request.batchSize, DOSAGE_BATCH, 'b') });
+    },
+
+    /** Every dosage, for the bulk download, in the largest pages a search may ask for. */
+    listAllDosages(request: catalogueV1.ListAllDosagesRequest): Promise<catalogueV1.ListAllDosagesResponse> {
+      return dosagePage(sequelize, cursors, { name: undefined, cursor: request.cursor, limit: DOSAGE_BATCH.max });
     },
 
     async getDosage(request: catalogueV1.GetDosageRequest): Promise<catalogueV1.GetDosageResponse> {

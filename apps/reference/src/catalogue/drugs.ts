@@ -9,6 +9,7 @@ import { answeringTimeouts, isFuzzyPosition } from '../search-errors';
 import { CATEGORY_COLUMNS, toCategory, type CategoryRow } from './categories';
 import { nameKeyOf, selectByName, type NameKey } from './by-name';
 import { DOSAGE_COLUMNS, toDosage, type DosageRow } from './dosages';
+import { FOOD_INTERACTION_COLUMNS, INTERACTIONS_OF_DRUG } from './food-interactions';
 import { catalogueId } from './request-checks';
 
 interface DrugRow {
@@ -121,13 +122,11 @@ export function drugHandlers(search: SearchDb, cursors: CursorCodec) {
       request: catalogueV1.ListFoodInteractionsRequest,
     ): Promise<catalogueV1.ListFoodInteractionsResponse> {
       const drug = await findDrug(request.drugId);
-      // Interactions name their drug by DrugBank id or name (they come from another source than the drug).
       const interactions = await sequelize.query<catalogueV1.FoodInteraction>(
-        `SELECT f.id::text AS id, f.food, coalesce(f.severity, '') AS severity, f.effect, f.advice
-           FROM food_interactions f
-          WHERE f.drugbank_id = $1 OR lower(f.drug_name) = lower($2)
+        `SELECT ${FOOD_INTERACTION_COLUMNS} FROM drugs d JOIN food_interactions f ON ${INTERACTIONS_OF_DRUG}
+          WHERE d.id = $1::bigint
           ORDER BY ${SEVERITY_ORDER}, lower(f.food), f.id`,
-        { bind: [drug.drugbank_id, drug.name], type: QueryTypes.SELECT },
+        { bind: [drug.id], type: QueryTypes.SELECT },
       );
       return {
         drug: { id: drug.id, name: drug.name, drugbankId: drug.drugbank_id ?? '' },

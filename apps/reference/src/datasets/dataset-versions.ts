@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { isBulkDataset, type referenceV1 } from '@libs/contracts';
 import { RpcError } from '@libs/grpc';
 
-/** The version of a bulk dataset, which the triggers of migration 0009 renew on every write to its tables. */
+/** The version of a bulk dataset, which the triggers of migrations 0009 and 0011 renew on every write to its tables. */
 export function datasetVersionHandlers(sequelize: Sequelize) {
   return {
     async getDatasetVersion(request: referenceV1.GetDatasetVersionRequest): Promise<referenceV1.GetDatasetVersionResponse> {

@@ -42,6 +42,8 @@ export const REFERENCE_LIMITS = {
   categoryPage: 25,
   conditionPage: 10,
   premisePage: 25,
+  /** Food interactions a page of the bulk download reads (a drug's own list is never paged: it has a few). */
+  foodInteractionPage: 250,
   /** Concepts one code lookup answers at most (an FDA application names a few drugs, an id a few diseases). */
   codeMatches: 50,
   /** Type-ahead starts at this many characters (`q`): one letter begins a tenth of every vocabulary. */

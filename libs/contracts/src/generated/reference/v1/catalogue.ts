@@ -82,6 +82,19 @@ export interface SearchDosagesResponse {
   nextCursor: string;
 }
 
+/**
+ * Every dosage of every drug, for the bulk download: in the order SearchDosages gives (drug name, drug id,
+ * dosage id), 500 dosage entries a page.
+ */
+export interface ListAllDosagesRequest {
+  cursor: string;
+}
+
+export interface ListAllDosagesResponse {
+  groups: DrugDosages[];
+  nextCursor: string;
+}
+
 export interface GetDosageRequest {
   id: string;
 }
@@ -150,6 +163,33 @@ export interface ListFoodInteractionsRequest {
 export interface ListFoodInteractionsResponse {
   drug?: DrugSummary | undefined;
   interactions: FoodInteraction[];
+}
+
+/**
+ * Every drug's food interactions, for the bulk download: each as ListFoodInteractions gives it for its drug
+ * (an interaction joined to two drugs comes with each, one whose drug is not in the catalogue not at all), by
+ * drug (name, id) then interaction id, 250 a page.
+ */
+export interface ListAllFoodInteractionsRequest {
+  cursor: string;
+}
+
+/** A FoodInteraction's fields, and its drug's. */
+export interface DrugFoodInteraction {
+  id: string;
+  food: string;
+  severity: string;
+  effect: string;
+  advice: string;
+  drugId: string;
+  drugName: string;
+  /** Empty when unknown. */
+  drugDrugbankId: string;
+}
+
+export interface ListAllFoodInteractionsResponse {
+  interactions: DrugFoodInteraction[];
+  nextCursor: string;
 }
 
 export interface DrugCategory {
@@ -1311,6 +1351,162 @@ export const SearchDosagesResponse: MessageFns<SearchDosagesResponse> = {
   },
 };
 
+function createBaseListAllDosagesRequest(): ListAllDosagesRequest {
+  return { cursor: "" };
+}
+
+export const ListAllDosagesRequest: MessageFns<ListAllDosagesRequest> = {
+  encode(message: ListAllDosagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cursor !== "") {
+      writer.uint32(10).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAllDosagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAllDosagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAllDosagesRequest {
+    return { cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "" };
+  },
+
+  toJSON(message: ListAllDosagesRequest): unknown {
+    const obj: any = {};
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListAllDosagesRequest>): ListAllDosagesRequest {
+    return ListAllDosagesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListAllDosagesRequest>): ListAllDosagesRequest {
+    const message = createBaseListAllDosagesRequest();
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListAllDosagesResponse(): ListAllDosagesResponse {
+  return { groups: [], nextCursor: "" };
+}
+
+export const ListAllDosagesResponse: MessageFns<ListAllDosagesResponse> = {
+  encode(message: ListAllDosagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.groups) {
+      DrugDosages.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAllDosagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAllDosagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groups.push(DrugDosages.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAllDosagesResponse {
+    return {
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => DrugDosages.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListAllDosagesResponse): unknown {
+    const obj: any = {};
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => DrugDosages.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListAllDosagesResponse>): ListAllDosagesResponse {
+    return ListAllDosagesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListAllDosagesResponse>): ListAllDosagesResponse {
+    const message = createBaseListAllDosagesResponse();
+    message.groups = object.groups?.map((e) => DrugDosages.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
 function createBaseGetDosageRequest(): GetDosageRequest {
   return { id: "" };
 }
@@ -2370,6 +2566,357 @@ export const ListFoodInteractionsResponse: MessageFns<ListFoodInteractionsRespon
       ? DrugSummary.fromPartial(object.drug)
       : undefined;
     message.interactions = object.interactions?.map((e) => FoodInteraction.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListAllFoodInteractionsRequest(): ListAllFoodInteractionsRequest {
+  return { cursor: "" };
+}
+
+export const ListAllFoodInteractionsRequest: MessageFns<ListAllFoodInteractionsRequest> = {
+  encode(message: ListAllFoodInteractionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cursor !== "") {
+      writer.uint32(10).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAllFoodInteractionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAllFoodInteractionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAllFoodInteractionsRequest {
+    return { cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "" };
+  },
+
+  toJSON(message: ListAllFoodInteractionsRequest): unknown {
+    const obj: any = {};
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListAllFoodInteractionsRequest>): ListAllFoodInteractionsRequest {
+    return ListAllFoodInteractionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListAllFoodInteractionsRequest>): ListAllFoodInteractionsRequest {
+    const message = createBaseListAllFoodInteractionsRequest();
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseDrugFoodInteraction(): DrugFoodInteraction {
+  return { id: "", food: "", severity: "", effect: "", advice: "", drugId: "", drugName: "", drugDrugbankId: "" };
+}
+
+export const DrugFoodInteraction: MessageFns<DrugFoodInteraction> = {
+  encode(message: DrugFoodInteraction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.food !== "") {
+      writer.uint32(18).string(message.food);
+    }
+    if (message.severity !== "") {
+      writer.uint32(26).string(message.severity);
+    }
+    if (message.effect !== "") {
+      writer.uint32(34).string(message.effect);
+    }
+    if (message.advice !== "") {
+      writer.uint32(42).string(message.advice);
+    }
+    if (message.drugId !== "") {
+      writer.uint32(50).string(message.drugId);
+    }
+    if (message.drugName !== "") {
+      writer.uint32(58).string(message.drugName);
+    }
+    if (message.drugDrugbankId !== "") {
+      writer.uint32(66).string(message.drugDrugbankId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DrugFoodInteraction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDrugFoodInteraction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.food = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.severity = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.effect = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.advice = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.drugId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.drugName = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.drugDrugbankId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DrugFoodInteraction {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      food: isSet(object.food) ? globalThis.String(object.food) : "",
+      severity: isSet(object.severity) ? globalThis.String(object.severity) : "",
+      effect: isSet(object.effect) ? globalThis.String(object.effect) : "",
+      advice: isSet(object.advice) ? globalThis.String(object.advice) : "",
+      drugId: isSet(object.drugId)
+        ? globalThis.String(object.drugId)
+        : isSet(object.drug_id)
+        ? globalThis.String(object.drug_id)
+        : "",
+      drugName: isSet(object.drugName)
+        ? globalThis.String(object.drugName)
+        : isSet(object.drug_name)
+        ? globalThis.String(object.drug_name)
+        : "",
+      drugDrugbankId: isSet(object.drugDrugbankId)
+        ? globalThis.String(object.drugDrugbankId)
+        : isSet(object.drug_drugbank_id)
+        ? globalThis.String(object.drug_drugbank_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DrugFoodInteraction): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.food !== "") {
+      obj.food = message.food;
+    }
+    if (message.severity !== "") {
+      obj.severity = message.severity;
+    }
+    if (message.effect !== "") {
+      obj.effect = message.effect;
+    }
+    if (message.advice !== "") {
+      obj.advice = message.advice;
+    }
+    if (message.drugId !== "") {
+      obj.drugId = message.drugId;
+    }
+    if (message.drugName !== "") {
+      obj.drugName = message.drugName;
+    }
+    if (message.drugDrugbankId !== "") {
+      obj.drugDrugbankId = message.drugDrugbankId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DrugFoodInteraction>): DrugFoodInteraction {
+    return DrugFoodInteraction.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DrugFoodInteraction>): DrugFoodInteraction {
+    const message = createBaseDrugFoodInteraction();
+    message.id = object.id ?? "";
+    message.food = object.food ?? "";
+    message.severity = object.severity ?? "";
+    message.effect = object.effect ?? "";
+    message.advice = object.advice ?? "";
+    message.drugId = object.drugId ?? "";
+    message.drugName = object.drugName ?? "";
+    message.drugDrugbankId = object.drugDrugbankId ?? "";
+    return message;
+  },
+};
+
+function createBaseListAllFoodInteractionsResponse(): ListAllFoodInteractionsResponse {
+  return { interactions: [], nextCursor: "" };
+}
+
+export const ListAllFoodInteractionsResponse: MessageFns<ListAllFoodInteractionsResponse> = {
+  encode(message: ListAllFoodInteractionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.interactions) {
+      DrugFoodInteraction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAllFoodInteractionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAllFoodInteractionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.interactions.push(DrugFoodInteraction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAllFoodInteractionsResponse {
+    return {
+      interactions: globalThis.Array.isArray(object?.interactions)
+        ? object.interactions.map((e: any) => DrugFoodInteraction.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListAllFoodInteractionsResponse): unknown {
+    const obj: any = {};
+    if (message.interactions?.length) {
+      obj.interactions = message.interactions.map((e) => DrugFoodInteraction.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListAllFoodInteractionsResponse>): ListAllFoodInteractionsResponse {
+    return ListAllFoodInteractionsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListAllFoodInteractionsResponse>): ListAllFoodInteractionsResponse {
+    const message = createBaseListAllFoodInteractionsResponse();
+    message.interactions = object.interactions?.map((e) => DrugFoodInteraction.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
     return message;
   },
 };
@@ -4784,6 +5331,17 @@ export const CatalogueServiceService = {
       Buffer.from(SearchDosagesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SearchDosagesResponse => SearchDosagesResponse.decode(value),
   },
+  listAllDosages: {
+    path: "/reference.v1.CatalogueService/ListAllDosages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAllDosagesRequest): Buffer =>
+      Buffer.from(ListAllDosagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAllDosagesRequest => ListAllDosagesRequest.decode(value),
+    responseSerialize: (value: ListAllDosagesResponse): Buffer =>
+      Buffer.from(ListAllDosagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAllDosagesResponse => ListAllDosagesResponse.decode(value),
+  },
   getDosage: {
     path: "/reference.v1.CatalogueService/GetDosage" as const,
     requestStream: false as const,
@@ -4821,6 +5379,18 @@ export const CatalogueServiceService = {
     responseSerialize: (value: ListFoodInteractionsResponse): Buffer =>
       Buffer.from(ListFoodInteractionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFoodInteractionsResponse => ListFoodInteractionsResponse.decode(value),
+  },
+  listAllFoodInteractions: {
+    path: "/reference.v1.CatalogueService/ListAllFoodInteractions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAllFoodInteractionsRequest): Buffer =>
+      Buffer.from(ListAllFoodInteractionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAllFoodInteractionsRequest => ListAllFoodInteractionsRequest.decode(value),
+    responseSerialize: (value: ListAllFoodInteractionsResponse): Buffer =>
+      Buffer.from(ListAllFoodInteractionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAllFoodInteractionsResponse =>
+      ListAllFoodInteractionsResponse.decode(value),
   },
   listDrugCategories: {
     path: "/reference.v1.CatalogueService/ListDrugCategories" as const,
@@ -4897,10 +5467,12 @@ export const CatalogueServiceService = {
 export interface CatalogueServiceServer extends UntypedServiceImplementation {
   searchLabTests: handleUnaryCall<SearchLabTestsRequest, SearchLabTestsResponse>;
   searchDosages: handleUnaryCall<SearchDosagesRequest, SearchDosagesResponse>;
+  listAllDosages: handleUnaryCall<ListAllDosagesRequest, ListAllDosagesResponse>;
   getDosage: handleUnaryCall<GetDosageRequest, GetDosageResponse>;
   listDrugs: handleUnaryCall<ListDrugsRequest, ListDrugsResponse>;
   getDrug: handleUnaryCall<GetDrugRequest, GetDrugResponse>;
   listFoodInteractions: handleUnaryCall<ListFoodInteractionsRequest, ListFoodInteractionsResponse>;
+  listAllFoodInteractions: handleUnaryCall<ListAllFoodInteractionsRequest, ListAllFoodInteractionsResponse>;
   listDrugCategories: handleUnaryCall<ListDrugCategoriesRequest, ListDrugCategoriesResponse>;
   listConditions: handleUnaryCall<ListConditionsRequest, ListConditionsResponse>;
   listPremises: handleUnaryCall<ListPremisesRequest, ListPremisesResponse>;
@@ -4941,6 +5513,21 @@ export interface CatalogueServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SearchDosagesResponse) => void,
   ): ClientUnaryCall;
+  listAllDosages(
+    request: ListAllDosagesRequest,
+    callback: (error: ServiceError | null, response: ListAllDosagesResponse) => void,
+  ): ClientUnaryCall;
+  listAllDosages(
+    request: ListAllDosagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAllDosagesResponse) => void,
+  ): ClientUnaryCall;
+  listAllDosages(
+    request: ListAllDosagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAllDosagesResponse) => void,
+  ): ClientUnaryCall;
   getDosage(
     request: GetDosageRequest,
     callback: (error: ServiceError | null, response: GetDosageResponse) => void,
@@ -5000,6 +5587,21 @@ export interface CatalogueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFoodInteractionsResponse) => void,
+  ): ClientUnaryCall;
+  listAllFoodInteractions(
+    request: ListAllFoodInteractionsRequest,
+    callback: (error: ServiceError | null, response: ListAllFoodInteractionsResponse) => void,
+  ): ClientUnaryCall;
+  listAllFoodInteractions(
+    request: ListAllFoodInteractionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAllFoodInteractionsResponse) => void,
+  ): ClientUnaryCall;
+  listAllFoodInteractions(
+    request: ListAllFoodInteractionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAllFoodInteractionsResponse) => void,
   ): ClientUnaryCall;
   listDrugCategories(
     request: ListDrugCategoriesRequest,
