@@ -9,6 +9,7 @@ import { m0007CodeLookup } from './0007-code-lookup';
 import { m0008TypeAhead } from './0008-type-ahead';
 import { m0009DatasetVersions } from './0009-dataset-versions';
 import { m0010CatalogueTypeAhead } from './0010-catalogue-type-ahead';
+import { m0012SuggestVersions } from './0012-suggest-versions';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   m0008TypeAhead,
   m0009DatasetVersions,
   m0010CatalogueTypeAhead,
+  m0012SuggestVersions,
 ];

@@ -1,0 +1,202 @@
+/** One row of a terms table (TermIndex), and the display name of each concept, as a TermTable is built from them. */
+export interface TermRow {
+  pk: string;
+  term: string;
+  isName: boolean;
+}
+export interface ConceptName {
+  pk: string;
+  name: string;
+}
+
+/**
+ * What a TypoPattern matches: texts that start with `before`, then, when `after` is given, any one character and
+ * `after` (LIKE's `before_after%`). A pattern never starts with the wildcard, so each is a range of a sorted array.
+ */
+export interface TypoPattern {
+  before: string;
+  after?: string;
+}
+
+/** A sorted list of texts, each a stretch of TermTable.text up to the end of its term. */
+interface SortedTexts {
+  size: number;
+  start(k: number): number;
+  end(k: number): number;
+  term(k: number): number;
+}
+
+/** A run of letters and digits, as pg_trgm reads words: where one begins inside a term, a part match may begin. */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * A vocabulary's terms in memory, for type-ahead (docs/SEARCH.md, "Type-ahead"): the terms sorted (code unit
+ * order) and joined into one string, with parallel typed arrays for where each starts, its concept and whether it
+ * is the concept's name, and the concepts' display names. A term costs its characters and 9 bytes, no object:
+ * the reference service's heap is capped at 128 MB (SERVICE_NODE_FLAGS). Beside the terms, the positions where a
+ * word begins inside a term, sorted by the text from there to the term's end, so a prefix search over them finds
+ * a word inside a longer term ("alzheimer" in "dementia, alzheimer type") as the terms' own finds their starts.
+ */
+export class TermTable {
+  readonly text: string;
+  readonly size: number;
+  private readonly starts: Uint32Array;
+  private readonly owners: Uint32Array;
+  private readonly names: Uint8Array;
+  /** Positions in `text` where a word begins after a term's first character, sorted by their text to the term's end. */
+  private readonly wordStarts: Uint32Array;
+  /** The term of each of wordStarts. */
+  private readonly wordTerms: Uint32Array;
+  private readonly termTexts: SortedTexts;
+  private readonly wordTexts: SortedTexts;
+  private readonly conceptPks: string[];
+  private readonly conceptNames: string[];
+  private readonly conceptOf: Map<string, number>;
+
+  constructor(
+    /** The dataset's version (dataset_versions) read with these rows. */
+    readonly version: bigint,
+    rows: readonly TermRow[],
+    concepts: readonly ConceptName[],
+  ) {
+    this.conceptPks = concepts.map((concept) => concept.pk);
+    this.conceptNames = concepts.map((concept) => concept.name);
+    this.conceptOf = new Map(this.conceptPks.map((pk, index) => [pk, index]));
+    const order = rows.map((_, index) => index).sort((a, b) => {
+      const [x, y] = [rows[a].term, rows[b].term];
+      return x < y ? -1 : x > y ? 1 : Number(rows[a].pk) - Number(rows[b].pk);
+    });
+    this.size = order.length;
+    this.starts = new Uint32Array(this.size + 1);
+    this.owners = new Uint32Array(this.size);
+    this.names = new Uint8Array(this.size);
+    const wordStarts: number[] = [];
+    const wordTerms: number[] = [];
+    let at = 0;
+    order.forEach((row, k) => {
+      const { pk, term, isName } = rows[row];
+      const concept = this.conceptOf.get(pk);
+      // The terms' writers keep them in the concept's transaction, and the rows come from one statement.
+      if (concept === undefined) throw new Error(`term "${term}" names a concept ${pk} that is not there`);
+      this.starts[k] = at;
+      this.owners[k] = concept;
+      this.names[k] = isName ? 1 : 0;
+      for (const word of term.matchAll(WORD)) {
+        if (word.index > 0) {
+          wordStarts.push(at + word.index);
+          wordTerms.push(k);
+        }
+      }
+      at += term.length;
+    });
+    this.starts[this.size] = at;
+    this.text = order.map((row) => rows[row].term).join('');
+    const byText = wordStarts.map((_, index) => index).sort((a, b) => {
+      const [x, y] = [wordStarts[a], wordStarts[b]];
+      return this.compareStretches(x, this.starts[wordTerms[a] + 1], y, this.starts[wordTerms[b] + 1]) || x - y;
+    });
+    this.wordStarts = Uint32Array.from(byText, (index) => wordStarts[index]);
+    this.wordTerms = Uint32Array.from(byText, (index) => wordTerms[index]);
+    this.termTexts = { size: this.size, start: (k) => this.starts[k], end: (k) => this.starts[k + 1], term: (k) => k };
+    this.wordTexts = {
+      size: this.wordStarts.length,
+      start: (k) => this.wordStarts[k],
+      end: (k) => this.starts[this.wordTerms[k] + 1],
+      term: (k) => this.wordTerms[k],
+    };
+  }
+
+  pk(term: number): string {
+    return this.conceptPks[this.owners[term]];
+  }
+  isName(term: number): boolean {
+    return this.names[term] === 1;
+  }
+  term(term: number): string {
+    return this.text.slice(this.starts[term], this.starts[term + 1]);
+  }
+  /** The display name of a concept, by primary key: its name as stored. */
+  nameOf(pk: string): string | undefined {
+    const index = this.conceptOf.get(pk);
+    return index === undefined ? undefined : this.conceptNames[index];
+  }
+
+  /** The terms that match the pattern from their start, the first `cap` in term order. */
+  termsMatching(pattern: TypoPattern, cap: number): number[] {
+    return this.matching(this.termTexts, pattern, cap);
+  }
+  /** The terms in which a word after the first matches the pattern, the first `cap` in the order of the text from that word on. */
+  wordsMatching(pattern: TypoPattern, cap: number): number[] {
+    return this.matching(this.wordTexts, pattern, cap);
+  }
+
+  private compareStretches(a: number, aEnd: number, b: number, bEnd: number): number {
+    const length = Math.min(aEnd - a, bEnd - b);
+    for (let i = 0; i < length; i++) {
+      const difference = this.text.charCodeAt(a + i) - this.text.charCodeAt(b + i);
+      if (difference !== 0) return difference;
+    }
+    return aEnd - a - (bEnd - b);
+  }
+
+  /** <0, 0 or >0 as entry k's text, cut to the prefix's length, sorts before, equals or sorts after the prefix. */
+  private compareToPrefix(texts: SortedTexts, k: number, prefix: string): number {
+    const [start, end] = [texts.start(k), texts.end(k)];
+    const length = Math.min(end - start, prefix.length);
+    for (let i = 0; i < length; i++) {
+      const difference = this.text.charCodeAt(start + i) - prefix.charCodeAt(i);
+      if (difference !== 0) return difference;
+    }
+    return end - start < prefix.length ? -1 : 0;
+  }
+
+  /** The first entry in [from, to) whose text (cut to the prefix's length) sorts after the prefix, or at or after it with `orEqual`. */
+  private bound(texts: SortedTexts, prefix: string, from: number, to: number, orEqual: boolean): number {
+    let [low, high] = [from, to];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const order = this.compareToPrefix(texts, middle, prefix);
+      if (order > 0 || (orEqual && order === 0)) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  /** The entries whose text starts with the prefix, within [from, to): a range, the array being sorted. */
+  private range(texts: SortedTexts, prefix: string, from: number, to: number): [number, number] {
+    const low = this.bound(texts, prefix, from, to, true);
+    return [low, this.bound(texts, prefix, low, to, false)];
+  }
+
+  /**
+   * The first `cap` entries that match, in order, as terms. With a wildcard, the range of `before` is walked by
+   * its next character: each character's own range holds the matches of `before`, it and `after` as one range, so
+   * a pattern costs two binary searches per distinct next character (a few dozen), however many terms start with
+   * `before` (a fifth of a vocabulary can start with one letter).
+   */
+  private matching(texts: SortedTexts, pattern: TypoPattern, cap: number): number[] {
+    let [from, to] = this.range(texts, pattern.before, 0, texts.size);
+    const found: number[] = [];
+    const take = (low: number, high: number) => {
+      for (let k = low; k < high && found.length < cap; k++) found.push(texts.term(k));
+    };
+    if (pattern.after === undefined) {
+      take(from, to);
+      return found;
+    }
+    const { before, after } = pattern;
+    while (from < to && found.length < cap) {
+      const start = texts.start(from);
+      // The text that is `before` itself has no character for the wildcard; it sorts first in the range.
+      if (texts.end(from) - start === before.length) {
+        from += 1;
+        continue;
+      }
+      const next = before + this.text[start + before.length];
+      const [, nextEnd] = this.range(texts, next, from, to);
+      take(...this.range(texts, next + after, from, nextEnd));
+      from = nextEnd;
+    }
+    return found;
+  }
+}
