@@ -64,16 +64,15 @@ export function suggestMatches(table: TermTable, text: string, limit: number): R
   const prefixes = new Set(table.termsMatching({ before: query }, PREFIX_CANDIDATES));
   const others = new Set<number>();
   const length = [...query].length;
-  if (length >= MIN_FUZZY_LENGTH) {
+  // A completion of the query as typed costs less than any part match or typo (fuzzy-rank.ts): when completions
+  // name `limit` concepts, nothing else can enter the list.
+  if (length >= MIN_FUZZY_LENGTH && new Set([...prefixes].map((term) => table.pk(term))).size < limit) {
     for (const term of table.wordsMatching({ before: query }, PREFIX_CANDIDATES)) others.add(term);
-    // Completions of the query as typed rank before any typo's: typos only when they do not fill the list.
-    if (prefixes.size < limit) {
-      const head = [...query].slice(0, TYPO_HEAD_LENGTH).join('');
-      const patterns = [...(head === query ? [] : [{ before: head }]), ...typoPrefixPatterns(head)];
-      for (const pattern of patterns) {
-        for (const term of table.termsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
-        for (const term of table.wordsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
-      }
+    const head = [...query].slice(0, TYPO_HEAD_LENGTH).join('');
+    const patterns = [...(head === query ? [] : [{ before: head }]), ...typoPrefixPatterns(head)];
+    for (const pattern of patterns) {
+      for (const term of table.termsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
+      for (const term of table.wordsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
     }
   }
   const queryTrigrams = trigramsOf(query);

@@ -18,13 +18,17 @@ export interface TypoPattern {
   after?: string;
 }
 
-/** A sorted list of texts, each a stretch of TermTable.text up to the end of its term. */
+/** A sorted list of texts, each the stretch of TermTable.text from starts[k] to ends[k] (its term's end), of term terms[k]. */
 interface SortedTexts {
   size: number;
-  start(k: number): number;
-  end(k: number): number;
-  term(k: number): number;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  /** Absent: entry k is term k. */
+  terms?: Uint32Array;
 }
+
+/** Below this many entries, a wildcard's range is checked entry by entry: cheaper than its binary searches. */
+const SCANNED_RANGE = 32;
 
 /** A run of letters and digits, as pg_trgm reads words: where one begins inside a term, a part match may begin. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -43,11 +47,8 @@ export class TermTable {
   private readonly starts: Uint32Array;
   private readonly owners: Uint32Array;
   private readonly names: Uint8Array;
-  /** Positions in `text` where a word begins after a term's first character, sorted by their text to the term's end. */
-  private readonly wordStarts: Uint32Array;
-  /** The term of each of wordStarts. */
-  private readonly wordTerms: Uint32Array;
   private readonly termTexts: SortedTexts;
+  /** Where a word begins after a term's first character, sorted by the text from there to the term's end. */
   private readonly wordTexts: SortedTexts;
   private readonly conceptPks: string[];
   private readonly conceptNames: string[];
@@ -95,14 +96,12 @@ export class TermTable {
       const [x, y] = [wordStarts[a], wordStarts[b]];
       return this.compareStretches(x, this.starts[wordTerms[a] + 1], y, this.starts[wordTerms[b] + 1]) || x - y;
     });
-    this.wordStarts = Uint32Array.from(byText, (index) => wordStarts[index]);
-    this.wordTerms = Uint32Array.from(byText, (index) => wordTerms[index]);
-    this.termTexts = { size: this.size, start: (k) => this.starts[k], end: (k) => this.starts[k + 1], term: (k) => k };
+    this.termTexts = { size: this.size, starts: this.starts, ends: this.starts.subarray(1) };
     this.wordTexts = {
-      size: this.wordStarts.length,
-      start: (k) => this.wordStarts[k],
-      end: (k) => this.starts[this.wordTerms[k] + 1],
-      term: (k) => this.wordTerms[k],
+      size: byText.length,
+      starts: Uint32Array.from(byText, (index) => wordStarts[index]),
+      ends: Uint32Array.from(byText, (index) => this.starts[wordTerms[index] + 1]),
+      terms: Uint32Array.from(byText, (index) => wordTerms[index]),
     };
   }
 
@@ -141,7 +140,8 @@ export class TermTable {
 
   /** <0, 0 or >0 as entry k's text, cut to the prefix's length, sorts before, equals or sorts after the prefix. */
   private compareToPrefix(texts: SortedTexts, k: number, prefix: string): number {
-    const [start, end] = [texts.start(k), texts.end(k)];
+    const start = texts.starts[k];
+    const end = texts.ends[k];
     const length = Math.min(end - start, prefix.length);
     for (let i = 0; i < length; i++) {
       const difference = this.text.charCodeAt(start + i) - prefix.charCodeAt(i);
@@ -152,7 +152,8 @@ export class TermTable {
 
   /** The first entry in [from, to) whose text (cut to the prefix's length) sorts after the prefix, or at or after it with `orEqual`. */
   private bound(texts: SortedTexts, prefix: string, from: number, to: number, orEqual: boolean): number {
-    let [low, high] = [from, to];
+    let low = from;
+    let high = to;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const order = this.compareToPrefix(texts, middle, prefix);
@@ -172,29 +173,35 @@ export class TermTable {
    * The first `cap` entries that match, in order, as terms. With a wildcard, the range of `before` is walked by
    * its next character: each character's own range holds the matches of `before`, it and `after` as one range, so
    * a pattern costs two binary searches per distinct next character (a few dozen), however many terms start with
-   * `before` (a fifth of a vocabulary can start with one letter).
+   * `before` (a fifth of a vocabulary can start with one letter); a small range is checked entry by entry.
    */
   private matching(texts: SortedTexts, pattern: TypoPattern, cap: number): number[] {
-    let [from, to] = this.range(texts, pattern.before, 0, texts.size);
+    const [low, high] = this.range(texts, pattern.before, 0, texts.size);
     const found: number[] = [];
-    const take = (low: number, high: number) => {
-      for (let k = low; k < high && found.length < cap; k++) found.push(texts.term(k));
-    };
-    if (pattern.after === undefined) {
-      take(from, to);
+    const take = (k: number) => found.push(texts.terms ? texts.terms[k] : k);
+    const { before, after } = pattern;
+    if (after === undefined) {
+      for (let k = low; k < high && found.length < cap; k++) take(k);
       return found;
     }
-    const { before, after } = pattern;
-    while (from < to && found.length < cap) {
-      const start = texts.start(from);
+    let from = low;
+    while (from < high && found.length < cap) {
+      const start = texts.starts[from];
+      if (high - from <= SCANNED_RANGE) {
+        const rest = start + before.length + 1;
+        if (texts.ends[from] - rest >= after.length && this.text.startsWith(after, rest)) take(from);
+        from += 1;
+        continue;
+      }
       // The text that is `before` itself has no character for the wildcard; it sorts first in the range.
-      if (texts.end(from) - start === before.length) {
+      if (texts.ends[from] - start === before.length) {
         from += 1;
         continue;
       }
       const next = before + this.text[start + before.length];
-      const [, nextEnd] = this.range(texts, next, from, to);
-      take(...this.range(texts, next + after, from, nextEnd));
+      const [, nextEnd] = this.range(texts, next, from, high);
+      const [matchLow, matchHigh] = this.range(texts, next + after, from, nextEnd);
+      for (let k = matchLow; k < matchHigh && found.length < cap; k++) take(k);
       from = nextEnd;
     }
     return found;
