@@ -11,10 +11,10 @@ import {
   MIN_SUGGEST_LENGTH,
   suggestMatches,
   TermTables,
-  type SearchDb,
   type TermIndex,
 } from '@libs/reference-db';
 import { LINE_TEXT } from '@libs/safe-text';
+import type { Sequelize } from 'sequelize';
 
 /** Each type's terms table, by the name of its dataset (dataset_versions), which is the type's own. */
 const INDEXES: Record<SuggestType, TermIndex> = { diseases: DISEASE_TERMS, drugs: DRUG_TERMS, labs: LAB_TEST_TERMS, conditions: CONDITION_TERMS };
@@ -49,8 +49,8 @@ function checkedText(text: string): string {
  * engine's ranking), merged by the same key across vocabularies, so the
  * nearest term wins whatever its type.
  */
-export function suggestHandlers(search: SearchDb) {
-  const tables = new TermTables(search.sequelize, INDEXES);
+export function suggestHandlers(sequelize: Sequelize) {
+  const tables = new TermTables(sequelize, INDEXES);
   return {
     async suggest(request: catalogueV1.SuggestRequest): Promise<catalogueV1.SuggestResponse> {
       const text = checkedText(request.text);
@@ -58,14 +58,14 @@ export function suggestHandlers(search: SearchDb) {
       const types = typesOf(request.types);
       const current = await tables.current(types);
       const best = types
-        .flatMap((type) => suggestMatches(current.get(type)!, NORMALISE[type](text), limit).map((match) => ({ type, match })))
+        .flatMap((type, i) => suggestMatches(current[i], NORMALISE[type](text), limit).map((match) => ({ type, table: current[i], match })))
         .sort((a, b) => compareKeys(a.match.key, b.match.key) || ALL_TYPES.indexOf(a.type) - ALL_TYPES.indexOf(b.type) || Number(a.match.pk) - Number(b.match.pk))
         .slice(0, limit);
       return {
-        suggestions: best.map(({ type, match }) => ({
+        suggestions: best.map(({ type, table, match }) => ({
           type: SUGGEST_TYPES[type],
           id: match.pk,
-          display: current.get(type)!.nameOf(match.pk) ?? '',
+          display: table.nameOf(match.pk) ?? '',
           matched: match.isName ? '' : match.term,
         })),
       };

@@ -51,6 +51,10 @@ describe('type-ahead over terms in memory', () => {
     expect(suggested(drugs, 'metfformin')[0]).toBe('metformin');
     expect(suggested(drugs, 'metfirmin')[0]).toBe('metformin');
     expect(suggested(drugs, 'daibetes')[0]).toMatch(/^diabetes/);
+    // The first letter wrong or dropped: no prefix pattern's, but the trigram pass found them.
+    expect(suggested(drugs, 'xiabet')[0]).toMatch(/^diabetes/);
+    expect(suggested(drugs, 'iabet')[0]).toMatch(/^diabetes/);
+    expect(suggested(drugs, 'nsipid')).toEqual(['diabetes insipidus']);
   });
 
   it('find a word inside a longer term, as typed and with a typo', () => {

@@ -43,6 +43,18 @@ export function typoPrefixPatterns(query: string): TypoPattern[] {
 }
 
 /**
+ * The query with its first letter wrong or dropped: the typos a prefix
+ * pattern cannot undo, which the trigram pass of fuzzy search finds by the
+ * query's other trigrams ("iabet" shares three of its six with "diabetes").
+ * In memory the leading wildcard costs a binary search per distinct first
+ * character (TermTable), not a read of every term as a B-tree range would.
+ */
+const firstLetterPatterns = (query: string): TypoPattern[] => [
+  { before: '', after: [...query].slice(1).join('') },
+  { before: '', after: query },
+];
+
+/**
  * Type-ahead over one vocabulary's terms in memory (TermTable), with the
  * candidates the SQL passes gave before it (docs/SEARCH.md, "Type-ahead"):
  * 1. the terms that start with the query, the first PREFIX_CANDIDATES in term
@@ -51,10 +63,11 @@ export function typoPrefixPatterns(query: string): TypoPattern[] {
  *    starts with it, as many (a part match: "alzheimer" in "dementia,
  *    alzheimer type");
  * 3. when those leave the list short, the typo pass: typoPrefixPatterns of
- *    the query's first TYPO_HEAD_LENGTH characters (and those characters as
- *    typed, when the query is longer), each the first TYPO_PREFIX_CANDIDATES
- *    at term starts and as many at words inside terms ("mneing" for
- *    "meningitis", "metfromin" for "metformin").
+ *    the query's first TYPO_HEAD_LENGTH characters, those characters as typed
+ *    when the query is longer, and firstLetterPatterns, each the first
+ *    TYPO_PREFIX_CANDIDATES at term starts and as many at words inside terms
+ *    ("mneing" for "meningitis", "metfromin" for "metformin", "xiabet" for
+ *    "diabetes").
  * Ranked by the search's own key, in which an exact prefix costs less than a
  * typo and a shorter term wins among equal prefixes (fuzzy-rank.ts). The best
  * `limit`, best first.
@@ -69,7 +82,7 @@ export function suggestMatches(table: TermTable, text: string, limit: number): R
   if (length >= MIN_FUZZY_LENGTH && new Set([...prefixes].map((term) => table.pk(term))).size < limit) {
     for (const term of table.wordsMatching({ before: query }, PREFIX_CANDIDATES)) others.add(term);
     const head = [...query].slice(0, TYPO_HEAD_LENGTH).join('');
-    const patterns = [...(head === query ? [] : [{ before: head }]), ...typoPrefixPatterns(head)];
+    const patterns = [...(head === query ? [] : [{ before: head }]), ...typoPrefixPatterns(head), ...firstLetterPatterns(head)];
     for (const pattern of patterns) {
       for (const term of table.termsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
       for (const term of table.wordsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);

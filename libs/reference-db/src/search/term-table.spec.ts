@@ -19,6 +19,9 @@ describe('terms in memory', () => {
     expect(shown(vocabulary.termsMatching({ before: 'a', after: 'b' }, 10))).toEqual(['acb']);
     expect(shown(vocabulary.termsMatching({ before: 'a', after: '' }, 10))).toEqual(['ab', 'ab d', 'abc', 'acb']);
     expect(shown(vocabulary.termsMatching({ before: 'ab', after: 'd' }, 10))).toEqual(['ab d']);
+    // In front: a walk of the first characters.
+    expect(shown(vocabulary.termsMatching({ before: '', after: 'b' }, 10))).toEqual(['ab', 'ab d', 'abc']);
+    expect(shown(vocabulary.wordsMatching({ before: '', after: 'bd' }, 10))).toEqual(['x abd']);
   });
 
   it('find a word that starts inside a term, never the term’s first', () => {

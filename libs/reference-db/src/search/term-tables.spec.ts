@@ -20,7 +20,7 @@ describe('type-ahead terms in memory, against the database', () => {
       ),
     );
   const suggested = async (query: string) => {
-    const table = (await tables.current(['drugs'])).get('drugs')!;
+    const [table] = await tables.current(['drugs']);
     return suggestMatches(table, query, 5).map((match) => table.nameOf(match.pk));
   };
   beforeAll(async () => {
@@ -31,18 +31,18 @@ describe('type-ahead terms in memory, against the database', () => {
   afterAll(() => db?.drop());
 
   it('build a vocabulary once, and keep it while its version stays', async () => {
-    const [first, second] = await Promise.all([tables.current(['drugs']), tables.current(['drugs'])]);
-    expect(first.get('drugs')).toBe(second.get('drugs'));
-    expect((await tables.current(['drugs'])).get('drugs')).toBe(first.get('drugs'));
+    const [[first], [second]] = await Promise.all([tables.current(['drugs']), tables.current(['drugs'])]);
+    expect(first).toBe(second);
+    expect((await tables.current(['drugs']))[0]).toBe(first);
     expect(await suggested('metfromin')).toEqual(['Metformin hydrochloride']);
   });
 
   it('answer from a write as soon as it is committed, concurrent requests sharing one rebuild', async () => {
-    const before = (await tables.current(['drugs'])).get('drugs');
+    const [before] = await tables.current(['drugs']);
     await writeDrugs(['Zorvatinib']);
-    const [first, second] = await Promise.all([tables.current(['drugs']), tables.current(['drugs'])]);
-    expect(first.get('drugs')).not.toBe(before);
-    expect(first.get('drugs')).toBe(second.get('drugs'));
+    const [[first], [second]] = await Promise.all([tables.current(['drugs']), tables.current(['drugs'])]);
+    expect(first).not.toBe(before);
+    expect(first).toBe(second);
     expect(await suggested('zorva')).toEqual(['Zorvatinib']);
   });
 

@@ -43,21 +43,21 @@ export class TermTables<Dataset extends string> {
     private readonly indexes: Readonly<Record<Dataset, TermIndex>>,
   ) {}
 
-  async current(datasets: readonly Dataset[]): Promise<Map<Dataset, TermTable>> {
+  /** The tables of these datasets, in their order. */
+  async current(datasets: readonly Dataset[]): Promise<TermTable[]> {
     const rows = await selectRows<{ dataset: Dataset; version: string }>(
       this.sequelize,
       'SELECT dataset, version::text AS version FROM dataset_versions WHERE dataset = ANY($1)',
       [datasets],
     );
     const versions = new Map(rows.map((row) => [row.dataset, BigInt(row.version)]));
-    const tables = await Promise.all(
-      datasets.map(async (dataset) => {
+    return Promise.all(
+      datasets.map((dataset) => {
         const version = versions.get(dataset);
         if (version === undefined) throw new Error(`dataset_versions has no row for ${dataset}`);
-        return [dataset, await this.atLeast(dataset, version)] as const;
+        return this.atLeast(dataset, version);
       }),
     );
-    return new Map(tables);
   }
 
   private async atLeast(dataset: Dataset, version: bigint): Promise<TermTable> {
