@@ -4,8 +4,8 @@ const isWordChar = (c: number) =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c > 0x7f && WORD_CHAR.test(String.fromCodePoint(c)));
 const SPACE = 0x20;
 /** A code point in 17 bits: three fit a double exactly (the BMP and the next plane; beyond, two may share a key). */
-const BITS = 2 ** 17;
-const key = (a: number, b: number, c: number) => ((a % BITS) * BITS + (b % BITS)) * BITS + (c % BITS);
+const MASK = 0x1ffff;
+const key = (a: number, b: number, c: number) => (a & MASK) * 2 ** 34 + (b & MASK) * 2 ** 17 + (c & MASK);
 
 /** The keys of a text, reused from call to call (type-ahead takes the trigrams of hundreds of terms a request). */
 let scratch = new Float64Array(256);
