@@ -19,7 +19,7 @@ export interface CandidateFilter {
   wordSimilarity?: number;
   /**
    * Also the first PREFIX_CANDIDATES terms in pattern order that match this LIKE pattern (the query's own prefix
-   * pattern, suggest.ts), from the B-tree `<terms>_prefix`: what the query begins, which no typo pass bounds.
+   * pattern, like-pattern.ts), from the B-tree `<terms>_prefix`: what the query begins, which no typo pass bounds.
    */
   prefix?: string;
 }
