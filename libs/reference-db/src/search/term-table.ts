@@ -36,10 +36,11 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /**
  * A vocabulary's terms in memory, for type-ahead (docs/SEARCH.md, "Type-ahead"): the terms sorted (code unit
  * order) and joined into one string, with parallel typed arrays for where each starts, its concept and whether it
- * is the concept's name, and the concepts' display names. A term costs its characters and 9 bytes, no object:
- * the reference service's heap is capped at 128 MB (SERVICE_NODE_FLAGS). Beside the terms, the positions where a
- * word begins inside a term, sorted by the text from there to the term's end, so a prefix search over them finds
- * a word inside a longer term ("alzheimer" in "dementia, alzheimer type") as the terms' own finds their starts.
+ * is the concept's name, and the concepts' display names. Beside the terms, the positions where a word begins
+ * inside a term, sorted by the text from there to the term's end, so a prefix search over them finds a word inside
+ * a longer term ("alzheimer" in "dementia, alzheimer type") as the terms' own finds their starts. A term costs its
+ * characters, 9 bytes and 12 for each word inside it, no object: the reference service's heap is capped at 128 MB
+ * (SERVICE_NODE_FLAGS).
  */
 export class TermTable {
   readonly text: string;
