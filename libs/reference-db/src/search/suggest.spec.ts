@@ -70,9 +70,10 @@ describe('type-ahead over terms in memory', () => {
     expect(suggested(drugs, 'qqxxzzqq')).toEqual([]);
   });
 
-  it('undo a typo in the first 8 characters of a longer query', () => {
-    expect(suggested(drugs, 'metfromin hydrochloride')[0]).toBe('metformin');
+  it('undo a typo further on, and a second one after the first 8 characters', () => {
     expect(suggestMatches(drugs, 'diabetes mellitsu', 5)[0]).toMatchObject({ pk: '6' });
+    expect(suggested(drugs, 'metfromin hydrochloride')[0]).toBe('metformin');
+    expect(suggestMatches(drugs, 'daibetes mellitsu', 5)[0]).toMatchObject({ pk: '6' });
   });
 
   it('keep each pattern to its cap, however many terms share a start', () => {

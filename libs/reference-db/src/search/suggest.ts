@@ -10,9 +10,13 @@ export const MIN_SUGGEST_LENGTH = REFERENCE_LIMITS.suggestMinLength;
 const MIN_FUZZY_LENGTH = 3;
 
 /**
- * The typo pass undoes one typo in the query's first this many characters: a typo in a shorter query leaves
- * too little to go on (MIN_FUZZY_LENGTH), and past them the query's first characters, as typed or with the
- * typo undone, hold a few dozen terms at most, which the ranking measures against the whole query.
+ * The typo pass undoes one typo in the query's first this many characters (a word's longest, MAX_WORD_LENGTH):
+ * each character adds four patterns, and a typo further on leaves a prefix that few terms share.
+ */
+const TYPO_LENGTH = 32;
+/**
+ * When that finds too little, a second typo may be further on: the typo pass is run again on the query's first
+ * this many characters, which start a few dozen terms at most for the ranking to measure against the whole query.
  */
 const TYPO_HEAD_LENGTH = 8;
 /** Terms each pattern of the typo pass offers at most, from the terms' starts and from words inside them each. */
@@ -62,30 +66,39 @@ const firstLetterPatterns = (query: string): TypoPattern[] => [
  * 2. from MIN_FUZZY_LENGTH characters on, the terms with a word inside that
  *    starts with it, as many (a part match: "alzheimer" in "dementia,
  *    alzheimer type");
- * 3. when those leave the list short, the typo pass: typoPrefixPatterns of
- *    the query's first TYPO_HEAD_LENGTH characters, those characters as typed
- *    when the query is longer, and firstLetterPatterns, each the first
+ * 3. then the typo pass: typoPrefixPatterns and firstLetterPatterns of the
+ *    query's first TYPO_LENGTH characters, each the first
  *    TYPO_PREFIX_CANDIDATES at term starts and as many at words inside terms
  *    ("mneing" for "meningitis", "metfromin" for "metformin", "xiabet" for
- *    "diabetes").
+ *    "diabetes");
+ * 4. when the list is still short and the query longer than
+ *    TYPO_HEAD_LENGTH characters, the typo pass again on those characters,
+ *    with them as typed: a second typo further on.
  * Ranked by the search's own key, in which an exact prefix costs less than a
  * typo and a shorter term wins among equal prefixes (fuzzy-rank.ts). The best
  * `limit`, best first.
  */
 export function suggestMatches(table: TermTable, text: string, limit: number): RankedMatch[] {
   const query = boundedQuery(text);
+  const chars = [...query];
   const prefixes = new Set(table.termsMatching({ before: query }, PREFIX_CANDIDATES));
   const others = new Set<number>();
-  const length = [...query].length;
+  const conceptsFound = () => new Set([...prefixes, ...others].map((term) => table.pk(term))).size;
+  const add = (patterns: TypoPattern[], cap: number) => {
+    for (const pattern of patterns) {
+      for (const term of table.termsMatching(pattern, cap)) others.add(term);
+      for (const term of table.wordsMatching(pattern, cap)) others.add(term);
+    }
+  };
+  const typoPatterns = (typed: string) => [...typoPrefixPatterns(typed), ...firstLetterPatterns(typed)];
   // A completion of the query as typed costs less than any part match or typo (fuzzy-rank.ts): when completions
   // name `limit` concepts, nothing else can enter the list.
-  if (length >= MIN_FUZZY_LENGTH && new Set([...prefixes].map((term) => table.pk(term))).size < limit) {
+  if (chars.length >= MIN_FUZZY_LENGTH && conceptsFound() < limit) {
     for (const term of table.wordsMatching({ before: query }, PREFIX_CANDIDATES)) others.add(term);
-    const head = [...query].slice(0, TYPO_HEAD_LENGTH).join('');
-    const patterns = [...(head === query ? [] : [{ before: head }]), ...typoPrefixPatterns(head), ...firstLetterPatterns(head)];
-    for (const pattern of patterns) {
-      for (const term of table.termsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
-      for (const term of table.wordsMatching(pattern, TYPO_PREFIX_CANDIDATES)) others.add(term);
+    add(typoPatterns(chars.slice(0, TYPO_LENGTH).join('')), TYPO_PREFIX_CANDIDATES);
+    if (chars.length > TYPO_HEAD_LENGTH && conceptsFound() < limit) {
+      const head = chars.slice(0, TYPO_HEAD_LENGTH).join('');
+      add([{ before: head }, ...typoPatterns(head)], TYPO_PREFIX_CANDIDATES);
     }
   }
   const queryTrigrams = trigramsOf(query);
