@@ -3,7 +3,7 @@ import { PREFIX_CANDIDATES } from './fuzzy-candidates';
 import { compareKeys, rankMatches, type FuzzyCandidate, type RankedMatch } from './fuzzy-rank';
 import { boundedQuery } from './query-bounds';
 import type { TermTable, TypoPattern } from './term-table';
-import { trigramSimilarity, trigramsOf } from './trigrams';
+import { TrigramSimilarity } from './trigrams';
 
 export const MIN_SUGGEST_LENGTH = REFERENCE_LIMITS.suggestMinLength;
 /** Below this, part matches and typos find nothing worth ranking: a partial word of 2 letters has one trigram of its own. */
@@ -101,7 +101,7 @@ export function suggestMatches(table: TermTable, text: string, limit: number): R
       add([{ before: head }, ...typoPatterns(head)], TYPO_PREFIX_CANDIDATES);
     }
   }
-  const queryTrigrams = trigramsOf(query);
+  const similarity = new TrigramSimilarity(query);
   const candidate = (term: number, similarity: (text: string) => number): FuzzyCandidate => {
     const text = table.term(term);
     return { pk: table.pk(term), term: text, isName: table.isName(term), similarity: similarity(text) };
@@ -110,7 +110,7 @@ export function suggestMatches(table: TermTable, text: string, limit: number): R
     // A prefix shares all of the query's trigrams that do not end its last word; the edit distances decide.
     ...[...prefixes].map((term) => candidate(term, () => 1)),
     // Elsewhere, how much of the query's text the term shares, as pg_trgm's similarity gave the trigram pass.
-    ...[...others].filter((term) => !prefixes.has(term)).map((term) => candidate(term, (text) => trigramSimilarity(queryTrigrams, trigramsOf(text)))),
+    ...[...others].filter((term) => !prefixes.has(term)).map((term) => candidate(term, (text) => similarity.of(text, table.trigramCount(term)))),
   ];
   return rankMatches(query, candidates)
     .sort((a, b) => compareKeys(a.key, b.key) || Number(a.pk) - Number(b.pk))

@@ -1,3 +1,5 @@
+import { trigramsOf } from './trigrams';
+
 /** One row of a terms table (TermIndex), and the display name of each concept, as a TermTable is built from them. */
 export interface TermRow {
   pk: string;
@@ -39,7 +41,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * is the concept's name, and the concepts' display names. Beside the terms, the positions where a word begins
  * inside a term, sorted by the text from there to the term's end, so a prefix search over them finds a word inside
  * a longer term ("alzheimer" in "dementia, alzheimer type") as the terms' own finds their starts. A term costs its
- * characters, 9 bytes and 12 for each word inside it, no object: the reference service's heap is capped at 128 MB
+ * characters, 11 bytes and 12 for each word inside it, no object: the reference service's heap is capped at 128 MB
  * (SERVICE_NODE_FLAGS).
  */
 export class TermTable {
@@ -48,6 +50,8 @@ export class TermTable {
   private readonly starts: Uint32Array;
   private readonly owners: Uint32Array;
   private readonly names: Uint8Array;
+  /** How many different trigrams each term has (trigramsOf), for its similarity to a query. */
+  private readonly trigramCounts: Uint16Array;
   private readonly termTexts: SortedTexts;
   /** Where a word begins after a term's first character, sorted by the text from there to the term's end. */
   private readonly wordTexts: SortedTexts;
@@ -72,6 +76,7 @@ export class TermTable {
     this.starts = new Uint32Array(this.size + 1);
     this.owners = new Uint32Array(this.size);
     this.names = new Uint8Array(this.size);
+    this.trigramCounts = new Uint16Array(this.size);
     const wordStarts: number[] = [];
     const wordTerms: number[] = [];
     let at = 0;
@@ -83,6 +88,7 @@ export class TermTable {
       this.starts[k] = at;
       this.owners[k] = concept;
       this.names[k] = isName ? 1 : 0;
+      this.trigramCounts[k] = Math.min(trigramsOf(term).length, 0xffff);
       for (const word of term.matchAll(WORD)) {
         if (word.index > 0) {
           wordStarts.push(at + word.index);
@@ -110,6 +116,9 @@ export class TermTable {
   }
   isName(term: number): boolean {
     return this.names[term] === 1;
+  }
+  trigramCount(term: number): number {
+    return this.trigramCounts[term];
   }
   term(term: number): string {
     return this.text.slice(this.starts[term], this.starts[term + 1]);
