@@ -1,7 +1,7 @@
 import { REFERENCE_LIMITS } from '@libs/contracts';
 import { PREFIX_CANDIDATES } from './fuzzy-candidates';
 import { compareKeys, rankMatches, type FuzzyCandidate, type RankedMatch } from './fuzzy-rank';
-import { boundedQuery } from './query-bounds';
+import { boundedQuery, MAX_WORD_LENGTH } from './query-bounds';
 import type { TermTable, TypoPattern } from './term-table';
 import { TrigramSimilarity } from './trigrams';
 
@@ -10,10 +10,10 @@ export const MIN_SUGGEST_LENGTH = REFERENCE_LIMITS.suggestMinLength;
 const MIN_FUZZY_LENGTH = 3;
 
 /**
- * The typo pass undoes one typo in the query's first this many characters (a word's longest, MAX_WORD_LENGTH):
- * each character adds four patterns, and a typo further on leaves a prefix that few terms share.
+ * The typo pass undoes one typo in the query's first this many characters (a word's longest): each character
+ * adds four patterns, and a typo further on leaves a prefix that few terms share.
  */
-const TYPO_LENGTH = 32;
+const TYPO_LENGTH = MAX_WORD_LENGTH;
 /**
  * When that finds too little, a second typo may be further on: the typo pass is run again on the query's first
  * this many characters, which start a few dozen terms at most for the ranking to measure against the whole query.
@@ -63,9 +63,10 @@ const firstLetterPatterns = (query: string): TypoPattern[] => [
  * candidates the SQL passes gave before it (docs/SEARCH.md, "Type-ahead"):
  * 1. the terms that start with the query, the first PREFIX_CANDIDATES in term
  *    order: a partial word's completions;
- * 2. from MIN_FUZZY_LENGTH characters on, the terms with a word inside that
- *    starts with it, as many (a part match: "alzheimer" in "dementia,
- *    alzheimer type");
+ * 2. from MIN_FUZZY_LENGTH characters on, when the completions name fewer
+ *    than `limit` concepts, the terms with a word inside that starts with
+ *    the query, as many (a part match: "alzheimer" in "dementia, alzheimer
+ *    type");
  * 3. then the typo pass: typoPrefixPatterns and firstLetterPatterns of the
  *    query's first TYPO_LENGTH characters, each the first
  *    TYPO_PREFIX_CANDIDATES at term starts and as many at words inside terms
