@@ -3,10 +3,7 @@ import { allowedTypos } from './edit-distance';
 import type { FuzzyCandidate } from './fuzzy-rank';
 import { runSearchStatement, type SearchDb } from './search-statement';
 import type { TermIndex } from './term-index';
-import { trigramsOf } from './trigrams';
-
-/** How many different trigrams pg_trgm takes from a text (trigramsOf). */
-export const distinctTrigramCount = (query: string): number => trigramsOf(query).length;
+import { distinctTrigramCount } from './trigrams';
 
 /** In the first pass, queries of this many words at most also match parts of longer terms ("alzhiemer"). */
 const MAX_WORDS_FOR_PART_MATCH = 1;

@@ -1,4 +1,4 @@
-import { trigramsOf } from './trigrams';
+import { distinctTrigramCount } from './trigrams';
 
 /** One row of a terms table (TermIndex), and the display name of each concept, as a TermTable is built from them. */
 export interface TermRow {
@@ -50,7 +50,7 @@ export class TermTable {
   private readonly starts: Uint32Array;
   private readonly owners: Uint32Array;
   private readonly names: Uint8Array;
-  /** How many different trigrams each term has (trigramsOf), for its similarity to a query. */
+  /** How many different trigrams each term has (at most 400: a term has at most 200 characters), for its similarity. */
   private readonly trigramCounts: Uint16Array;
   private readonly termTexts: SortedTexts;
   /** Where a word begins after a term's first character, sorted by the text from there to the term's end. */
@@ -88,7 +88,7 @@ export class TermTable {
       this.starts[k] = at;
       this.owners[k] = concept;
       this.names[k] = isName ? 1 : 0;
-      this.trigramCounts[k] = Math.min(trigramsOf(term).length, 0xffff);
+      this.trigramCounts[k] = distinctTrigramCount(term);
       for (const word of term.matchAll(WORD)) {
         if (word.index > 0) {
           wordStarts.push(at + word.index);

@@ -43,11 +43,17 @@ function scratchKeys(text: string): number {
  * pg_trgm would lower-case them.
  */
 export function trigramsOf(text: string): Float64Array {
+  const count = distinctTrigramCount(text);
+  return scratch.slice(0, count);
+}
+
+/** How many different trigrams pg_trgm takes from a text (trigramsOf), leaving them sorted at the start of `scratch`. */
+export function distinctTrigramCount(text: string): number {
   const count = scratchKeys(text);
   const keys = scratch.subarray(0, count).sort();
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || keys[i] !== keys[i - 1]) keys[distinct++] = keys[i];
-  return keys.slice(0, distinct);
+  return distinct;
 }
 
 /**
