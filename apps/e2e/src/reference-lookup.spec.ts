@@ -1,4 +1,4 @@
-import { Sequelize } from 'sequelize';
+import { Sequelize, type Transaction } from 'sequelize';
 import { startSystem, type RunningSystem } from '@libs/testing';
 import { drugSourceId, fdaProductSourceId, upsertDosages, upsertDrugs } from '@libs/reference-db';
 import { api } from './http';
@@ -25,27 +25,31 @@ describe('reference lookup', () => {
     ['IBUPROFEN', 'MOTRIN IB'],
     ['Pyriméthamine', 'DARAPRIM'],
   ];
-  beforeAll(async () => {
-    system = await startSystem();
+  /** Writes to the reference database as the importer does, through the writers, in one transaction. */
+  async function writeReference(write: (sequelize: Sequelize, transaction: Transaction) => Promise<void>): Promise<void> {
     const sequelize = new Sequelize(system.databaseUrl('reference'), { logging: false });
     try {
-      await sequelize.transaction(async (transaction) => {
-        // More drugs of one search than a page holds.
-        const paged = Array.from({ length: 70 }, (_, i) => `Paging sample ${i + 1}`);
-        const drugs = [...products.map(([ingredient]) => ingredient), ...paged].map((name) => ({ sourceId: drugSourceId({ name }), name }));
-        await upsertDrugs(sequelize, drugs, transaction);
-        const dosages = products.map(([ingredient, brand], i) => ({
-          sourceId: fdaProductSourceId('900000', String(i + 1).padStart(3, '0')),
-          drugSourceId: drugSourceId({ name: ingredient }),
-          form: 'TABLET',
-          adminMethod: 'ORAL',
-          brandName: brand,
-        }));
-        await upsertDosages(sequelize, dosages, transaction);
-      });
+      await sequelize.transaction((transaction) => write(sequelize, transaction));
     } finally {
       await sequelize.close();
     }
+  }
+  beforeAll(async () => {
+    system = await startSystem();
+    await writeReference(async (sequelize, transaction) => {
+      // More drugs of one search than a page holds.
+      const paged = Array.from({ length: 70 }, (_, i) => `Paging sample ${i + 1}`);
+      const drugs = [...products.map(([ingredient]) => ingredient), ...paged].map((name) => ({ sourceId: drugSourceId({ name }), name }));
+      await upsertDrugs(sequelize, drugs, transaction);
+      const dosages = products.map(([ingredient, brand], i) => ({
+        sourceId: fdaProductSourceId('900000', String(i + 1).padStart(3, '0')),
+        drugSourceId: drugSourceId({ name: ingredient }),
+        form: 'TABLET',
+        adminMethod: 'ORAL',
+        brandName: brand,
+      }));
+      await upsertDosages(sequelize, dosages, transaction);
+    });
   }, 90_000);
   afterAll(() => system?.shutdown());
 
@@ -266,6 +270,13 @@ describe('reference lookup', () => {
     it('gives ids that open the concept', async () => {
       const [drug] = await suggest('q=ibuprofen&types=drugs');
       expect((await get(`/api/v1/drugs/${drug.id}`)).body.name.toLowerCase()).toBe('ibuprofen');
+    });
+
+    it('suggests a drug as soon as its write is committed', async () => {
+      // The reference service answers type-ahead from the terms in memory: this request builds them.
+      expect(await suggest('q=zorvat&types=drugs')).toEqual([]);
+      await writeReference((sequelize, transaction) => upsertDrugs(sequelize, [{ sourceId: drugSourceId({ name: 'Zorvatinib' }), name: 'Zorvatinib' }], transaction));
+      expect(await suggest('q=zorvat&types=drugs')).toEqual([{ type: 'drug', id: expect.any(String), display: 'Zorvatinib', matched: null }]);
     });
 
     it.each([

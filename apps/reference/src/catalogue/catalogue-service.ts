@@ -13,7 +13,7 @@ import { premiseHandlers } from './premises';
 import { suggestHandlers } from './suggest';
 import { valueSetHandlers } from './value-set-expansion';
 
-/** reference.v1.CatalogueService: every reference resource besides diseases. Drug search runs as disease search does (`search`). */
+/** reference.v1.CatalogueService: every reference resource besides diseases. Drug search runs as disease search does (`search`); type-ahead from the terms in memory. */
 export function catalogueService(search: SearchDb, cursors: CursorCodec, handling: HandlerOptions): ServiceRegistration {
   const { sequelize } = search;
   return grpcService(catalogueV1.CatalogueServiceService, handling, {
@@ -25,7 +25,7 @@ export function catalogueService(search: SearchDb, cursors: CursorCodec, handlin
     ...conditionHandlers(sequelize, cursors),
     ...premiseHandlers(sequelize, cursors),
     ...codeLookupHandlers(sequelize),
-    ...suggestHandlers(search),
+    ...suggestHandlers(sequelize),
     ...valueSetHandlers(sequelize),
   });
 }

@@ -10,6 +10,7 @@ import { m0008TypeAhead } from './0008-type-ahead';
 import { m0009DatasetVersions } from './0009-dataset-versions';
 import { m0010CatalogueTypeAhead } from './0010-catalogue-type-ahead';
 import { m0011BulkDosagesFood } from './0011-bulk-dosages-food';
+import { m0012SuggestVersions } from './0012-suggest-versions';
 
 /** Every migration, in order. Never edit one that has shipped: add the next. */
 export const migrations: Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   m0009DatasetVersions,
   m0010CatalogueTypeAhead,
   m0011BulkDosagesFood,
+  m0012SuggestVersions,
 ];

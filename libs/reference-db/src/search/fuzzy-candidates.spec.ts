@@ -3,7 +3,8 @@ import { QueryTypes } from 'sequelize';
 import { createScratchDatabase, type ScratchDatabase } from '@libs/testing';
 import { migrations } from '../migrations';
 import { allowedTypos } from './edit-distance';
-import { candidateFilter, distinctTrigramCount } from './fuzzy-candidates';
+import { candidateFilter } from './fuzzy-candidates';
+import { distinctTrigramCount } from './trigrams';
 
 /** A typo as users make them: a swap of neighbouring letters, a dropped, doubled or mistyped letter. */
 type Typo = { kind: 'swap' | 'drop' | 'double' | 'mistype'; at: number; letter: string };

@@ -3,20 +3,7 @@ import { allowedTypos } from './edit-distance';
 import type { FuzzyCandidate } from './fuzzy-rank';
 import { runSearchStatement, type SearchDb } from './search-statement';
 import type { TermIndex } from './term-index';
-
-/**
- * How many different trigrams pg_trgm takes from a text: those of each word (a
- * run of letters and digits) padded with two spaces before and one after, each
- * trigram counted once however often it occurs ("duncan disease" has "  d" twice).
- */
-export function distinctTrigramCount(query: string): number {
-  const trigrams = new Set<string>();
-  for (const word of query.match(/[\p{L}\p{N}]+/gu) ?? []) {
-    const padded = [...`  ${word} `];
-    for (let i = 0; i + 3 <= padded.length; i++) trigrams.add(padded[i] + padded[i + 1] + padded[i + 2]);
-  }
-  return trigrams.size;
-}
+import { distinctTrigramCount } from './trigrams';
 
 /** In the first pass, queries of this many words at most also match parts of longer terms ("alzhiemer"). */
 const MAX_WORDS_FOR_PART_MATCH = 1;
@@ -29,7 +16,7 @@ export interface CandidateFilter {
   wordSimilarity?: number;
   /**
    * Also the first PREFIX_CANDIDATES terms in pattern order that match this LIKE pattern (the query's own prefix
-   * pattern, suggest.ts), from the B-tree `<terms>_prefix`: what the query begins, which no typo pass bounds.
+   * pattern, like-pattern.ts), from the B-tree `<terms>_prefix`: what the query begins, which no typo pass bounds.
    */
   prefix?: string;
 }

@@ -10,7 +10,7 @@ import {
 import { rankMatches, type RankedMatch } from './fuzzy-rank';
 import { boundedQuery } from './query-bounds';
 import type { SearchDb } from './search-statement';
-import { prefixPattern } from './suggest';
+import { prefixPattern } from './like-pattern';
 import type { TermIndex } from './term-index';
 
 export type FuzzyOrder = 'relevance' | 'name-asc' | 'name-desc';

@@ -15,7 +15,9 @@ export {
 } from './disease-store';
 export { FUZZY_PASSES, FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPass, type FuzzyPosition } from './fuzzy-search';
 export { CONDITION_TERMS, DISEASE_TERMS, DRUG_TERMS, LAB_TEST_TERMS, type TermIndex } from './term-index';
-export { MIN_SUGGEST_LENGTH, prefixPattern, suggestMatches } from './suggest';
+export { MIN_SUGGEST_LENGTH, suggestMatches } from './suggest';
+export { prefixPattern } from './like-pattern';
+export { TermTables } from './term-tables';
 export { compareKeys, type RankedMatch } from './fuzzy-rank';
 export { MAX_QUERY_WORDS, MAX_WORD_LENGTH } from './query-bounds';
 export { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, SearchTimeoutError, type SearchDb } from './search-statement';
