@@ -10,9 +10,13 @@ export interface Download {
   text: string;
 }
 
-/** Opens a download as a client does, without reading it: the caller reads, pauses or leaves. */
+/**
+ * Opens a download as a client does, without reading it: the caller reads, pauses or leaves. Each on a connection of
+ * its own, as curl makes it: Node's global agent keeps sockets alive, and one the gateway closed while a test held
+ * the event loop (the FHIR schema checks take seconds) would be taken before its close is read.
+ */
 export const openDownload = (url: string, headers: Record<string, string>) =>
-  new Promise<IncomingMessage>((resolve, reject) => get(url, { headers }, resolve).on('error', reject));
+  new Promise<IncomingMessage>((resolve, reject) => get(url, { headers, agent: false }, resolve).on('error', reject));
 
 /** A whole download, gunzipped when gzip-encoded and parsed line by line as it arrives (never as one string). */
 export async function download(url: string, headers: Record<string, string>): Promise<Download> {
