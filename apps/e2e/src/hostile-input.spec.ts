@@ -25,7 +25,14 @@ interface Outcome {
   text: string;
 }
 
-async function send(baseUrl: string, request: HostileRequest): Promise<Outcome> {
+/**
+ * The errors of a pooled keep-alive connection that the gateway closed (its keep-alive timeout) just as fetch took it
+ * for the next request: the request never reached the gateway. Browsers and HTTP clients send it again on a new
+ * connection, and so does `send`, once; a request the gateway itself cuts fails the second time too.
+ */
+const STALE_CONNECTION = /EPIPE|ECONNRESET|other side closed/;
+
+async function send(baseUrl: string, request: HostileRequest, retried = false): Promise<Outcome> {
   try {
     const response = await fetch(`${baseUrl}${request.url}`, {
       method: request.method,
@@ -36,8 +43,10 @@ async function send(baseUrl: string, request: HostileRequest): Promise<Outcome> 
     });
     return { request, status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
   } catch (error) {
+    const text = String((error as Error).cause ?? error);
+    if (!retried && STALE_CONNECTION.test(text)) return send(baseUrl, request, true);
     // No answer at all: the connection was refused or reset, or nothing came back in time.
-    return { request, status: 0, contentType: null, text: String((error as Error).cause ?? error) };
+    return { request, status: 0, contentType: null, text };
   }
 }
 
