@@ -21,6 +21,8 @@ interface OffsetSpan {
 }
 
 const spans = new Map<string, OffsetSpan>();
+/** The latest instant a Date or a Temporal.Instant can hold: 100 million days after 1970. */
+const LAST_INSTANT_MS = 8.64e15;
 
 const zoned = (epochMs: number, zone: string) => Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(zone);
 const offsetMsOf = (time: Temporal.ZonedDateTime) => time.offsetNanoseconds / 1_000_000;
@@ -30,8 +32,9 @@ function spanAt(epochMs: number, zone: string): OffsetSpan {
   if (known && epochMs >= known.from && epochMs < known.until) return known;
   const time = zoned(epochMs, zone);
   const offsetMs = offsetMsOf(time);
-  // Temporal's 'previous' skips a transition exactly at the instant it starts from: one nanosecond later finds it.
-  const previous = time.add({ nanoseconds: 1 }).getTimeZoneTransition('previous');
+  // Temporal's 'previous' skips a transition exactly at the instant it starts from: one nanosecond later finds it
+  // (except from the last instant Temporal can hold, 8.64e15 ms, where no transition is and adding one throws).
+  const previous = (epochMs < LAST_INSTANT_MS ? time.add({ nanoseconds: 1 }) : time).getTimeZoneTransition('previous');
   const from = previous?.epochMilliseconds ?? epochMs;
   const offsetBeforeMs = previous ? offsetMsOf(zoned(from - 1, zone)) : offsetMs;
   const span = {

@@ -95,6 +95,10 @@ describe('reading instants on a zone’s clock, against Temporal', () => {
     }
   });
 
+  it('agrees at the first and the last instant a Date can hold, in every zone', () => {
+    for (const zone of zones) for (const epochMs of [-8.64e15, 8.64e15, 8.64e15 - 1, -8.64e15 + 1]) expectSameAsTemporal(epochMs, zone);
+  });
+
   it('agrees on any instant, in any order, in any zone (fractions of a second, local mean times, far years)', () => {
     const instant = fc.oneof(
       fc.integer({ min: Date.parse('1800-01-01T00:00:00Z'), max: Date.parse('2100-01-01T00:00:00Z') }),
