@@ -3,7 +3,7 @@ import { grpcService, startGrpcServer } from '@libs/grpc';
 import { startMetricsServer } from '@libs/metrics';
 import { referenceV1 } from '@libs/contracts';
 import { readConfig } from './config';
-import { migrations } from '@libs/reference-db';
+import { migrations, TermTables, VOCABULARIES } from '@libs/reference-db';
 import { catalogueService } from './catalogue/catalogue-service';
 import { datasetVersionHandlers } from './datasets/dataset-versions';
 import { diseaseHandlers } from './diseases/disease-handlers';
@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   if (config.LOAD_DEFAULT_DATA) await loadDefaultData(sequelize, config.DEFAULT_DATA_DIR, logger);
 
   const cursors = new CursorCodec(config.CURSOR_SECRET);
-  const search = { sequelize, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS };
+  // One copy of each vocabulary's terms in memory, for type-ahead and fuzzy search's near pass alike.
+  const search = { sequelize, statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, terms: new TermTables(sequelize, VOCABULARIES) };
   const diseases = diseaseHandlers(search, cursors);
   // Reference data reads the same for every role: its calls are served for no actor.
   const handling = { logger, actors: null };

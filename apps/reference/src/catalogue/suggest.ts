@@ -1,23 +1,8 @@
 import { pageSize } from '@libs/cursor';
 import { isSuggestType, REFERENCE_LIMITS, SUGGEST_TYPES, type catalogueV1, type SuggestType } from '@libs/contracts';
 import { RpcError } from '@libs/grpc';
-import {
-  compareKeys,
-  CONDITION_TERMS,
-  DISEASE_TERMS,
-  DRUG_TERMS,
-  foldText,
-  LAB_TEST_TERMS,
-  MIN_SUGGEST_LENGTH,
-  suggestMatches,
-  TermTables,
-  type TermIndex,
-} from '@libs/reference-db';
+import { compareKeys, foldText, MIN_SUGGEST_LENGTH, suggestMatches, type TermTables, type Vocabulary } from '@libs/reference-db';
 import { LINE_TEXT } from '@libs/safe-text';
-import type { Sequelize } from 'sequelize';
-
-/** Each type's terms table, by the name of its dataset (dataset_versions), which is the type's own. */
-const INDEXES: Record<SuggestType, TermIndex> = { diseases: DISEASE_TERMS, drugs: DRUG_TERMS, labs: LAB_TEST_TERMS, conditions: CONDITION_TERMS };
 
 /** The query as each vocabulary's terms are written: disease search lower-cases, the catalogue's terms fold accents too. */
 const NORMALISE: Record<SuggestType, (text: string) => string> = {
@@ -49,8 +34,7 @@ function checkedText(text: string): string {
  * engine's ranking), merged by the same key across vocabularies, so the
  * nearest term wins whatever its type.
  */
-export function suggestHandlers(sequelize: Sequelize) {
-  const tables = new TermTables(sequelize, INDEXES);
+export function suggestHandlers(tables: TermTables<SuggestType & Vocabulary>) {
   return {
     async suggest(request: catalogueV1.SuggestRequest): Promise<catalogueV1.SuggestResponse> {
       const text = checkedText(request.text);

@@ -7,7 +7,8 @@ import {
   similarityBound,
   type CandidateFilter,
 } from './fuzzy-candidates';
-import { rankMatches, type RankedMatch } from './fuzzy-rank';
+import { rankMatches, type FuzzyCandidate, type RankedMatch } from './fuzzy-rank';
+import { nearCandidates } from './near-candidates';
 import { boundedQuery } from './query-bounds';
 import type { SearchDb } from './search-statement';
 import { prefixPattern } from './like-pattern';
@@ -70,11 +71,19 @@ const widens = (query: string) => candidateFilter(query, 1).similarity < candida
  * sharing a common word ("syndrome": thousands) or, for one word, a part
  * ("-itides": a thousand); docs/SEARCH.md has the figures.
  */
-const nearFilter = (query: string, typos: number): CandidateFilter => ({
+const nearFilter = (query: string, typos: number): Required<Omit<CandidateFilter, 'wordSimilarity'>> => ({
   similarity: similarityBound(query, typos),
   length: lengthWindow(query, typos),
   prefix: prefixPattern(query),
 });
+
+/** The near pass's candidates: from the terms in memory when the service keeps them, else from the trigram index. */
+async function nearPassCandidates(db: SearchDb, index: TermIndex, query: string, typos: number, byName: boolean): Promise<FuzzyCandidate[]> {
+  const filter = nearFilter(query, typos);
+  if (!db.terms) return candidatesMatching(db, index, query, filter, byName);
+  const [table] = await db.terms.current([index.dataset]);
+  return nearCandidates(table, query, filter, byName);
+}
 
 /**
  * The ranked matches of the near pass when it holds a whole term within the
@@ -92,7 +101,7 @@ async function rankedMatches(db: SearchDb, index: TermIndex, query: string, orde
   const byName = order !== 'relevance';
   const typos = allowedTypos(query);
   if (!position || position.pass === 0) {
-    const matches = rankMatches(query, await candidatesMatching(db, index, query, nearFilter(query, typos), byName));
+    const matches = rankMatches(query, await nearPassCandidates(db, index, query, typos, byName));
     if (position || matches.some((match) => match.nearestEdits <= typos)) return { pass: 0 as const, matches };
   }
   const first = await fuzzyCandidates(db, index, query, 0, byName);

@@ -14,7 +14,7 @@ export {
   type ListOrder,
 } from './disease-store';
 export { FUZZY_PASSES, FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPass, type FuzzyPosition } from './fuzzy-search';
-export { CONDITION_TERMS, DISEASE_TERMS, DRUG_TERMS, LAB_TEST_TERMS, type TermIndex } from './term-index';
+export { CONDITION_TERMS, DISEASE_TERMS, DRUG_TERMS, LAB_TEST_TERMS, VOCABULARIES, type TermIndex, type Vocabulary } from './term-index';
 export { MIN_SUGGEST_LENGTH, suggestMatches } from './suggest';
 export { prefixPattern } from './like-pattern';
 export { TermTables } from './term-tables';

@@ -1,10 +1,17 @@
 import type { Sequelize } from 'sequelize';
 import { pipelinedTransaction, selectRows, sqlStateOf, type Statement } from '@libs/db';
+import type { Vocabulary } from './term-index';
+import type { TermTables } from './term-tables';
 
 /** The reference database as disease search uses it: every statement is cut off after statementTimeoutMs. */
 export interface SearchDb {
   sequelize: Sequelize;
   statementTimeoutMs: number;
+  /**
+   * The vocabularies' terms in memory: the near pass of fuzzy search runs from them (near-candidates.ts) instead
+   * of the trigram index. Without them every pass runs in the database (the benchmark's express+pg baseline).
+   */
+  terms?: TermTables<Vocabulary>;
 }
 
 /**

@@ -9,6 +9,8 @@
  * same plans and bounds (docs/SEARCH.md).
  */
 export interface TermIndex {
+  /** Its dataset's name in dataset_versions, which the terms in memory (TermTables) are kept by. */
+  dataset: Vocabulary;
   /** The terms table: (<owner>, term, is_name). */
   terms: string;
   /** Its column naming the concept. */
@@ -17,7 +19,12 @@ export interface TermIndex {
   owners: string;
 }
 
-export const DISEASE_TERMS: TermIndex = { terms: 'disease_terms', owner: 'disease_pk', owners: 'diseases' };
-export const DRUG_TERMS: TermIndex = { terms: 'drug_terms', owner: 'drug_pk', owners: 'drugs' };
-export const LAB_TEST_TERMS: TermIndex = { terms: 'lab_test_terms', owner: 'lab_test_pk', owners: 'lab_tests' };
-export const CONDITION_TERMS: TermIndex = { terms: 'condition_terms', owner: 'condition_pk', owners: 'conditions' };
+export type Vocabulary = 'diseases' | 'drugs' | 'labs' | 'conditions';
+
+export const DISEASE_TERMS: TermIndex = { dataset: 'diseases', terms: 'disease_terms', owner: 'disease_pk', owners: 'diseases' };
+export const DRUG_TERMS: TermIndex = { dataset: 'drugs', terms: 'drug_terms', owner: 'drug_pk', owners: 'drugs' };
+export const LAB_TEST_TERMS: TermIndex = { dataset: 'labs', terms: 'lab_test_terms', owner: 'lab_test_pk', owners: 'lab_tests' };
+export const CONDITION_TERMS: TermIndex = { dataset: 'conditions', terms: 'condition_terms', owner: 'condition_pk', owners: 'conditions' };
+
+/** Every vocabulary's terms table, by its dataset. */
+export const VOCABULARIES: Readonly<Record<Vocabulary, TermIndex>> = { diseases: DISEASE_TERMS, drugs: DRUG_TERMS, labs: LAB_TEST_TERMS, conditions: CONDITION_TERMS };

@@ -1,4 +1,5 @@
-import { distinctTrigramCount } from './trigrams';
+import { TrigramPostings } from './trigram-postings';
+import { distinctTrigramCount, trigramsOf } from './trigrams';
 
 /** One row of a terms table (TermIndex), and the display name of each concept, as a TermTable is built from them. */
 export interface TermRow {
@@ -32,6 +33,28 @@ interface SortedTexts {
 /** Below this many entries, a wildcard's range is checked entry by entry: cheaper than its binary searches. */
 const SCANNED_RANGE = 32;
 
+/** A term found by its trigrams (TermTable.similarTerms), with its pg_trgm similarity to the query. */
+export interface SimilarTerm {
+  term: number;
+  similarity: number;
+}
+
+/** How many code points a text has: what PostgreSQL's length() counts. */
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length -= 1;
+        i += 1;
+      }
+    }
+  }
+  return length;
+}
+
 /** A run of letters and digits, as pg_trgm reads words: where one begins inside a term, a part match may begin. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -52,6 +75,11 @@ export class TermTable {
   private readonly names: Uint8Array;
   /** How many different trigrams each term has (at most 400: a term has at most 200 characters), for its similarity. */
   private readonly trigramCounts: Uint16Array;
+  /** Each term's length in code points (at most 200), as PostgreSQL counts it. */
+  private readonly lengths: Uint16Array;
+  private readonly postings: TrigramPostings;
+  /** similarTerms' count of shared trigrams per term, zero between calls (each call resets what it touched). */
+  private readonly shared: Uint16Array;
   private readonly termTexts: SortedTexts;
   /** Where a word begins after a term's first character, sorted by the text from there to the term's end. */
   private readonly wordTexts: SortedTexts;
@@ -77,6 +105,8 @@ export class TermTable {
     this.owners = new Uint32Array(this.size);
     this.names = new Uint8Array(this.size);
     this.trigramCounts = new Uint16Array(this.size);
+    this.lengths = new Uint16Array(this.size);
+    this.shared = new Uint16Array(this.size);
     const wordStarts: number[] = [];
     const wordTerms: number[] = [];
     let at = 0;
@@ -89,6 +119,7 @@ export class TermTable {
       this.owners[k] = concept;
       this.names[k] = isName ? 1 : 0;
       this.trigramCounts[k] = distinctTrigramCount(term);
+      this.lengths[k] = codePointLength(term);
       for (const word of term.matchAll(WORD)) {
         if (word.index > 0) {
           wordStarts.push(at + word.index);
@@ -98,7 +129,9 @@ export class TermTable {
       at += term.length;
     });
     this.starts[this.size] = at;
-    this.text = order.map((row) => rows[row].term).join('');
+    const sortedTerms = order.map((row) => rows[row].term);
+    this.text = sortedTerms.join('');
+    this.postings = new TrigramPostings(sortedTerms);
     // Compared as strings, natively: a comparison in JS of the characters took most of the build.
     const suffixes = wordStarts.map((start, index) => this.text.slice(start, this.starts[wordTerms[index] + 1]));
     const byText = wordStarts.map((_, index) => index).sort((a, b) => (suffixes[a] < suffixes[b] ? -1 : suffixes[a] > suffixes[b] ? 1 : a - b));
@@ -127,6 +160,32 @@ export class TermTable {
   nameOf(pk: string): string | undefined {
     const index = this.conceptOf.get(pk);
     return index === undefined ? undefined : this.conceptNames[index];
+  }
+
+  /**
+   * The terms `length.min` to `length.max` code points long whose pg_trgm similarity to the query is at least
+   * `least`, as a float4 compared with the threshold (what `term % query` selects with pg_trgm.similarity_threshold
+   * at `least`), in term order. The query's trigrams' lists are read and each term's shared trigrams counted, as
+   * the GIN index's scan and recheck do, but only for terms of those lengths.
+   */
+  similarTerms(query: string, least: number, length: { min: number; max: number }): SimilarTerm[] {
+    const keys = trigramsOf(query);
+    const touched: number[] = [];
+    for (const key of keys) {
+      for (const term of this.postings.termsWith(key)) {
+        const size = this.lengths[term];
+        if (size < length.min || size > length.max) continue;
+        if (this.shared[term]++ === 0) touched.push(term);
+      }
+    }
+    const found: SimilarTerm[] = [];
+    for (const term of touched) {
+      const shared = this.shared[term];
+      this.shared[term] = 0;
+      const similarity = Math.fround(shared / (keys.length + this.trigramCounts[term] - shared));
+      if (similarity >= least) found.push({ term, similarity });
+    }
+    return found.sort((a, b) => a.term - b.term);
   }
 
   /** The terms that match the pattern from their start, the first `cap` in term order. */

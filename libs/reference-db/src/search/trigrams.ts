@@ -47,6 +47,15 @@ export function trigramsOf(text: string): Float64Array {
   return scratch.slice(0, count);
 }
 
+/**
+ * The trigrams of a text as trigramsOf gives them, without the copy: a view that the next call of any function
+ * here overwrites (a table's build takes those of every term, each used at once).
+ */
+export function trigramsView(text: string): Float64Array {
+  const count = distinctTrigramCount(text);
+  return scratch.subarray(0, count);
+}
+
 /** How many different trigrams pg_trgm takes from a text (trigramsOf), leaving them sorted at the start of `scratch`. */
 export function distinctTrigramCount(text: string): number {
   const count = scratchKeys(text);
