@@ -1,15 +1,19 @@
 import { CursorCodec } from '@libs/cursor';
 import { referenceV1 } from '@libs/contracts';
 import { GrpcStatus, RpcError } from '@libs/grpc';
-import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, migrations, upsertDiseases } from '@libs/reference-db';
+import { DEFAULT_SEARCH_STATEMENT_TIMEOUT_MS, migrations, TermTables, upsertDiseases, VOCABULARIES } from '@libs/reference-db';
 import { createScratchDatabase, diseaseRecord, type ScratchDatabase } from '@libs/testing';
 import { DEFAULT_DISEASES, loadDiseases } from '../testing/disease-data';
 import { diseaseHandlers } from './disease-handlers';
 import { searchRequest } from './search-request.fixture';
 
 type Search = ReturnType<typeof diseaseHandlers>['searchDiseases'];
+/** Disease search as the service runs it: the near pass from the terms in memory (near-pass.spec.ts holds it to the index's). */
 const searchWith = (db: ScratchDatabase, statementTimeoutMs: number): Search =>
-  diseaseHandlers({ sequelize: db.sequelize, statementTimeoutMs }, new CursorCodec('test-cursor-secret-0123456789')).searchDiseases;
+  diseaseHandlers(
+    { sequelize: db.sequelize, statementTimeoutMs, terms: new TermTables(db.sequelize, VOCABULARIES) },
+    new CursorCodec('test-cursor-secret-0123456789'),
+  ).searchDiseases;
 
 describe('disease search on the default dataset', () => {
   let db: ScratchDatabase;
@@ -146,6 +150,8 @@ describe('disease search on the default dataset', () => {
 
   it('stops every kind of search at the statement timeout, as RESOURCE_EXHAUSTED with a fixed message', async () => {
     const impatient = searchWith(db, 100);
+    // Its terms in memory are read first, as a running service has them: their read is bounded on its own (term-tables.ts).
+    await impatient(searchRequest({ name: 'asthma' }));
     // Another transaction holds both tables, so each search statement waits as long as it is allowed to.
     const holder = await db.sequelize.transaction();
     await db.sequelize.query('LOCK TABLE diseases, disease_terms IN ACCESS EXCLUSIVE MODE', { transaction: holder });

@@ -5,15 +5,23 @@ import type { TermIndex } from './term-index';
 import { TermTable, type ConceptName, type TermRow } from './term-table';
 
 /**
+ * How long the statement that reads a vocabulary's terms may run: a table of the full imports reads in well under a
+ * second, and a lock held on a terms table (an operator's, a migration's) must not hold every search that waits
+ * for the table with it for longer than this. (The versions' read is a primary-key read that writers never lock.)
+ */
+const TERMS_STATEMENT_TIMEOUT_MS = 30_000;
+const bounded = (statement: string) => `SET LOCAL statement_timeout = ${TERMS_STATEMENT_TIMEOUT_MS};\n${statement}`;
+
+/**
  * A vocabulary's terms and its concepts' names, with the version of its dataset, in one statement: one snapshot,
  * so the version names exactly these rows (a write bumps it in its own transaction: migrations 0009, 0012).
  */
 async function loadTable(sequelize: Sequelize, dataset: string, index: TermIndex): Promise<TermTable> {
   const rows = await selectRows<{ kind: number; pk: string; text: string; is_name: boolean }>(
     sequelize,
-    `SELECT 0 AS kind, version::text AS pk, NULL AS text, NULL::boolean AS is_name FROM dataset_versions WHERE dataset = ${escapeLiteral(dataset)}
+    bounded(`SELECT 0 AS kind, version::text AS pk, NULL AS text, NULL::boolean AS is_name FROM dataset_versions WHERE dataset = ${escapeLiteral(dataset)}
      UNION ALL SELECT 1, ${index.owner}::text, term, is_name FROM ${index.terms}
-     UNION ALL SELECT 2, id::text, name, NULL FROM ${index.owners}`,
+     UNION ALL SELECT 2, id::text, name, NULL FROM ${index.owners}`),
   );
   let version: bigint | undefined;
   const terms: TermRow[] = [];
