@@ -1,7 +1,7 @@
 import { pageSize } from '@libs/cursor';
 import { isSuggestType, REFERENCE_LIMITS, SUGGEST_TYPES, type catalogueV1, type SuggestType } from '@libs/contracts';
 import { RpcError } from '@libs/grpc';
-import { compareKeys, foldText, MIN_SUGGEST_LENGTH, suggestMatches, type TermTables, type Vocabulary } from '@libs/reference-db';
+import { compareKeys, completedConcepts, foldText, MIN_SUGGEST_LENGTH, suggestMatches, type TermTables, type Vocabulary } from '@libs/reference-db';
 import { LINE_TEXT } from '@libs/safe-text';
 
 /** The query as each vocabulary's terms are written: disease search lower-cases, the catalogue's terms fold accents too. */
@@ -41,8 +41,13 @@ export function suggestHandlers(tables: TermTables<SuggestType & Vocabulary>) {
       const limit = pageSize(request.limit, REFERENCE_LIMITS.suggestLimit, 'limit');
       const types = typesOf(request.types);
       const current = await tables.current(types);
+      const queries = types.map((type) => NORMALISE[type](text));
+      const completed = types.map((_, i) => completedConcepts(current[i], queries[i]));
+      const allCompleted = completed.reduce((sum, count) => sum + count, 0);
       const best = types
-        .flatMap((type, i) => suggestMatches(current[i], NORMALISE[type](text), limit).map((match) => ({ type, table: current[i], match })))
+        .flatMap((type, i) =>
+          suggestMatches(current[i], queries[i], limit, allCompleted - completed[i]).map((match) => ({ type, table: current[i], match })),
+        )
         .sort((a, b) => compareKeys(a.match.key, b.match.key) || ALL_TYPES.indexOf(a.type) - ALL_TYPES.indexOf(b.type) || Number(a.match.pk) - Number(b.match.pk))
         .slice(0, limit);
       return {

@@ -15,7 +15,7 @@ export {
 } from './disease-store';
 export { FUZZY_PASSES, FUZZY_RANKING, fuzzyPage, type FuzzyOrder, type FuzzyPass, type FuzzyPosition } from './fuzzy-search';
 export { CONDITION_TERMS, DISEASE_TERMS, DRUG_TERMS, LAB_TEST_TERMS, VOCABULARIES, type TermIndex, type Vocabulary } from './term-index';
-export { MIN_SUGGEST_LENGTH, suggestMatches } from './suggest';
+export { completedConcepts, MIN_SUGGEST_LENGTH, suggestMatches } from './suggest';
 export { prefixPattern } from './like-pattern';
 export { TermTables } from './term-tables';
 export { compareKeys, type RankedMatch } from './fuzzy-rank';

@@ -58,6 +58,13 @@ const firstLetterPatterns = (query: string): TypoPattern[] => [
   { before: '', after: query },
 ];
 
+/** The terms that start with the query, the first PREFIX_CANDIDATES in term order: a partial word's completions. */
+const completions = (table: TermTable, query: string) => table.termsMatching({ before: query }, PREFIX_CANDIDATES);
+
+/** How many concepts the completions of the query name (see suggestMatches' `completedElsewhere`). */
+export const completedConcepts = (table: TermTable, text: string): number =>
+  new Set(completions(table, boundedQuery(text)).map((term) => table.pk(term))).size;
+
 /**
  * Type-ahead over one vocabulary's terms in memory (TermTable), with the
  * candidates the SQL passes gave before it (docs/SEARCH.md, "Type-ahead"):
@@ -77,14 +84,17 @@ const firstLetterPatterns = (query: string): TypoPattern[] => [
  *    with them as typed: a second typo further on.
  * Ranked by the search's own key, in which an exact prefix costs less than a
  * typo and a shorter term wins among equal prefixes (fuzzy-rank.ts). The best
- * `limit`, best first.
+ * `limit`, best first. `completedElsewhere`: how many concepts other
+ * vocabularies' completions name (completedConcepts), when their lists are
+ * merged with this one by the same key: completions of any vocabulary rank
+ * before part matches and typos of every one.
  */
-export function suggestMatches(table: TermTable, text: string, limit: number): RankedMatch[] {
+export function suggestMatches(table: TermTable, text: string, limit: number, completedElsewhere = 0): RankedMatch[] {
   const query = boundedQuery(text);
   const chars = [...query];
-  const prefixes = new Set(table.termsMatching({ before: query }, PREFIX_CANDIDATES));
+  const prefixes = new Set(completions(table, query));
   const others = new Set<number>();
-  const conceptsFound = () => new Set([...prefixes, ...others].map((term) => table.pk(term))).size;
+  const conceptsFound = () => completedElsewhere + new Set([...prefixes, ...others].map((term) => table.pk(term))).size;
   const add = (patterns: TypoPattern[], cap: number) => {
     for (const pattern of patterns) {
       for (const term of table.termsMatching(pattern, cap)) others.add(term);
@@ -92,8 +102,8 @@ export function suggestMatches(table: TermTable, text: string, limit: number): R
     }
   };
   const typoPatterns = (typed: string) => [...typoPrefixPatterns(typed), ...firstLetterPatterns(typed)];
-  // A completion of the query as typed costs less than any part match or typo (fuzzy-rank.ts): when completions
-  // name `limit` concepts, nothing else can enter the list.
+  // A completion of the query as typed costs less than any part match or typo (fuzzy-rank.ts): when completions,
+  // here and in the vocabularies merged with this one, name `limit` concepts, nothing else can enter the list.
   if (chars.length >= MIN_FUZZY_LENGTH && conceptsFound() < limit) {
     for (const term of table.wordsMatching({ before: query }, PREFIX_CANDIDATES)) others.add(term);
     add(typoPatterns(chars.slice(0, TYPO_LENGTH).join('')), TYPO_PREFIX_CANDIDATES);

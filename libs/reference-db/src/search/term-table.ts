@@ -197,71 +197,85 @@ export class TermTable {
     return this.matching(this.wordTexts, pattern, cap);
   }
 
-  /** <0, 0 or >0 as entry k's text, cut to the prefix's length, sorts before, equals or sorts after the prefix. */
-  private compareToPrefix(texts: SortedTexts, k: number, prefix: string): number {
-    const start = texts.starts[k];
+  /**
+   * <0, 0 or >0 as entry k's text from `offset` on, cut to the needle's length, sorts before, equals or sorts after
+   * the needle. Within a range whose texts share their first `offset` characters, only the rest is compared.
+   */
+  private compareAt(texts: SortedTexts, k: number, offset: number, needle: string): number {
+    const start = texts.starts[k] + offset;
     const end = texts.ends[k];
-    const length = Math.min(end - start, prefix.length);
+    const length = Math.min(end - start, needle.length);
     for (let i = 0; i < length; i++) {
-      const difference = this.text.charCodeAt(start + i) - prefix.charCodeAt(i);
+      const difference = this.text.charCodeAt(start + i) - needle.charCodeAt(i);
       if (difference !== 0) return difference;
     }
-    return end - start < prefix.length ? -1 : 0;
+    return end - start < needle.length ? -1 : 0;
   }
 
-  /** The first entry in [from, to) whose text (cut to the prefix's length) sorts after the prefix, or at or after it with `orEqual`. */
-  private bound(texts: SortedTexts, prefix: string, from: number, to: number, orEqual: boolean): number {
+  /** The first entry in [from, to) whose text from `offset` (cut to the needle's length) sorts after the needle, or at or after it with `orEqual`. */
+  private bound(texts: SortedTexts, offset: number, needle: string, from: number, to: number, orEqual: boolean): number {
     let low = from;
     let high = to;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      const order = this.compareToPrefix(texts, middle, prefix);
+      const order = this.compareAt(texts, middle, offset, needle);
       if (order > 0 || (orEqual && order === 0)) high = middle;
       else low = middle + 1;
     }
     return low;
   }
 
-  /** The entries whose text starts with the prefix, within [from, to): a range, the array being sorted. */
-  private range(texts: SortedTexts, prefix: string, from: number, to: number): [number, number] {
-    const low = this.bound(texts, prefix, from, to, true);
-    return [low, this.bound(texts, prefix, low, to, false)];
+  /** The entries of [from, to), which share their first `offset` characters, whose text from there starts with the needle: a range, the array being sorted. */
+  private range(texts: SortedTexts, offset: number, needle: string, from: number, to: number): [number, number] {
+    const low = this.bound(texts, offset, needle, from, to, true);
+    return [low, this.bound(texts, offset, needle, low, to, false)];
+  }
+
+  /** The first entry in [from, to), which share their first `offset` characters and have one more, whose character at `offset` comes after `code`. */
+  private groupEnd(texts: SortedTexts, offset: number, code: number, from: number, to: number): number {
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.text.charCodeAt(texts.starts[middle] + offset) > code) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   /**
    * The first `cap` entries that match, in order, as terms. With a wildcard, the range of `before` is walked by
-   * its next character: each character's own range holds the matches of `before`, it and `after` as one range, so
-   * a pattern costs two binary searches per distinct next character (a few dozen), however many terms start with
-   * `before` (a fifth of a vocabulary can start with one letter); a small range is checked entry by entry.
+   * its next character: each character's group holds the matches of `before`, it and `after` as one range, so
+   * a pattern costs a binary search for the group's end and two for the range per distinct next character (a few
+   * dozen), however many terms start with `before` (a fifth of a vocabulary can start with one letter), each
+   * comparing only the characters after those the group shares; a small range is checked entry by entry.
    */
   private matching(texts: SortedTexts, pattern: TypoPattern, cap: number): number[] {
-    const [low, high] = this.range(texts, pattern.before, 0, texts.size);
+    const { before, after } = pattern;
+    const [low, high] = this.range(texts, 0, before, 0, texts.size);
     const found: number[] = [];
     const take = (k: number) => found.push(texts.terms ? texts.terms[k] : k);
-    const { before, after } = pattern;
     if (after === undefined) {
       for (let k = low; k < high && found.length < cap; k++) take(k);
       return found;
     }
+    const offset = before.length;
     let from = low;
     while (from < high && found.length < cap) {
-      const start = texts.starts[from];
-      if (high - from <= SCANNED_RANGE) {
-        const rest = start + before.length + 1;
-        if (texts.ends[from] - rest >= after.length && this.text.startsWith(after, rest)) take(from);
-        from += 1;
-        continue;
-      }
       // The text that is `before` itself has no character for the wildcard; it sorts first in the range.
-      if (texts.ends[from] - start === before.length) {
+      if (texts.ends[from] - texts.starts[from] === offset) {
         from += 1;
         continue;
       }
-      const next = before + this.text[start + before.length];
-      const [, nextEnd] = this.range(texts, next, from, high);
-      const [matchLow, matchHigh] = this.range(texts, next + after, from, nextEnd);
+      if (high - from <= SCANNED_RANGE) {
+        if (this.compareAt(texts, from, offset + 1, after) === 0) take(from);
+        from += 1;
+        continue;
+      }
+      const groupEnd = this.groupEnd(texts, offset, this.text.charCodeAt(texts.starts[from] + offset), from, high);
+      const [matchLow, matchHigh] = this.range(texts, offset + 1, after, from, groupEnd);
       for (let k = matchLow; k < matchHigh && found.length < cap; k++) take(k);
-      from = nextEnd;
+      from = groupEnd;
     }
     return found;
   }
