@@ -77,12 +77,14 @@ const nearFilter = (query: string, typos: number): Required<Omit<CandidateFilter
   prefix: prefixPattern(query),
 });
 
-/** The near pass's candidates: from the terms in memory when the service keeps them, else from the trigram index. */
+/**
+ * The near pass's candidates: from the terms in memory when the service keeps them and they are up to date, else
+ * (no terms kept, or a build under way) from the trigram index; both give the same (near-candidates.ts).
+ */
 async function nearPassCandidates(db: SearchDb, index: TermIndex, query: string, typos: number, byName: boolean): Promise<FuzzyCandidate[]> {
   const filter = nearFilter(query, typos);
-  if (!db.terms) return candidatesMatching(db, index, query, filter, byName);
-  const [table] = await db.terms.current([index.dataset]);
-  return nearCandidates(table, query, filter, byName);
+  const table = await db.terms?.ifCurrent(index.dataset);
+  return table ? nearCandidates(table, query, filter, byName) : candidatesMatching(db, index, query, filter, byName);
 }
 
 /**

@@ -51,39 +51,62 @@ export class TermTables<Dataset extends string> {
     private readonly indexes: Readonly<Record<Dataset, TermIndex>>,
   ) {}
 
-  /** The tables of these datasets, in their order. */
+  /** The tables of these datasets, in their order: built, or rebuilt, first when their dataset has changed. */
   async current(datasets: readonly Dataset[]): Promise<TermTable[]> {
+    const versions = await this.versions(datasets);
+    return Promise.all(datasets.map((dataset, i) => this.atLeast(dataset, versions[i])));
+  }
+
+  /**
+   * The dataset's table when it is as new as its dataset, else undefined while a rebuild (begun here when none is
+   * under way) brings it up to date: for a caller with another way to answer meanwhile (fuzzy search's near pass,
+   * from the trigram index), so that none of its requests waits for a build, the first after a start or an import
+   * included, nor for a lock that holds the build's read. A failed rebuild is left to the next request to try again
+   * (type-ahead, which waits with `current`, reports it).
+   */
+  async ifCurrent(dataset: Dataset): Promise<TermTable | undefined> {
+    const [version] = await this.versions([dataset]);
+    const table = this.built.get(dataset);
+    if (table && table.version >= version) return table;
+    this.rebuild(dataset).catch(() => undefined);
+    return undefined;
+  }
+
+  private async versions(datasets: readonly Dataset[]): Promise<bigint[]> {
     const rows = await selectRows<{ dataset: Dataset; version: string }>(
       this.sequelize,
       'SELECT dataset, version::text AS version FROM dataset_versions WHERE dataset = ANY($1)',
       [datasets],
     );
     const versions = new Map(rows.map((row) => [row.dataset, BigInt(row.version)]));
-    return Promise.all(
-      datasets.map((dataset) => {
-        const version = versions.get(dataset);
-        if (version === undefined) throw new Error(`dataset_versions has no row for ${dataset}`);
-        return this.atLeast(dataset, version);
-      }),
-    );
+    return datasets.map((dataset) => {
+      const version = versions.get(dataset);
+      if (version === undefined) throw new Error(`dataset_versions has no row for ${dataset}`);
+      return version;
+    });
   }
 
   private async atLeast(dataset: Dataset, version: bigint): Promise<TermTable> {
     for (;;) {
       const table = this.built.get(dataset);
       if (table && table.version >= version) return table;
-      let rebuild = this.building.get(dataset);
-      if (!rebuild) {
-        rebuild = loadTable(this.sequelize, dataset, this.indexes[dataset])
-          .then((fresh) => {
-            // The older table goes as soon as the newer is built: the heap holds both only while it is.
-            if ((this.built.get(dataset)?.version ?? -1n) < fresh.version) this.built.set(dataset, fresh);
-            return fresh;
-          })
-          .finally(() => this.building.delete(dataset));
-        this.building.set(dataset, rebuild);
-      }
-      await rebuild;
+      await this.rebuild(dataset);
     }
+  }
+
+  /** The rebuild under way, or a new one: concurrent requests share it. */
+  private rebuild(dataset: Dataset): Promise<TermTable> {
+    let rebuild = this.building.get(dataset);
+    if (!rebuild) {
+      rebuild = loadTable(this.sequelize, dataset, this.indexes[dataset])
+        .then((fresh) => {
+          // The older table goes as soon as the newer is built: the heap holds both only while it is.
+          if ((this.built.get(dataset)?.version ?? -1n) < fresh.version) this.built.set(dataset, fresh);
+          return fresh;
+        })
+        .finally(() => this.building.delete(dataset));
+      this.building.set(dataset, rebuild);
+    }
+    return rebuild;
   }
 }
