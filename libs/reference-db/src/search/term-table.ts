@@ -59,13 +59,14 @@ function codePointLength(text: string): number {
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * A vocabulary's terms in memory, for type-ahead (docs/SEARCH.md, "Type-ahead"): the terms sorted (code unit
- * order) and joined into one string, with parallel typed arrays for where each starts, its concept and whether it
- * is the concept's name, and the concepts' display names. Beside the terms, the positions where a word begins
- * inside a term, sorted by the text from there to the term's end, so a prefix search over them finds a word inside
- * a longer term ("alzheimer" in "dementia, alzheimer type") as the terms' own finds their starts. A term costs its
- * characters, 11 bytes and 12 for each word inside it, no object: the reference service's heap is capped at 128 MB
- * (SERVICE_NODE_FLAGS).
+ * A vocabulary's terms in memory, for type-ahead (docs/SEARCH.md, "Type-ahead") and fuzzy search's near pass:
+ * the terms sorted (code unit order) and joined into one string, with parallel typed arrays for where each starts,
+ * its concept and whether it is the concept's name, and the concepts' display names. Beside the terms, the
+ * positions where a word begins inside a term, sorted by the text from there to the term's end, so a prefix search
+ * over them finds a word inside a longer term ("alzheimer" in "dementia, alzheimer type") as the terms' own finds
+ * their starts; and each trigram's terms (TrigramPostings, for similarTerms). A term costs its characters, 15
+ * bytes, 12 for each word inside it and 4 for each of its trigrams, no object: the reference service's heap is
+ * capped at 128 MB (SERVICE_NODE_FLAGS).
  */
 export class TermTable {
   readonly text: string;
