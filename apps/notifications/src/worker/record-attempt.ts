@@ -80,13 +80,12 @@ export async function recordAttempts(
     );
     const recorded = attempts.filter(({ claimed }) => kept.has(claimed.endpoint_id));
     const now = new Date();
-    const states = new Map(
-      recorded.map((attempt) => {
-        const position = attempt.claimed.schedule_position + 1;
-        const next = attempt.outcome.result === 'delivered' ? undefined : nextAttemptAt(schedule, position, now);
-        return [attempt, { position, next }] as const;
-      }),
-    );
+    const decided = recorded.map((attempt) => {
+      const position = attempt.claimed.schedule_position + 1;
+      const next = attempt.outcome.result === 'delivered' ? undefined : nextAttemptAt(schedule, position, now);
+      return { attempt, position, next };
+    });
+    const states = new Map(decided.map((state) => [state.attempt, state]));
     if (recorded.length > 0) {
       await run(
         `INSERT INTO attempts (delivery_id, started_at, duration_ms, status, error, error_detail, response_excerpt)
@@ -96,8 +95,7 @@ export async function recordAttempts(
          RETURNING 1`,
         [JSON.stringify(recorded.map(attemptRow))],
       );
-      const deliveries = recorded.map((attempt) => {
-        const { position, next } = states.get(attempt)!;
+      const deliveries = decided.map(({ attempt, position, next }) => {
         const status = attempt.outcome.result === 'delivered' ? 'delivered' : next ? 'pending' : 'failed';
         return { id: attempt.claimed.id, status, position, next: next ?? null };
       });
