@@ -20,4 +20,5 @@ export { PassiveChecks } from './passive-checks';
 export { watchSubscription, type QueueState } from './watch-subscription';
 export { QueueWitness, type QueueObservation } from './queue-witness';
 export { DEFAULT_STORE_RETRY, readSignedEvent, storePatiently, type EventCounters, type StoreRetryOptions } from './event-message';
+export { StoreTogether } from './store-together';
 export { eventKeyEnv, generateEventSecrets, trustedKeysOf, type EventSecrets } from './event-keys';

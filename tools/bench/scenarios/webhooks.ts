@@ -84,7 +84,9 @@ const SUSTAINED_SHARE = 0.7;
  * Delivery lag, commit → receipt, at a steady 200 transactions a second, each to its student's one of 100 endpoints.
  * A machine that cannot commit at that pace measures the queue of its own saturated cores, so when the first phase
  * commits less than asked, a second phase posts at SUSTAINED_SHARE of what it did commit: the lag of the delivery
- * path on this machine when the posting leaves it room (docs/PERFORMANCE.md, "Webhooks").
+ * path on this machine when the posting leaves it room (docs/PERFORMANCE.md, "Webhooks"). The transactions are
+ * posted one a request although the bulk create costs less a transaction: it publishes one `transaction.bulk_created`
+ * event for the whole request, and the goal is about events, each transaction its own.
  */
 export const webhookLag: Scenario = (context) =>
   withReceiver(context, async (receiver, maker) => {

@@ -58,6 +58,21 @@ describe('eventMessageHandler (PostgreSQL)', () => {
     expect(queued).toBe(1);
   });
 
+  it('stores messages that arrive together in one transaction; one the database refuses fails alone', async () => {
+    const handler = handle();
+    const good = Array.from({ length: 5 }, () => eventOf({ action: 'transaction.created', entityType: 'transaction' }));
+    const refused = eventOf({ action: 'payment.submitted', entityType: 'payment', subjects: ['nul \u0000 inside'] });
+    const outcomes = await Promise.all([...good, refused, good[0]].map((event) => handler(messageOf(event))));
+    expect(outcomes).toEqual(['ack', 'ack', 'ack', 'ack', 'ack', 'retry', 'ack']);
+    for (const event of good) expect(await stored(event.eventId)).toBe(1);
+    expect(await stored(refused.eventId)).toBe(0);
+    const deliveries = await db.sequelize.query('SELECT 1 FROM deliveries WHERE event_id = ANY ($1::uuid[])', {
+      bind: [good.map((event) => event.eventId)],
+      type: QueryTypes.SELECT,
+    });
+    expect(deliveries).toHaveLength(good.length);
+  });
+
   it('reads an event with fields it does not know (a newer version), and keeps only the thin reference', async () => {
     const event = { ...eventOf({ action: 'transaction.updated', entityType: 'transaction' }), somethingNew: true };
     expect(await handle()(messageOf(event))).toBe('ack');

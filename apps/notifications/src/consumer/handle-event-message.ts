@@ -1,10 +1,10 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { Sequelize } from 'sequelize';
-import { readSignedEvent, storePatiently, type ConsumerOutcome, type EventStream, type StoreRetryOptions } from '@libs/bus';
+import { readSignedEvent, storePatiently, StoreTogether, type ConsumerOutcome, type EventStream, type StoreRetryOptions } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import type { TrustedEventKeys } from '@libs/signing';
 import { objectOf } from '../events/event-object';
-import { storeAndFanOut } from '../events/fan-out';
+import { storeAndFanOut, type FanOut, type StoredEvent } from '../events/fan-out';
 import { calendarNameOf, mailDraftOf } from '../mail/event-mails';
 import { eventLag, eventsRefused, eventsRejected, eventsStored } from '../metrics';
 import { notifiedEventSchema, type NotifiedEvent } from './notified-event';
@@ -41,11 +41,13 @@ export interface StreamExtras {
 export function eventMessageHandler(stream: EventStream, handling: EventHandling, extras?: StreamExtras) {
   const { sequelize, logger } = handling;
   const counters = { refused: eventsRefused, malformed: eventsRejected };
+  // The messages of this stream that arrive together are stored in one transaction.
+  const together = new StoreTogether<StoredEvent, FanOut>((events) => storeAndFanOut(sequelize, events, handling.firstWaitMs));
 
   return async (message: ConsumeMessage): Promise<ConsumerOutcome> => {
     const event = readSignedEvent(message, stream, handling.trust, extras?.schema ?? notifiedEventSchema, logger, counters);
     if (!event) return 'reject';
-    const stored = {
+    const stored: StoredEvent = {
       eventId: event.eventId,
       type: event.action,
       source: stream,
@@ -57,7 +59,7 @@ export function eventMessageHandler(stream: EventStream, handling: EventHandling
     };
     const store = async () => {
       await extras?.beforeStore(event);
-      const { outcome, deliveries, mails } = await storeAndFanOut(sequelize, stored, handling.firstWaitMs);
+      const { outcome, deliveries, mails } = await together.store(stored);
       eventsStored.inc({ outcome });
       if (outcome === 'stored') eventLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
       if (deliveries + mails > 0) handling.queued();

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
+import { StoreTogether } from '@libs/bus';
 import type { Logger } from '@libs/logging';
 import { deliver, webhookPayload, type AddressPolicy, type DeliveryOutcome, type Resolver, type RetrySchedule } from '@libs/webhooks';
 import { deliveriesInFlight, deliveryAttempts, deliveryLag, endpointsDisabled } from '../metrics';
 import { claimDue, releaseLeases, type ClaimedDelivery } from './claim';
 import { ClaimLoop } from './claim-loop';
-import { recordAttempt } from './record-attempt';
+import { recordAttempts, type Attempt, type AttemptRecord } from './record-attempt';
 
 /** A lease outlasts an attempt (which its deadline ends) by this much, for recording it. */
 const LEASE_MARGIN_MS = 5_000;
@@ -31,9 +32,12 @@ export class DeliveryWorker {
   private readonly owner = randomUUID();
   private readonly leaseMs: number;
   private readonly loop: ClaimLoop<ClaimedDelivery>;
+  /** Attempts that end while others are being recorded are recorded together, in one transaction. */
+  private readonly records: StoreTogether<Attempt, AttemptRecord>;
 
   constructor(private readonly options: WorkerOptions) {
     this.leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+    this.records = new StoreTogether((attempts) => recordAttempts(options.sequelize, attempts, this.owner, options.schedule));
     this.loop = new ClaimLoop({
       logger: options.logger,
       what: 'deliveries',
@@ -83,7 +87,7 @@ export class DeliveryWorker {
     const giveUpAt = Date.now() + LEASE_MARGIN_MS;
     for (let wait = 100; ; wait *= 2) {
       try {
-        const { verdict, disabled } = await recordAttempt(this.options.sequelize, claimed, this.owner, outcome, this.options.schedule);
+        const { verdict, disabled } = await this.records.store({ claimed, outcome });
         deliveryAttempts.inc({ outcome: verdict });
         if (verdict === 'delivered') deliveryLag.observe((Date.now() - claimed.occurred_at.getTime()) / 1000);
         if (disabled) {
