@@ -8,8 +8,8 @@ import { TrigramSimilarity } from './trigrams';
  * what candidatesMatching selects from the database for the same filter, found without the trigram index's scan,
  * which was most of a typical search's time (docs/SEARCH.md, "Fuzzy search"). Whole terms within the length window
  * at the similarity bound (TermTable.similarTerms, pg_trgm's `%` and its float4 similarity), and the first
- * PREFIX_CANDIDATES terms the query begins, in the B-tree's order; near-candidates.spec.ts holds the two to the same
- * rows. A concept's name key, for an order by name, is its name lower-cased as JavaScript does, the same on every
+ * PREFIX_CANDIDATES terms the query begins, in the B-tree's order; apps/reference/src/diseases/near-pass.spec.ts holds
+ * the pages of both to the same. A concept's name key, for an order by name, is its name lower-cased as JavaScript does, the same on every
  * page of a walk.
  */
 export function nearCandidates(

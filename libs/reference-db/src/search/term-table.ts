@@ -1,5 +1,5 @@
 import { TrigramPostings } from './trigram-postings';
-import { distinctTrigramCount, trigramsOf } from './trigrams';
+import { trigramsOf } from './trigrams';
 
 /** One row of a terms table (TermIndex), and the display name of each concept, as a TermTable is built from them. */
 export interface TermRow {
@@ -74,8 +74,6 @@ export class TermTable {
   private readonly starts: Uint32Array;
   private readonly owners: Uint32Array;
   private readonly names: Uint8Array;
-  /** How many different trigrams each term has (at most 400: a term has at most 200 characters), for its similarity. */
-  private readonly trigramCounts: Uint16Array;
   /** Each term's length in code points (at most 200), as PostgreSQL counts it. */
   private readonly lengths: Uint16Array;
   private readonly postings: TrigramPostings;
@@ -105,7 +103,6 @@ export class TermTable {
     this.starts = new Uint32Array(this.size + 1);
     this.owners = new Uint32Array(this.size);
     this.names = new Uint8Array(this.size);
-    this.trigramCounts = new Uint16Array(this.size);
     this.lengths = new Uint16Array(this.size);
     this.shared = new Uint16Array(this.size);
     const wordStarts: number[] = [];
@@ -119,7 +116,6 @@ export class TermTable {
       this.starts[k] = at;
       this.owners[k] = concept;
       this.names[k] = isName ? 1 : 0;
-      this.trigramCounts[k] = distinctTrigramCount(term);
       this.lengths[k] = codePointLength(term);
       for (const word of term.matchAll(WORD)) {
         if (word.index > 0) {
@@ -152,7 +148,7 @@ export class TermTable {
     return this.names[term] === 1;
   }
   trigramCount(term: number): number {
-    return this.trigramCounts[term];
+    return this.postings.trigramCount(term);
   }
   term(term: number): string {
     return this.text.slice(this.starts[term], this.starts[term + 1]);
@@ -183,7 +179,7 @@ export class TermTable {
     for (const term of touched) {
       const shared = this.shared[term];
       this.shared[term] = 0;
-      const similarity = Math.fround(shared / (keys.length + this.trigramCounts[term] - shared));
+      const similarity = Math.fround(shared / (keys.length + this.postings.trigramCount(term) - shared));
       if (similarity >= least) found.push({ term, similarity });
     }
     return found.sort((a, b) => a.term - b.term);

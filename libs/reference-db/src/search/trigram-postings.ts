@@ -3,21 +3,25 @@ import { trigramsView } from './trigrams';
 /**
  * Each trigram's terms, as pg_trgm's GIN index holds them, for the near pass of fuzzy search in memory
  * (near-candidates.ts): the terms of each trigram are one stretch of a single Uint32Array, in term order. A
- * term costs 4 bytes for each of its different trigrams, and no object.
+ * term costs 4 bytes for each of its different trigrams, 2 for their count, and no object.
  */
 export class TrigramPostings {
   private readonly lists = new Map<number, number>();
   private readonly offsets: Uint32Array;
   private readonly postings: Uint32Array;
+  /** How many different trigrams each term has (at most 400: a term has at most 200 characters), for its similarity. */
+  private readonly counts: Uint16Array;
 
   constructor(terms: readonly string[]) {
     // First pass: number each trigram's list and note, per term, the lists it belongs to.
     let listsOfTerms = new Uint32Array(16 * terms.length + 16);
     const termEnds = new Uint32Array(terms.length);
+    this.counts = new Uint16Array(terms.length);
     const sizes: number[] = [];
     let at = 0;
     terms.forEach((term, k) => {
       const keys = trigramsView(term);
+      this.counts[k] = keys.length;
       if (listsOfTerms.length < at + keys.length) {
         const grown = new Uint32Array(2 * (at + keys.length));
         grown.set(listsOfTerms);
@@ -45,6 +49,11 @@ export class TrigramPostings {
       for (let i = from; i < end; i++) this.postings[filled[listsOfTerms[i]]++] = term;
       from = end;
     });
+  }
+
+  /** How many different trigrams term k has, as pg_trgm counts them. */
+  trigramCount(term: number): number {
+    return this.counts[term];
   }
 
   /** The terms that have this trigram (a key of trigrams.ts), in term order; empty when none has it. */
