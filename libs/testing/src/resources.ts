@@ -26,11 +26,22 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port nothing listens on, drawn at random below the ephemeral range. */
+/**
+ * Ports this process has handed out. A port found free stays free until its service binds it, so a system's
+ * dozen or more draws could otherwise give two services the same port (a birthday collision: about 1 in 130
+ * systems), and the later one would fail to start.
+ */
+const handedOut = new Set<number>();
+
+/** A port nothing listens on and not handed out before in this process, drawn at random below the ephemeral range. */
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < 100; tries += 1) {
     const port = TEST_PORTS.first + randomInt(TEST_PORTS.count);
-    if (await isFree(port)) return port;
+    if (handedOut.has(port) || !(await isFree(port))) continue;
+    // A long run hands out many: forget the oldest (insertion order) once the set holds a tenth of the range.
+    if (handedOut.size >= TEST_PORTS.count / 10) handedOut.delete(handedOut.values().next().value as number);
+    handedOut.add(port);
+    return port;
   }
   throw new Error('no free port found below the ephemeral range');
 }

@@ -143,27 +143,29 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     child.once('exit', () => {
       if (processes.get(key) === child) processes.delete(key);
     });
-    if (service === GATEWAY_NAME) {
-      await waitFor(`the gateway to become healthy (log: ${logFile})`, async () => {
-        if (!processes.has(service)) throw new Error('the gateway exited during start-up');
-        return (await fetch(`${gatewayUrl()}/healthz`)).ok ? true : undefined;
-      }, 30_000);
-      return;
-    }
-    const probe = new HealthProbe(`127.0.0.1:${instancePorts[service][instance - 1].main}`);
     // A process that dies during start-up fails it at once (its output read to the end), not after the wait.
     let output = '';
+    let exited = false;
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_192));
     for (const stream of [child.stdout, child.stderr]) stream?.on('data', keep);
-    const died = new Promise<never>((_, reject) => child.once('close', (code) => reject(new StartupExit(key, code, output))));
+    const died = new Promise<never>((_, reject) =>
+      child.once('close', (code) => {
+        exited = true;
+        reject(new StartupExit(key, code, output));
+      }),
+    );
     died.catch(() => undefined);
+    const probe = service === GATEWAY_NAME ? undefined : new HealthProbe(`127.0.0.1:${instancePorts[service][instance - 1].main}`);
+    const healthy = probe
+      ? probe.waitUntilServing(60_000)
+      : waitFor('/healthz', async () => exited || (await fetch(`${gatewayUrl()}/healthz`)).ok || undefined, 30_000);
     try {
-      await Promise.race([probe.waitUntilServing(60_000), died]);
+      await Promise.race([healthy, died]);
     } catch (error) {
       if (error instanceof StartupExit) throw error;
       throw new Error(`${key} did not become healthy (log: ${logFile}): ${(error as Error).message}`);
     } finally {
-      probe.close();
+      probe?.close();
       for (const stream of [child.stdout, child.stderr]) stream?.off('data', keep);
     }
   }
@@ -180,10 +182,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     stopChild(processes.get(instanceKey(service, instance)), signal);
 
   /**
-   * The first start of a gRPC instance, on other ports if its own were taken meanwhile: a port is chosen free,
-   * and another test worker may bind it first (EADDRINUSE). Only here, before the gateway is given the addresses.
+   * The first start of an instance, on other ports if its own were taken meanwhile: a port is chosen free, and
+   * another test worker may bind it first (EADDRINUSE). Only here: the gRPC services start before the gateway is
+   * given their addresses, and the gateway's own address is read from its ports each time (gatewayUrl).
    */
-  async function firstStart(service: GrpcServiceName, instance: number): Promise<void> {
+  async function firstStart(service: ServiceName, instance: number): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await start(service, { instance });
@@ -202,7 +205,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       ),
     );
     if (wanted(GATEWAY_NAME)) {
-      await start(GATEWAY_NAME);
+      await firstStart(GATEWAY_NAME, 1);
       const printed = execFileSync(process.execPath, [join(ROOT, 'dist/apps/gateway/cli/demo-keys.cjs')], {
         env: { ...process.env, ...envOf(GATEWAY_NAME) },
         encoding: 'utf8',

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'testing', preset: '../../jest.preset.cjs' };
