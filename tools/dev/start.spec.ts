@@ -18,8 +18,6 @@ const ROOT = join(__dirname, '..', '..');
 const GRPC_SERVICES = planStart({}).grpcServices.map(({ name }) => name);
 const SERVICES = [...GRPC_SERVICES, 'gateway'];
 const RECOVERY_MS = 10_000;
-// A probe must see a restarted service as soon as it listens, not after grpc-js's growing reconnect backoff.
-const QUICK_RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 100, 'grpc.max_reconnect_backoff_ms': 200 };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -84,7 +82,7 @@ describe('npm start', () => {
 
   beforeAll(async () => {
     run = await launch(namespace);
-    for (const service of GRPC_SERVICES) probes.set(service, new HealthProbe(`127.0.0.1:${run.ports.grpc[service]}`, QUICK_RECONNECT));
+    for (const service of GRPC_SERVICES) probes.set(service, new HealthProbe(`127.0.0.1:${run.ports.grpc[service]}`));
     await waitFor(
       `npm start to bring the system up (logs: ${run.logDir})`,
       async () => {
