@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { EVENT_TYPES, financeV1, type EventTypeDeclaration } from '@libs/contracts';
 import { callUnary, createClient, GrpcStatus, outgoingMetadata, problemOf, type ServiceError } from '@libs/grpc';
 import { actingAs, startSystem, waitFor, type RunningSystem } from '@libs/testing';
@@ -358,10 +359,20 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
     }
   });
 
-  it('recovers: queues again every stored event since a time that the endpoint would have received', async () => {
+  it('recovers: queues again every stored event since a time that the endpoint would have received, one in flight too', async () => {
     const bursar = api('bursar');
     let secret = '';
-    const receiver = await verifyingReceiver(() => [secret]);
+    // The first attempt is answered only after the recovery: its record must not undo the recovery.
+    let held: ServerResponse | undefined;
+    let answered = 0;
+    const receiver = await verifyingReceiver(
+      () => [secret],
+      (_delivery, res) => {
+        answered += 1;
+        if (answered === 1) held = res;
+        else res.writeHead(204).end();
+      },
+    );
     try {
       const { endpoint, secret: given } = await bursar.createEndpoint({ url: receiver.url, eventTypes: ['transaction.deleted'] });
       secret = given;
@@ -373,6 +384,7 @@ describe('the notifications service (real processes, PostgreSQL and RabbitMQ; re
       await waitFor('the delivery', async () => (receiver.verified.length > 0 ? true : undefined));
       const { queued } = await bursar.recoverEvents(endpoint?.id ?? '', before);
       expect(queued).toBe(1);
+      held?.writeHead(204).end();
       await waitFor('the recovered delivery', async () => (receiver.verified.length > 1 ? true : undefined));
       expect(receiver.verified.map((d) => d.id)).toEqual([deleted.eventId, deleted.eventId]);
       expect(await refusal(bursar.recoverEvents(endpoint?.id ?? '', '2020-01-01T00:00:00Z'))).toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT });

@@ -10,7 +10,7 @@ import type { NotificationsDeps } from '../deps';
 import { findOwnedEndpoint } from '../endpoints/endpoint-store';
 import { reaches } from '../events/reach';
 import { writeTransaction } from '../house';
-import { DELIVERY_COLUMNS, DELIVERY_FROM, findDelivery, withAttempts, type DeliveryRow } from './delivery-store';
+import { DELIVERY_COLUMNS, DELIVERY_FROM, DUE_AGAIN, findDelivery, withAttempts, type DeliveryRow } from './delivery-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +52,7 @@ export function deliveryHandlers(deps: NotificationsDeps) {
         const delivery = await findDelivery(sequelize, id, transaction);
         if (!delivery || !mayManage(actor, delivery.owner_id)) throw notFound('webhook delivery');
         await sequelize.query(
-          "UPDATE deliveries SET status = 'pending', schedule_position = 0, next_attempt_at = now() WHERE id = $1",
+          `UPDATE deliveries SET ${DUE_AGAIN} WHERE id = $1`,
           { bind: [id], transaction },
         );
         const [retried] = await withAttempts(sequelize, [(await findDelivery(sequelize, id, transaction)) as DeliveryRow], transaction);
@@ -79,7 +79,7 @@ export function deliveryHandlers(deps: NotificationsDeps) {
             WHERE e.id = $endpointId::uuid AND ev.occurred_at >= $since::timestamptz AND ev.source <> 'webhooks'
               AND ${reaches({ type: 'ev.type', source: 'ev.source', subjects: 'ev.subjects' })}
            ON CONFLICT (endpoint_id, event_id)
-              DO UPDATE SET status = 'pending', schedule_position = 0, next_attempt_at = now()
+              DO UPDATE SET ${DUE_AGAIN}
            RETURNING 1`,
           { bind: { ...REACH_BINDS, endpointId, since }, type: QueryTypes.SELECT, transaction },
         );

@@ -25,6 +25,13 @@ interface AttemptRow {
   response_excerpt: string | null;
 }
 
+/**
+ * A delivery due again now with its whole schedule ahead (a retry, a recovery). Its lease goes too: an attempt in
+ * flight records its outcome only under its lease (record-attempt.ts), so it cannot mark the delivery delivered or
+ * failed over this. Kept, the lease let an attempt that began before a recovery and ended after it undo the recovery.
+ */
+export const DUE_AGAIN = "status = 'pending', schedule_position = 0, next_attempt_at = now(), lease_owner = NULL, lease_until = NULL";
+
 export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, e.owner_id, d.event_id, ev.type AS event_type, d.status, d.next_attempt_at, d.created_at,
   ${positionOf('d.created_at')} AS position`;
 export const DELIVERY_FROM = 'deliveries d JOIN endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.event_id = d.event_id';
