@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { freePort } from './resources';
 
 describe('freePort', () => {
-  it('never hands out the same port twice in a run, so two services of one system never share one', async () => {
+  it('never hands out the same port twice, so two services of one system never share one', async () => {
     // 1,000 draws from the 12,000 ports would repeat one almost surely (birthday bound) if draws were independent.
     const ports = [];
     for (let i = 0; i < 1_000; i += 1) ports.push(await freePort());

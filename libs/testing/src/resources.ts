@@ -27,13 +27,13 @@ function isFree(port: number): Promise<boolean> {
 }
 
 /**
- * Ports this process has handed out. A port found free stays free until its service binds it, so a system's
- * dozen or more draws could otherwise give two services the same port (a birthday collision: about 1 in 130
- * systems), and the later one would fail to start.
+ * Ports handed out by this module (Jest loads it once per test file). A port found free stays free until its
+ * service binds it, so a system's dozen or more draws could otherwise give two services the same port (a birthday
+ * collision: about 1 in 130 systems), and the later one would fail to start.
  */
 const handedOut = new Set<number>();
 
-/** A port nothing listens on and not handed out before in this process, drawn at random below the ephemeral range. */
+/** A port nothing listens on and not handed out before (handedOut), drawn at random below the ephemeral range. */
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < 100; tries += 1) {
     const port = TEST_PORTS.first + randomInt(TEST_PORTS.count);
