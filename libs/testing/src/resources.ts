@@ -38,8 +38,6 @@ export async function freePort(): Promise<number> {
   for (let tries = 0; tries < 100; tries += 1) {
     const port = TEST_PORTS.first + randomInt(TEST_PORTS.count);
     if (handedOut.has(port) || !(await isFree(port))) continue;
-    // A long run hands out many: forget the oldest (insertion order) once the set holds a tenth of the range.
-    if (handedOut.size >= TEST_PORTS.count / 10) handedOut.delete(handedOut.values().next().value as number);
     handedOut.add(port);
     return port;
   }
