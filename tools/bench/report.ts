@@ -8,6 +8,8 @@ import type { MeasuredProfile } from './profile/profiles-of-run';
 export interface BenchReport {
   startedAt: string;
   mode: 'full' | 'partial' | 'smoke';
+  /** What the query sets were drawn from (--seed). */
+  seed?: number;
   machine: { cpus: number; node: string; serviceNodeFlags?: string[] };
   measurements: Measurement[];
   verdicts: Verdict[];
@@ -95,7 +97,7 @@ export function toMarkdown(report: BenchReport): string {
     ? table(['phase', ...processes], Object.entries(report.peakRssMbByPhase).map(([phase, peaks]) => [phase, ...processes.map((name) => fixed(peaks[name] ?? NaN))]))
     : '';
   return [
-    `# Benchmark, ${report.mode} run of ${report.startedAt}`,
+    `# Benchmark, ${report.mode} run of ${report.startedAt}${report.seed === undefined ? '' : `, seed ${report.seed}`}`,
     `${report.machine.cpus} CPUs, Node ${report.machine.node}${report.machine.serviceNodeFlags ? ` (services run with ${report.machine.serviceNodeFlags.join(' ')})` : ''}. Every service, PostgreSQL, RabbitMQ and the load generator share the machine.`,
     '## Load runs',
     loads,
