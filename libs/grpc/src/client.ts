@@ -22,13 +22,27 @@ export type UnaryMethod<Req, Res> = (
 
 type ClientConstructor<C> = new (address: string, credentials: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
 
+/** grpc-js's own bounds on what it keeps of the calls in flight so that it can send them again: 1 MiB a call, 16 MiB a channel. */
+const RETRY_BUFFER = { perCall: 1 << 20, perChannel: 1 << 24 };
+
+export interface ClientOptions {
+  /** The largest request message a call of this client sends, when it can be more than 1 MiB. */
+  largestRequestBytes?: number;
+}
+
 /**
  * One long-lived channel per upstream; grpc-js reconnects it on its own. With
  * round_robin, a DNS name that resolves to several instances (docker compose
  * --scale, a headless Kubernetes service) spreads calls over all of them.
  */
-export function createClient<C>(Client: ClientConstructor<C>, address: string): C {
+export function createClient<C>(Client: ClientConstructor<C>, address: string, options: ClientOptions = {}): C {
+  const perCall = Math.max(RETRY_BUFFER.perCall, options.largestRequestBytes ?? 0);
   return new Client(address, credentials.createInsecure(), {
+    // A server renewing a connection (MAX_CONNECTION_AGE_MS) refuses the calls that cross its GOAWAY; grpc-js sends
+    // such a call again on a new connection, but only while it still holds the whole request. A larger one failed
+    // UNAVAILABLE, although the server never saw it. Two of the largest fit in the channel's buffer.
+    'grpc.per_rpc_retry_buffer_size': perCall,
+    'grpc.retry_buffer_size': Math.max(RETRY_BUFFER.perChannel, 2 * perCall),
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,
     'grpc.initial_reconnect_backoff_ms': 200,

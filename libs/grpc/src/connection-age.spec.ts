@@ -11,12 +11,15 @@ type PeerMethod = (request: object, options: { deadline: number }, callback: (er
 // while so that clients find the instances added since (an autoscaler behind a headless Service).
 describe('connection age', () => {
   const AGE_MS = 300;
+  /** Larger than grpc-js's default retry buffer of a call (1 MiB), as the gateway's bulk creates can be. */
+  const LARGE_REQUEST_BYTES = 1_200_000;
   let server: RunningGrpcServer;
   let client: Client;
 
   beforeAll(async () => {
-    // The answer is the client's address as the server sees it: a new port is a new connection.
-    const peer: handleUnaryCall<unknown, string> = (call, callback) => callback(null, call.getPeer());
+    // The answer is the client's address as the server sees it (a new port is a new connection), after a few ms of
+    // work, so that calls are in flight when the connection is renewed.
+    const peer: handleUnaryCall<unknown, string> = (call, callback) => setTimeout(() => callback(null, call.getPeer()), Math.random() * 50);
     server = await startGrpcServer({
       host: '127.0.0.1',
       port: 0,
@@ -24,30 +27,48 @@ describe('connection age', () => {
       services: [{ name: 'test.Peer', definition, implementation: { Peer: peer } }],
       maxConnectionAgeMs: AGE_MS,
     });
-    client = createClient(makeGenericClientConstructor(definition, 'Peer'), `127.0.0.1:${server.port}`);
+    client = createClient(makeGenericClientConstructor(definition, 'Peer'), `127.0.0.1:${server.port}`, {
+      largestRequestBytes: 2 * LARGE_REQUEST_BYTES,
+    });
   });
   afterAll(async () => {
     client.close();
     await server.shutdown(1_000);
   });
 
-  it('ends every client connection after its age, and calls carry on over a new one without a failure', async () => {
+  /** `callers` calls at a time for `ms`, each with `request`: the peers that answered and the failures. */
+  async function callFor(ms: number, callers: number, request: object) {
     const call = (client as unknown as { Peer: PeerMethod }).Peer.bind(client);
     const peers: string[] = [];
     const failures: string[] = [];
-    const until = Date.now() + 6 * AGE_MS;
-    while (Date.now() < until) {
-      await new Promise<void>((resolve) =>
-        call({}, { deadline: Date.now() + 2_000 }, (error, peer) => {
-          if (error) failures.push(error.message);
-          else peers.push(peer);
-          resolve();
-        }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const until = Date.now() + ms;
+    await Promise.all(
+      Array.from({ length: callers }, async () => {
+        while (Date.now() < until) {
+          await new Promise<void>((resolve) =>
+            call(request, { deadline: Date.now() + 5_000 }, (error, peer) => {
+              if (error) failures.push(error.message);
+              else peers.push(peer);
+              resolve();
+            }),
+          );
+        }
+      }),
+    );
+    return { peers, failures };
+  }
+
+  it('ends every client connection after its age, and calls carry on over a new one without a failure', async () => {
+    const { peers, failures } = await callFor(6 * AGE_MS, 1, {});
     expect(failures).toEqual([]);
     // About six ages with ±10% jitter: at least four connections, one after the other.
     expect(new Set(peers).size).toBeGreaterThanOrEqual(4);
   });
+
+  it('repeats on a new connection the large calls that met a renewal, so that none fails', async () => {
+    // A call sent as the server sends its GOAWAY is refused unseen; grpc-js repeats it only if it kept the request.
+    const { peers, failures } = await callFor(30 * AGE_MS, 8, { pad: 'x'.repeat(LARGE_REQUEST_BYTES) });
+    expect(failures).toEqual([]);
+    expect(new Set(peers).size).toBeGreaterThanOrEqual(20);
+  }, 30_000);
 });

@@ -14,6 +14,8 @@ export type PlatformConfig = {
   /** How long a whole request may take to arrive; with UPSTREAM_TIMEOUT_MS, the deadline of a streamed upload or download. */
   readonly HTTP_REQUEST_TIMEOUT_MS: number;
   readonly BREAKER_RESET_MS: number;
+  /** The largest JSON body read: what bounds the request of a call made for it. */
+  readonly BODY_LIMIT_BYTES: number;
   readonly REFERENCE_CACHE_TTL_MS: number;
   readonly REFERENCE_CACHE_MAX: number;
   readonly REFERENCE_CACHE_MAX_BYTES: number;

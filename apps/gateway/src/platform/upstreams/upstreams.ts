@@ -46,13 +46,15 @@ export function connectUpstreams(config: PlatformConfig, logger: Logger): Upstre
           }) }
       : referenceOptions;
   const addresses = addressesOf(GATEWAY_NAME, config);
+  // A request's protobuf is at most about its JSON body's size (field names become one-byte tags): twice leaves a margin.
+  const clientOptions = { largestRequestBytes: 2 * config.BODY_LIMIT_BYTES };
   const services = GRPC_SERVICE_NAMES.map((name) => [
     name,
-    new Upstream(name, createClient<object>(CLIENTS[name], addresses[name]), name === 'reference' ? cached : options, logger),
+    new Upstream(name, createClient<object>(CLIENTS[name], addresses[name], clientOptions), name === 'reference' ? cached : options, logger),
   ]);
   return {
     ...(Object.fromEntries(services) as ServiceUpstreams),
-    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, addresses.reference), cached, logger),
+    catalogue: new Upstream('catalogue', createClient(catalogueV1.CatalogueServiceClient, addresses.reference, clientOptions), cached, logger),
   };
 }
 
