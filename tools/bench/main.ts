@@ -13,6 +13,7 @@
  *   npm run bench -- --warmup 5       seconds of load before each measured window (5 full, 0.2 smoke)
  *   npm run bench -- --rate 50        every run paced at 50 requests a second: CPU per request at one throughput
  *   npm run bench -- --node-flags=--max-semi-space-size=8   services run with these Node flags too (after the usual ones)
+ *   npm run bench -- --seed 7         query sets (misspellings, partial words) drawn from another seed
  */
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
