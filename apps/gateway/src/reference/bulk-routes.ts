@@ -13,6 +13,9 @@ import { downloadDataset } from './bulk-operations';
  */
 const CACHE_CONTROL = 'private, no-cache';
 
+/** The 'close' listeners a gzipped answer may hold at once (12, counted on one: below), with room. */
+const PIPED_ANSWER_LISTENERS = 20;
+
 /** The whole of a dataset, read page by page and gzipped as it goes (docs/decisions/0026). */
 export function bulkRoutes(upstreams: Upstreams): Route[] {
   return [
@@ -42,6 +45,9 @@ export function bulkRoutes(upstreams: Upstreams): Route[] {
         .setHeader('Content-Disposition', `attachment; filename="${dataset}${format === 'fhir' ? '.fhir' : ''}.ndjson"`);
       if (gzip) res.setHeader('Content-Encoding', 'gzip');
       const compressor = gzip ? createGzip() : undefined;
+      // pipeline() puts 7 'close' listeners of its own on the answer, beside the middleware's 5, and takes them off
+      // when it ends. Node takes more than 10 on one emitter for a leak and would print a warning on every download.
+      if (compressor) res.setMaxListeners(PIPED_ANSWER_LISTENERS);
       // A client that leaves ends the pipeline in an error that no one is left to hear; the read stops at its next page.
       const piped = compressor ? pipeline(compressor, res).catch(() => undefined) : undefined;
       const sink = compressor ?? res;
