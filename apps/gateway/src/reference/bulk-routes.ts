@@ -13,7 +13,7 @@ import { downloadDataset } from './bulk-operations';
  */
 const CACHE_CONTROL = 'private, no-cache';
 
-/** The 'close' listeners a gzipped answer may hold at once (12, counted on one: below), with room. */
+/** Room for the 'close' listeners of a gzipped answer: 12 counted on a download (below), and a margin. */
 const PIPED_ANSWER_LISTENERS = 20;
 
 /** The whole of a dataset, read page by page and gzipped as it goes (docs/decisions/0026). */
