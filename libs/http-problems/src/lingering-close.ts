@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How long the rest of a refused body is still read after the answer, at most, before the connection ends. */
 export const LINGER_MS = 2_000;
@@ -14,9 +14,8 @@ const lingering = new WeakSet<object>();
  * its body ends, for at most LINGER_MS (a time, not a size, bounds it, as nginx's lingering_time does: reading and
  * dropping costs little but the wait).
  */
-export function closeAfterAnswer(res: ServerResponse): void {
+export function closeAfterAnswer(res: ServerResponse, req: IncomingMessage = res.req): void {
   res.setHeader('Connection', 'close');
-  const req = res.req;
   const socket = res.socket;
   if (!socket || lingering.has(socket)) return;
   lingering.add(socket);
