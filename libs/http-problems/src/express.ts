@@ -1,6 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@libs/logging';
-import { closeAfterAnswer } from './lingering-close';
 import { operationOutcome } from './operation-outcome';
 import { HttpProblem } from './problem';
 
@@ -20,7 +19,7 @@ export type ProblemFormat = 'problem' | 'fhir';
 export function sendProblem(res: Response, problem: HttpProblem): void {
   for (const [name, value] of Object.entries(problem.options.headers ?? {})) res.setHeader(name, value);
   // Otherwise Node would read the rest of the body only to throw it away (a megabyte sent without a key, say).
-  if (unreadBody(res.req)) closeAfterAnswer(res);
+  if (unreadBody(res.req)) res.setHeader('Connection', 'close');
   res.status(problem.status);
   if ((res.locals.problemFormat as ProblemFormat | undefined) === 'fhir') {
     res.type('application/fhir+json').send(JSON.stringify(operationOutcome(problem, requestIdOf(res))));
