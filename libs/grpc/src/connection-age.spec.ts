@@ -46,7 +46,8 @@ describe('connection age', () => {
       Array.from({ length: callers }, async () => {
         while (Date.now() < until) {
           await new Promise<void>((resolve) =>
-            call(request, { deadline: Date.now() + 5_000 }, (error, peer) => {
+            // A deadline far past any answer's time on a loaded machine: only a refusal may fail a call here.
+            call(request, { deadline: Date.now() + 20_000 }, (error, peer) => {
               if (error) failures.push(error.message);
               else peers.push(peer);
               resolve();
@@ -70,5 +71,5 @@ describe('connection age', () => {
     const { peers, failures } = await callFor(30 * AGE_MS, 8, { pad: 'x'.repeat(LARGE_REQUEST_BYTES) });
     expect(failures).toEqual([]);
     expect(new Set(peers).size).toBeGreaterThanOrEqual(20);
-  }, 30_000);
+  }, 60_000);
 });
