@@ -25,11 +25,12 @@ export class PremiseDirectory {
   /** The premise with this id (or code), or undefined if the reference service knows none. */
   async find(key: { id: string } | { code: string }, requestId?: string): Promise<Premise | undefined> {
     const request = { id: '', code: '', ...key };
+    const metadata = outgoingMetadata({ requestId });
+    // While the channel waits to reconnect (the reference service restarted, or started after this one), a call
+    // would fail at once; it waits for the connection instead, within its deadline.
+    metadata.setOptions({ waitForReady: true });
     try {
-      const { premise } = await callUnary(this.client.getPremise.bind(this.client), request, {
-        metadata: outgoingMetadata({ requestId }),
-        timeoutMs: this.timeoutMs,
-      });
+      const { premise } = await callUnary(this.client.getPremise.bind(this.client), request, { metadata, timeoutMs: this.timeoutMs });
       return premise && { id: premise.id, code: premise.code, name: premise.name };
     } catch (error) {
       if ((error as ServiceError).code === GrpcStatus.NOT_FOUND) return undefined;
