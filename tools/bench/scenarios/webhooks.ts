@@ -94,27 +94,25 @@ export const webhookLag: Scenario = (context) =>
     const goalRate = context.smoke ? 20 : LAG_RATE;
     const students = await studentEndpoints(context, maker, context.smoke ? 4 : LAG_ENDPOINTS);
     const requests = await transactionsOf(context, students.map((student) => student.studentId));
+    /** Posts at `rate` for `duration` seconds; the events committed since it began, once all are received. */
+    const postAndReceive = async (rate: number, duration: number) => {
+      const since = Date.now();
+      const posted = await context.load(context.gatewayUrl, requests, { rate, connections: 16, duration });
+      const committed = posted.statusCodes['201'] ?? 0;
+      // These events only (committed since it began): the last phase's stragglers are not its lag.
+      const receipts = await receiptsOf(receiver, (receipt) => receipt.receivedAt - receipt.lagMs >= since, committed);
+      return { posted, committed, receipts };
+    };
     const phase = async (rate: number) => {
       const name = `webhook delivery lag, ${rate} events/s to ${students.length} endpoints`;
-      const since = Date.now();
       const cpu = context.cpuWindow();
-      const posted = context.record({
-        scenario: `${name}: the transactions posted`,
-        target: 'system',
-        result: await context.load(context.gatewayUrl, requests, { rate, connections: 16, duration: context.duration }),
-      });
-      const committed = posted.statusCodes['201'] ?? 0;
-      // This phase's events only (committed since it began): the last phase's stragglers are not its lag.
-      const receipts = await receiptsOf(receiver, (receipt) => receipt.receivedAt - receipt.lagMs >= since, committed);
+      const { posted, committed, receipts } = await postAndReceive(rate, context.duration);
+      context.record({ scenario: `${name}: the transactions posted`, target: 'system', result: posted });
       return { committed, result: context.record(deliveries(name, receipts, committed, receiver.forged(), cpu.stop())) };
     };
     // The goal is about a steady state: the same pace first for the run's warm-up (JIT, connection pools), as every
     // other scenario has, its deliveries all received before the measured phase begins.
-    if (context.warmup > 0) {
-      const since = Date.now();
-      const warm = await context.load(context.gatewayUrl, requests, { rate: goalRate, connections: 16, duration: context.warmup });
-      await receiptsOf(receiver, (receipt) => receipt.receivedAt - receipt.lagMs >= since, warm.statusCodes['201'] ?? 0);
-    }
+    if (context.warmup > 0) await postAndReceive(goalRate, context.warmup);
     const { committed, result } = await phase(goalRate);
     const committedRate = committed / context.duration;
     context.note('webhook lag: transactions committed', committedRate, 'per s');
