@@ -183,6 +183,38 @@ describe('the dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
   }, 30_000);
 
+  it('keeps a new session when the answer to the one signed out before it comes late', async () => {
+    // The calendar feeds load slowly, so the first session's load is still out when it signs out and the next signs in.
+    const feedLoads: Promise<unknown>[] = [];
+    await page.route('**/api/v1/calendar/feeds', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const answered = new Promise((resolveLoad) => setTimeout(resolveLoad, 1_000)).then(() => route.continue());
+      feedLoads.push(answered);
+      return answered;
+    });
+    try {
+      const signIn = async () => {
+        await page.locator('#sign-in-email').fill('browser-user@example.org');
+        await page.locator('#sign-in-password').fill('a fine password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expectText(page, '#account-role', 'clinician');
+      };
+      await signIn();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.locator('#sign-in-email').waitFor();
+      await signIn();
+      await waitFor('both sessions to have loaded their feeds', async () => (feedLoads.length === 2 ? true : undefined));
+      await Promise.all(feedLoads);
+      // The late 401 of the ended session neither signs the new one out nor shows an error.
+      await expectText(page, '#no-feeds', 'You have no calendar feed.');
+      expect(await page.locator('#signed-in').isVisible()).toBe(true);
+      expect(await page.locator('#error').isHidden()).toBe(true);
+    } finally {
+      await page.unroute('**/api/v1/calendar/feeds');
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  }, 30_000);
+
   it('resets a forgotten password from the mailed link, changes it, and signs out everywhere', async () => {
     const email = 'browser-user@example.org';
     const alive = async (token: string) => (await api(system.gatewayUrl, '/api/v1/auth/me', { key: token })).status === 200;

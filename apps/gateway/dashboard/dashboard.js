@@ -61,11 +61,16 @@ function session() {
   }
 }
 
+/** What an account call throws when its answer came after its session ended on this page; `run` drops it. */
+class SessionChanged extends Error {}
+
 /** Calls an account endpoint with the session; an ended session sends the user back to sign-in. */
 async function accountCall(method, path, body) {
   const current = session();
   if (!current) throw new Error('You are not signed in.');
   const result = await call(method, path, { body, token: current.token });
+  // Signed out (or in as someone else) meanwhile: the answer belongs to a session this page no longer shows.
+  if (session()?.token !== current.token) throw new SessionChanged();
   if (result.status === 401) {
     sessionStorage.removeItem(SESSION_KEY);
     render();
@@ -192,6 +197,7 @@ async function run(action) {
     $('error').hidden = true;
     await action();
   } catch (error) {
+    if (error instanceof SessionChanged) return;
     showError(error instanceof Error ? error.message : String(error));
   }
 }
@@ -273,6 +279,8 @@ $('create-feed').addEventListener('click', () =>
     $('new-feed-url').textContent = created.url;
     $('new-feed-url').dataset.feedId = created.id;
     $('new-feed-panel').hidden = false;
+    // At once, not after the list reloads: a second click meanwhile would make a second feed.
+    $('create-feed').hidden = true;
     showNotice('Your calendar feed is ready. Copy its URL now: it is shown only this once.');
     await loadFeeds();
     $('copy-feed').focus();
