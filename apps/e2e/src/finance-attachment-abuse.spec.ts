@@ -86,6 +86,15 @@ describe('hostile uploads', () => {
     await refused(pdf(FILE_LIMITS.maxBytes + 1), 'over.pdf', 413);
   });
 
+  it('answers a large file the service refuses from its first bytes, while the client still sends the rest', async () => {
+    // A PNG bomb's header, then almost the size limit: the service refuses it after its first message, and the gateway
+    // answers at once. The rest of the body is read and dropped (libs/http-problems, closeAfterAnswer): the client reads
+    // the 415, not a connection reset under its last writes.
+    const bomb = png(100_000, 100_000, 1);
+    const file = Buffer.concat([bomb, Buffer.alloc(FILE_LIMITS.maxBytes - bomb.length)]);
+    for (let round = 0; round < 5; round += 1) await refused(file, `large-bomb-${round}.png`, 415);
+  });
+
   it('refuses what is not one purpose and one file with a clean 4xx', async () => {
     const file = pdf();
     const cases: [string, FormData | string, Record<string, string>, number][] = [

@@ -48,9 +48,8 @@ export interface Knowledge {
 /** The reported request's id: 'a' and 30 emoji, percent-encoded. */
 const EMOJI_ID = `a${'%F0%9F%98%80'.repeat(30)}`;
 const RAW_PATH_VALUES = ['%', '%zz', '%ED%A0%80', '%F0%9F%98', '%C0%AF', '%00', '%2F', 'a%2Fb', '..', '.', '%2e%2e', '~', EMOJI_ID];
+/** A body over the gateway's limit (BODY_LIMIT_BYTES, 1 MB by default). */
 const OVERSIZED_BODY = JSON.stringify({ name: 'x'.repeat(1_100_000) });
-/** Whether this is the body over the gateway's limit (BODY_LIMIT_BYTES, 1 MB by default). */
-export const isOversizedBody = (body: string | undefined) => body === OVERSIZED_BODY;
 const DEEP_JSON = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
 /** One item more than a bulk operation takes; built once. */
 const LONG_LISTS = [Array(1_001).fill('00000000-0000-4000-8000-000000000000'), Array(1_001).fill({})];

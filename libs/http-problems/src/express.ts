@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@libs/logging';
+import { closeAfterAnswer } from './lingering-close';
 import { operationOutcome } from './operation-outcome';
 import { HttpProblem } from './problem';
 
@@ -18,8 +19,8 @@ export type ProblemFormat = 'problem' | 'fhir';
 
 export function sendProblem(res: Response, problem: HttpProblem): void {
   for (const [name, value] of Object.entries(problem.options.headers ?? {})) res.setHeader(name, value);
-  // Otherwise Node would read the rest of the body only to throw it away (a megabyte sent without a key, say).
-  if (unreadBody(res.req)) res.setHeader('Connection', 'close');
+  // The connection cannot carry another request: the rest of the body is dropped, not read as one.
+  if (unreadBody(res.req)) closeAfterAnswer(res);
   res.status(problem.status);
   if ((res.locals.problemFormat as ProblemFormat | undefined) === 'fhir') {
     res.type('application/fhir+json').send(JSON.stringify(operationOutcome(problem, requestIdOf(res))));

@@ -44,14 +44,9 @@ export function fileRoutes(upstreams: Upstreams, settings: { requestTimeoutMs: n
   const slots = new UploadSlots(FILE_LIMITS.concurrentUploads, settings.requestTimeoutMs / 2);
   return [
     route(op.uploadFile, async (_input, { req, res, upstream }) => {
-      try {
-        const answer = await slots.run(() => finance.sendStream((client) => client.uploadFile, (write) => sendUpload(req, write), upstream));
-        res.status(201).json(toUploadedFileJson(returned(answer.file)));
-      } catch (error) {
-        // The body was not read to its end: the connection cannot carry another request.
-        if (!req.complete) res.set('Connection', 'close');
-        throw error;
-      }
+      // A refusal before the body's end closes the connection after its answer (sendProblem, libs/http-problems).
+      const answer = await slots.run(() => finance.sendStream((client) => client.uploadFile, (write, ended) => sendUpload(req, write, ended), upstream));
+      res.status(201).json(toUploadedFileJson(returned(answer.file)));
     }),
 
     route(op.getPaymentFile, async ({ path, headers }, { req, res, upstream }) => {

@@ -28,9 +28,10 @@ async function sendFile(file: Readable, first: financeV1.UploadFileRequest, writ
 /**
  * Reads a multipart upload, `purpose` then one `file`, and writes the file on as its bytes arrive (never whole in
  * memory). Stops reading at the first byte past FILE_LIMITS.maxBytes (413), at anything else in the body (400),
- * and when the client goes; the caller then cancels the call, and the service keeps nothing.
+ * and when the client goes; the caller then cancels the call, and the service keeps nothing. Stops reading too when
+ * the call ends (`callEnded`), so that the rest of a body the service refused goes nowhere.
  */
-export async function sendUpload(req: Request, write: Write): Promise<void> {
+export async function sendUpload(req: Request, write: Write, callEnded: AbortSignal): Promise<void> {
   if (!req.is('multipart/form-data')) throw new HttpProblem(415, 'send the file as multipart/form-data');
   if (Number(req.get('content-length')) > FILE_LIMITS.maxBytes + ENVELOPE_BYTES) throw tooLarge();
   const clientGone = () => new HttpProblem(400, 'the client went before the file was whole');
@@ -53,6 +54,9 @@ export async function sendUpload(req: Request, write: Write): Promise<void> {
       req.pause();
       reject(error);
     };
+    // The service answered before the file was whole (it refused it): the call's answer is the client's, not this.
+    const onCallEnded = () => fail(new Error('the upload call ended before the file did'));
+    callEnded.addEventListener('abort', onCallEnded, { once: true });
     parts.on('field', (name, value) => {
       if (name === 'purpose') purpose = value;
       else fail(HttpProblem.invalidParameter(name, 'is not a part of this request'));
@@ -62,7 +66,7 @@ export async function sendUpload(req: Request, write: Write): Promise<void> {
       if (purpose === undefined) return fail(HttpProblem.invalidParameter('purpose', 'is required, before file'));
       file.on('limit', () => fail(tooLarge()));
       sending = sendFile(file, { purpose, name: info.filename ?? '', chunk: Buffer.alloc(0), last: false }, write);
-      sending.catch(fail);
+      sending.then(() => callEnded.removeEventListener('abort', onCallEnded), fail);
     });
     // Emitted for a part past the limit (a second field or file), which busboy would skip.
     for (const limit of ['filesLimit', 'fieldsLimit'] as const) {

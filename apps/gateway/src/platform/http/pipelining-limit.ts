@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { RequestHandler, Response } from 'express';
+import { isClosing } from '@libs/http-problems';
 
 /**
  * The most requests one connection may have waiting for their answers. Node parses every request pipelined
@@ -28,7 +29,8 @@ export function pipeliningLimit(): RequestHandler {
   };
   return (req, res, next) => {
     const socket = req.socket;
-    if (socket.destroyed) return; // closed for pipelining too much: its other requests get no answer
+    // Closed for pipelining too much, or closing after a refused body: its other requests get no answer.
+    if (socket.destroyed || isClosing(socket)) return;
     const answers = waitingOn(socket);
     answers.add(res);
     res.once('close', () => answers.delete(res));

@@ -161,13 +161,14 @@ export class Upstream<C extends object> {
   /**
    * A call whose requests `send` writes as they come (client streaming), each once the last is on its way (HTTP/2
    * flow control: back-pressure reaches the client's socket). Should `send` fail (the client went, or sent
-   * too much), the call is cancelled and its failure is the answer. Never retried (the stream is spent), and not
+   * too much), the call is cancelled and its failure is the answer; should the call end first (the service refused),
+   * `ended` aborts, and `send` stops reading what it was sending. Never retried (the stream is spent), and not
    * counted by the breaker: its length is the client's, and a slow client must not open it; an open breaker
    * refuses it all the same.
    */
   async sendStream<Req, Res>(
     pick: (client: C) => ClientStreamMethod<Req, Res>,
-    send: (write: (message: Req) => Promise<void>) => Promise<void>,
+    send: (write: (message: Req) => Promise<void>, ended: AbortSignal) => Promise<void>,
     call: UpstreamCall,
   ): Promise<Res> {
     const leave = await call.enter();
@@ -176,7 +177,11 @@ export class Upstream<C extends object> {
       this.refuseWhileOpen();
       const answer = await new Promise<Res>((resolve, reject) => {
         const options = { deadline: Date.now() + this.options.streamTimeoutMs };
-        const stream = pick(this.client).call(this.client, this.metadataOf(call, pick(this.client)), options, (error, response) => (error ? reject(error) : resolve(response)));
+        const ended = new AbortController();
+        const stream = pick(this.client).call(this.client, this.metadataOf(call, pick(this.client)), options, (error, response) => {
+          ended.abort();
+          return error ? reject(error) : resolve(response);
+        });
         // Settled once grpc-js has handed the message to HTTP/2 (which waits for the service's flow-control window),
         // not once it is queued: one message in flight a call, so the gateway's memory does not grow with the stream.
         const write = (message: Req) =>
@@ -188,7 +193,7 @@ export class Upstream<C extends object> {
             stream.once('error', settle);
             stream.write(message, settle);
           });
-        send(write).then(
+        send(write, ended.signal).then(
           () => stream.end(),
           (error: unknown) => {
             reject(error);
