@@ -108,8 +108,9 @@ async function main(): Promise<void> {
   const extraNodeFlags = values['node-flags']?.split(' ').filter(Boolean) ?? [];
   const partial =
     [only, duration, transactions, diseases, connections, warmup, rate, seed].some((value) => value !== undefined) || profile || extraNodeFlags.length > 0;
-  const runSeed = Number(seed ?? DEFAULT_SEED);
-  if (!Number.isSafeInteger(runSeed)) throw new Error(`--seed must be an integer, not ${seed}`);
+  // Number('') is 0: an empty --seed is a mistake, not seed 0.
+  const runSeed = seed === undefined ? DEFAULT_SEED : /^-?\d+$/.test(seed) ? Number(seed) : NaN;
+  if (!Number.isSafeInteger(runSeed)) throw new Error(`--seed must be an integer, not ${JSON.stringify(seed)}`);
   const wanted = only?.split(',');
   const chosen = Object.entries(SCENARIOS).filter(([name]) => !wanted || wanted.some((part) => name.includes(part)));
   const report: BenchReport = {
