@@ -183,6 +183,10 @@ export function clientStreamHandler<Req, Res>(
 ): handleClientStreamingCall<Req, Res> {
   return (call, callback) => {
     call.on('cancelled', () => call.destroy(new CallCancelled()));
+    // Headers at once: the caller's grpc-js then knows the call arrived and stops holding every message written for a
+    // transparent retry. An upload would otherwise hold up to its retry buffer (libs/grpc/src/client.ts) until the
+    // answer, in the buffer that the channel's other calls share. (A handler's own sendHeaders then comes too late.)
+    call.sendMetadata(new Metadata());
     handled(options, path, call, (context) => handler(call, context), safeCallback(options.logger, path, callback));
   };
 }

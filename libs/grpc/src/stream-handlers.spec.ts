@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { makeGenericClientConstructor, type Client, type ClientReadableStream, type ClientWritableStream, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@libs/logging';
 import { createClient } from './client';
@@ -44,6 +45,18 @@ describe('streaming handlers', () => {
       stream.end();
     });
     expect(total).toBe(10);
+  });
+
+  it('sends the answer’s headers as soon as it has a stream of requests, before the last one', async () => {
+    let stream: ClientWritableStream<{ n: number }> | undefined;
+    const total = new Promise((resolve, reject) => {
+      stream = client.sum((error, answer) => (error ? reject(error) : resolve(answer.total)));
+    });
+    stream?.write({ n: 1 });
+    // Until the headers come, the client's grpc-js holds every message written, to send them again if need be.
+    await once(stream as ClientWritableStream<{ n: number }>, 'metadata');
+    stream?.end();
+    expect(await total).toBe(1);
   });
 
   it('writes each answer the handler yields, then ends the stream', async () => {
