@@ -31,6 +31,36 @@ function lyingUploadAnswer(system: RunningSystem, declared: number, sent: Buffer
 
 const lyingUpload = async (system: RunningSystem, declared: number, sent: Buffer) => (await lyingUploadAnswer(system, declared, sent)).status;
 
+/**
+ * Sends a multipart upload of `fileBytes` with no length (chunked), 64 KB a write, as fast as the gateway reads it:
+ * answers the status of the answer read to its end, or the error the connection met first.
+ */
+function chunkedUpload(system: RunningSystem, name: string, fileBytes: number): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = request(`${system.gatewayUrl}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${system.keys.student}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    // A reset before the answer's end is a failure, though its status line came.
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    const piece = Buffer.alloc(65_536, 0x20);
+    let sent = 0;
+    const write = () => {
+      while (sent < fileBytes) {
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once('drain', write);
+      }
+      req.end(`\r\n--${BOUNDARY}--\r\n`);
+    };
+    req.write(Buffer.concat([Buffer.from(openFilePart(name)), pdf()]));
+    write();
+  });
+}
+
 /** Peak resident memory of a process since its peak was last reset, in MB (Linux). */
 const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -84,6 +114,11 @@ describe('hostile uploads', () => {
     expect(limit.length).toBe(FILE_LIMITS.maxBytes);
     expect((await upload(system, system.keys.student, uploadForm(limit, 'limit.pdf'))).status).toBe(201);
     await refused(pdf(FILE_LIMITS.maxBytes + 1), 'over.pdf', 413);
+  });
+
+  it('refuses a file past the size limit sent with no length (chunked) with 413, which the client reads', async () => {
+    // The gateway stops at the limit, cancels the call, and drops the rest of the body: ten more megabytes here.
+    expect(await chunkedUpload(system, 'chunked-over.pdf', 2 * FILE_LIMITS.maxBytes)).toBe(413);
   });
 
   it('answers a large file the service refuses from its first bytes, while the client still sends the rest', async () => {

@@ -35,7 +35,7 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number 
     case 'entity.parse.failed':
       return HttpProblem.badRequest('the request body is not valid JSON');
     case 'entity.too.large':
-      return new HttpProblem(413, `the request body is larger than the limit of ${error.limit} bytes`);
+      return HttpProblem.bodyTooLarge(error.limit ?? 0);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new HttpProblem(415, 'the request body must be UTF-8 JSON');

@@ -26,21 +26,24 @@ export function isClosing(socket: Socket): boolean {
  * ECONNRESET), often before it has read the answer. So the close lingers (RFC 9112 §9.6): the answer and a FIN go
  * out, and what the client still sends is read and dropped until its body ends, within LINGER.
  *
- * Whatever was reading the body (a JSON parser past its limit, an upload that failed) must have let go of it, as
- * they do on failure (unpipe, pause): from here on its bytes go nowhere.
+ * Whatever was reading the body (an upload that failed) must have let go of it, as it does on failure (unpipe,
+ * pause): from here on its bytes go nowhere.
  */
 export function closeAfterAnswer(res: ServerResponse): void {
   res.setHeader('Connection', 'close');
-  const { socket, req } = res;
-  if (!socket || closing.has(socket)) return;
+  // The request's socket: an answer queued behind an earlier one's (pipelining) has none of its own yet.
+  const { req } = res;
+  const socket = req.socket;
+  if (closing.has(socket)) return;
   closing.add(socket);
-  let dropped = 0;
+  // Bytes off the wire, not of the body: a chunked body's framing and extensions count too.
+  const readBefore = socket.bytesRead;
+  const tooMuch = () => socket.bytesRead - readBefore > LINGER.bytes;
   let lingering = false;
   // Read from now on, which also keeps Node from dumping the request once the answer is finished: a dumped body is
-  // thrown away by the parser unseen, and so could not be counted.
-  req.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped <= LINGER.bytes) return;
+  // thrown away by the parser unseen, and so could not be bounded.
+  req.on('data', () => {
+    if (!tooMuch()) return;
     req.pause();
     if (lingering) socket.destroy();
   });
@@ -48,7 +51,7 @@ export function closeAfterAnswer(res: ServerResponse): void {
   const closeAtOnce = socket.destroySoon.bind(socket);
   // Node's HTTP server calls destroySoon once the answer that closes the connection is finished.
   socket.destroySoon = () => {
-    if (req.complete || req.destroyed || dropped > LINGER.bytes) return closeAtOnce();
+    if (req.complete || req.destroyed || tooMuch()) return closeAtOnce();
     lingering = true;
     socket.end();
     const close = () => socket.destroy();

@@ -46,6 +46,11 @@ export class HttpProblem extends Error {
     return new HttpProblem(404, detail);
   }
 
+  /** A 413 for a request body over `limitBytes`. */
+  static bodyTooLarge(limitBytes: number): HttpProblem {
+    return new HttpProblem(413, `the request body is larger than the limit of ${limitBytes} bytes`);
+  }
+
   body(requestId: string | undefined): Record<string, unknown> {
     return {
       ...this.options.extensions,

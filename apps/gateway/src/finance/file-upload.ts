@@ -48,7 +48,12 @@ export async function sendUpload(req: Request, write: Write, callEnded: AbortSig
     } catch {
       throw HttpProblem.invalidParameter('Content-Type', 'must name a multipart boundary');
     }
+    let failed = false;
     const fail = (error: unknown) => {
+      // Once: a later call (the call's end after this failure cancelled it) must not pause a body being dropped.
+      if (failed) return;
+      failed = true;
+      callEnded.removeEventListener('abort', onCallEnded);
       // Nothing more is read: the rest of a too large or malformed body is never looked at.
       req.unpipe(parts);
       req.pause();

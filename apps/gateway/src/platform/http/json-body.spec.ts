@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { z } from 'zod';
 import { PUBLIC_BODY_LIMIT_BYTES } from '@libs/contracts';
-import { HttpProblem, problemHandler } from '@libs/http-problems';
+import { HttpProblem, LINGER, problemHandler } from '@libs/http-problems';
 import { createLogger } from '@libs/logging';
 import { deferredJsonBody, parseBody } from './json-body';
 
@@ -81,16 +81,33 @@ describe('deferredJsonBody and parseBody', () => {
     expect((await post('/keyed', 'Content-Type: text/plain\r\n', 'hi')).status).toBe(401);
   });
 
-  it('answers 401 to a large body without a key before it arrives, and closes instead of reading the rest', async () => {
+  /** Sends `head` and 64 MB of body: the status, the reply, and how much the server read before it closed. */
+  async function offerLargeBody(head: (declared: number) => string) {
     const declared = 64 * 1_048_576;
-    let serverRead = 0;
-    server.once('connection', (socket: Socket) => socket.once('close', () => (serverRead = socket.bytesRead)));
-    const head = `POST /keyed HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`;
-    const { status, reply } = await raw(server, head, declared);
+    const serverRead = new Promise<number>((resolve) => server.once('connection', (socket: Socket) => socket.once('close', () => resolve(socket.bytesRead))));
+    const { status, reply } = await raw(server, head(declared), declared);
+    return { status, reply, serverRead: await serverRead, declared };
+  }
+
+  it('answers 401 to a large body without a key before it arrives, and closes instead of reading it all', async () => {
+    const { status, reply, serverRead, declared } = await offerLargeBody(
+      (declared) => `POST /keyed HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+    );
     expect(status).toBe(401);
     expect(reply).toMatch(/\r\nConnection: close\r\n/i);
-    // What the server took off the socket before closing it: a little, not the 64 MB the client offered.
-    expect(serverRead).toBeLessThan(declared / 16);
+    // What the server took off the socket before closing it: what the close lingers over at most, not the 64 MB.
+    expect(serverRead).toBeLessThan(LINGER.bytes + 1_048_576);
+    expect(serverRead).toBeLessThan(declared / 2);
+  });
+
+  it('answers 413 to a declared length over the limit before reading the body, and closes instead of reading it all', async () => {
+    const { status, reply, serverRead } = await offerLargeBody(
+      (declared) => `POST /keyed HTTP/1.1\r\nHost: x\r\nAuthorization: yes\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+    );
+    expect(status).toBe(413);
+    expect(reply).toContain(`the request body is larger than the limit of ${LIMIT} bytes`);
+    // The JSON parser, asked, would read all 64 MB before answering.
+    expect(serverRead).toBeLessThan(LINGER.bytes + 1_048_576);
   });
 
   it(`holds public operations to ${PUBLIC_BODY_LIMIT_BYTES} bytes`, async () => {

@@ -19,6 +19,9 @@ function reader(limitBytes: number): BodyReader {
     if (req.get('content-length') !== '0' && req.is('application/json') === false) {
       throw new HttpProblem(415, 'send the body as application/json');
     }
+    // Refused here, unread: the JSON parser would read the whole body to its end first, however long, then answer.
+    // (A body with no length, chunked, it reads to the limit, then still to the end, within the request timeout.)
+    if (Number(req.get('content-length')) > limitBytes) throw HttpProblem.bodyTooLarge(limitBytes);
     return new Promise((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body))));
   };
 }
