@@ -80,15 +80,19 @@ describe('hostile uploads', () => {
   }, 90_000);
   afterAll(() => system?.shutdown());
 
+  /** Waits until the finance database holds what it held `before`: the service deletes a refused upload as it learns of it. */
+  const keptNothing = (before: { files: number; chunks: number }, name: string) =>
+    waitFor(`nothing of ${name} kept`, async () => {
+      const now = await storedFiles(system);
+      return now.files === before.files && now.chunks === before.chunks ? now : undefined;
+    });
+
   const refused = async (file: Buffer, name: string, status: number, options?: Parameters<typeof uploadForm>[2]) => {
     const before = await storedFiles(system);
     const answer = await upload(system, system.keys.student, uploadForm(file, name, options));
     expect({ name, status: answer.status, type: answer.headers.get('content-type') }).toEqual({ name, status, type: expect.stringMatching(/^application\/problem\+json/) });
-    // The gateway answers as it cancels the call; the service deletes what it had taken as it learns of it.
-    await waitFor(`nothing of ${name} kept`, async () => {
-      const now = await storedFiles(system);
-      return now.files === before.files && now.chunks === before.chunks ? now : undefined;
-    });
+    // The gateway answers as it cancels the call.
+    await keptNothing(before, name);
     return answer.body;
   };
 
@@ -118,7 +122,9 @@ describe('hostile uploads', () => {
 
   it('refuses a file past the size limit sent with no length (chunked) with 413, which the client reads', async () => {
     // The gateway stops at the limit, cancels the call, and drops the rest of the body: ten more megabytes here.
+    const before = await storedFiles(system);
     expect(await chunkedUpload(system, 'chunked-over.pdf', 2 * FILE_LIMITS.maxBytes)).toBe(413);
+    await keptNothing(before, 'chunked-over.pdf');
   });
 
   it('answers a large file the service refuses from its first bytes, while the client still sends the rest', async () => {
@@ -211,10 +217,7 @@ describe('hostile uploads', () => {
     // though what came is a whole PDF (a cut stream may look ended to the service: only a marked last message counts).
     const partial = Buffer.concat([Buffer.from(openFilePart('stalled.pdf')), pdf(300_000)]);
     expect([408, 'closed']).toContain(await lyingUpload(system, 1_000_000 + 500, partial));
-    await waitFor('the stalled upload discarded', async () => {
-      const now = await storedFiles(system);
-      return now.files === before.files && now.chunks === before.chunks ? now : undefined;
-    });
+    await keptNothing(before, 'the stalled upload');
   });
 
   it('refuses an upload that waited half the request timeout for a place with 503 and Retry-After, its body unread', async () => {
@@ -233,9 +236,6 @@ describe('hostile uploads', () => {
     });
     // The holders end with the request timeout; nothing of any is kept.
     for (const holder of await Promise.all(holders)) expect([408, 'closed']).toContain(holder);
-    await waitFor('the held uploads discarded', async () => {
-      const now = await storedFiles(system);
-      return now.files === before.files && now.chunks === before.chunks ? now : undefined;
-    });
+    await keptNothing(before, 'the held uploads');
   });
 });
