@@ -13,13 +13,17 @@ const openFilePart = (name: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\npayment_proof\r\n` +
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`;
 
+/** A student's upload request with a multipart body of BOUNDARY, framed by `framing` (its length, or chunked). */
+const uploadRequest = (system: RunningSystem, framing: { 'content-length': number } | { 'transfer-encoding': 'chunked' }) =>
+  request(`${system.gatewayUrl}/api/v1/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${system.keys.student}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...framing },
+  });
+
 /** Sends the headers and `sent` bytes of a body of `declared` bytes, then nothing: answers the status and headers, or `closed`. */
 function lyingUploadAnswer(system: RunningSystem, declared: number, sent: Buffer): Promise<{ status: number | 'closed'; headers: IncomingHttpHeaders }> {
   return new Promise((resolve) => {
-    const req = request(`${system.gatewayUrl}/api/v1/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${system.keys.student}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': declared },
-    });
+    const req = uploadRequest(system, { 'content-length': declared });
     req.on('response', (res) => {
       res.resume();
       resolve({ status: res.statusCode ?? 0, headers: res.headers });
@@ -37,10 +41,7 @@ const lyingUpload = async (system: RunningSystem, declared: number, sent: Buffer
  */
 function chunkedUpload(system: RunningSystem, name: string, fileBytes: number): Promise<number | string> {
   return new Promise((resolve) => {
-    const req = request(`${system.gatewayUrl}/api/v1/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${system.keys.student}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked' },
-    });
+    const req = uploadRequest(system, { 'transfer-encoding': 'chunked' });
     req.on('response', (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));

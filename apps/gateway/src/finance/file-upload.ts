@@ -53,7 +53,6 @@ export async function sendUpload(req: Request, write: Write, callEnded: AbortSig
       // Once: a later call (the call's end after this failure cancelled it) must not pause a body being dropped.
       if (failed) return;
       failed = true;
-      callEnded.removeEventListener('abort', onCallEnded);
       // Nothing more is read: the rest of a too large or malformed body is never looked at.
       req.unpipe(parts);
       req.pause();
